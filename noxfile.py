@@ -1,0 +1,46 @@
+"""Task runner: ``nox -s tests``, ``nox -s lint``, ``nox -s typecheck``, ``nox -s bench``, ``nox -s docs``."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["tests", "lint", "typecheck"]
+nox.options.reuse_existing_virtualenvs = True
+
+TEST_DEPS = ["pytest>=8", "hypothesis>=6.100"]
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Unit, scenario, property and conformance tests, plus every doctest."""
+    session.install(".", *TEST_DEPS)
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff check and ruff format --check."""
+    session.install("ruff")
+    session.run("ruff", "check", "src", "tests", "noxfile.py", "bench")
+    session.run("ruff", "format", "--check", "src", "tests", "noxfile.py", "bench")
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict on the package."""
+    session.install(".", "mypy>=1.10", "attrs")
+    session.run("mypy", "--strict", "src")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Speed figures beside the shared reference engine, as medians and ratios."""
+    session.install(".")
+    session.run("python", "bench/run.py", *session.posargs)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the documentation site (mkdocs-material + mkdocstrings)."""
+    session.install(".", "mkdocs-material", "mkdocstrings[python]")
+    session.run("mkdocs", "build", "--strict")

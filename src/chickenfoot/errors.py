@@ -1,0 +1,51 @@
+"""The library's errors: every one is a :class:`ValueError`, split by cause.
+
+>>> from chickenfoot import ChickenFootError, IllegalMoveError
+>>> issubclass(IllegalMoveError, ChickenFootError) and issubclass(IllegalMoveError, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ChickenFootError",
+    "FormatError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "RulesError",
+]
+
+
+class ChickenFootError(ValueError):
+    """Base class of every error the library raises on bad input."""
+
+
+class RulesError(ChickenFootError):
+    """A rules configuration that cannot be dealt or played; the message names the field.
+
+    ``field`` is the name of the offending field.
+    """
+
+    def __init__(self, message: str, *, field: str = "") -> None:
+        self.field = field
+        super().__init__(message)
+
+
+class InvalidMoveError(ChickenFootError):
+    """Text that is not a move or tile, or a move naming a tile outside the set."""
+
+
+class IllegalMoveError(ChickenFootError):
+    """A well-formed move that the rules do not allow in the position it was tried on."""
+
+
+class FormatError(ChickenFootError):
+    """A JSON document that is malformed or inconsistent; the message names the bad part's path.
+
+    ``path`` is that path (``""`` for the document itself), e.g. ``hands[2][5]``.
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.reason = message
+        super().__init__(f"{path}: {message}" if path else message)

@@ -1,0 +1,212 @@
+"""Moves and their notation (SPEC section 4): plays, draws and passes.
+
+Moves are interned immutable values, so they compare and hash by identity at C speed.
+
+>>> m = parse_move("4-9@9-9")
+>>> m, str(m), m.tile, m.anchor
+(Play(Tile(9, 4), Tile(9, 9)), '9-4@9-9', Tile(9, 4), Tile(9, 9))
+>>> parse_move("draw") is DRAW, str(parse_move("draw:5-3")), parse_move("pass") is PASS
+(True, 'draw:5-3', True)
+>>> str(Play(Tile(9, 9)))  # laying the centre in holder mode has no anchor
+'9-9'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+from chickenfoot.errors import InvalidMoveError
+from chickenfoot.tiles import _BY_ID, MAX_PIP, Tile
+
+__all__ = ["DRAW", "PASS", "Draw", "Move", "Pass", "Play", "parse_move"]
+
+
+class Move:
+    """Base class of :class:`Play`, :class:`Draw` and :class:`Pass`."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def parse(text: str, *, max_pip: int = MAX_PIP) -> Move:
+        """Same as :func:`parse_move`."""
+        return parse_move(text, max_pip=max_pip)
+
+    def uci(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __copy__(self) -> Move:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Move:
+        return self
+
+    def __str__(self) -> str:
+        return self.uci()
+
+
+class Play(Move):
+    """Lay ``tile`` against ``anchor`` (a hub or the last tile of a line).
+
+    ``anchor`` is ``None`` only for laying the centre in ``holder`` mode.
+
+    >>> Play(Tile(4, 7), Tile(9, 4)).uci()
+    '7-4@9-4'
+    >>> Play(Tile(4, 7), Tile(9, 4)) is Play(Tile(7, 4), Tile(4, 9))
+    True
+    """
+
+    __slots__ = ("tile", "anchor", "_t", "_a")
+    tile: Tile
+    anchor: Tile | None
+    _t: int
+    _a: int
+
+    def __new__(cls, tile: Tile, anchor: Tile | None = None) -> Play:
+        if not isinstance(tile, Tile) or not (anchor is None or isinstance(anchor, Tile)):
+            raise InvalidMoveError(
+                f"Play({tile!r}, {anchor!r}): expected a Tile and a Tile or None"
+            )
+        return play_by_ids(tile.id, -1 if anchor is None else anchor.id)
+
+    def uci(self) -> str:
+        """The notation ``TILE@ANCHOR`` (or ``TILE`` for the centre lay)."""
+        return str(self.tile) if self.anchor is None else f"{self.tile}@{self.anchor}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Play, (self.tile, self.anchor))
+
+    def __repr__(self) -> str:
+        if self.anchor is None:
+            return f"Play({self.tile!r})"
+        return f"Play({self.tile!r}, {self.anchor!r})"
+
+
+_PLAY_ROWS: Final[list[dict[int, Play]]] = [{} for _ in _BY_ID]
+
+
+def play_by_ids(t: int, a: int) -> Play:
+    """The interned :class:`Play` of tile id ``t`` on anchor id ``a`` (-1: no anchor)."""
+    row = _PLAY_ROWS[t]
+    m = row.get(a)
+    if m is None:
+        m = object.__new__(Play)
+        osa = object.__setattr__
+        osa(m, "tile", _BY_ID[t])
+        osa(m, "anchor", None if a < 0 else _BY_ID[a])
+        osa(m, "_t", t)
+        osa(m, "_a", a)
+        row[a] = m
+    return m
+
+
+class Draw(Move):
+    """Draw from the boneyard: the front tile (``draw``) or a named one (``draw:5-3``).
+
+    >>> Draw() is DRAW, Draw(Tile(5, 3)).uci()
+    (True, 'draw:5-3')
+    """
+
+    __slots__ = ("tile",)
+    tile: Tile | None
+
+    def __new__(cls, tile: Tile | None = None) -> Draw:
+        if tile is None:
+            return DRAW
+        if not isinstance(tile, Tile):
+            raise InvalidMoveError(f"Draw({tile!r}): expected a Tile or None")
+        return _DRAWS[tile.id]
+
+    @classmethod
+    def _create(cls, tile: Tile | None) -> Draw:
+        m = object.__new__(cls)
+        object.__setattr__(m, "tile", tile)
+        return m
+
+    def uci(self) -> str:
+        """``draw`` or ``draw:TILE``."""
+        return "draw" if self.tile is None else f"draw:{self.tile}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Draw, (self.tile,))
+
+    def __repr__(self) -> str:
+        return "Draw()" if self.tile is None else f"Draw({self.tile!r})"
+
+
+class Pass(Move):
+    """Pass the turn to the next seat.
+
+    >>> Pass() is PASS, PASS.uci()
+    (True, 'pass')
+    """
+
+    __slots__ = ()
+
+    def __new__(cls) -> Pass:
+        return PASS
+
+    def uci(self) -> str:
+        """``pass``."""
+        return "pass"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Pass, ())
+
+    def __repr__(self) -> str:
+        return "Pass()"
+
+
+DRAW: Final[Draw] = Draw._create(None)
+"""The move ``draw``: take the front tile of the boneyard."""
+_DRAWS: Final[tuple[Draw, ...]] = tuple(Draw._create(t) for t in _BY_ID)
+PASS: Final[Pass] = object.__new__(Pass)
+"""The move ``pass``."""
+
+_NUM = r"(?:0|[1-9][0-9]*)"
+_MOVE_TEXT: Final = re.compile(rf"({_NUM})-({_NUM})(?:@({_NUM})-({_NUM}))?\Z")
+
+
+def parse_move(text: str, *, max_pip: int = MAX_PIP) -> Move:
+    """Parse SPEC section 4 notation: ``9-4@9-9``, ``9-9``, ``draw``, ``draw:5-3``, ``pass``.
+
+    Numbers above ``max_pip`` do not name a tile. Errors quote the text.
+
+    >>> parse_move("7-4@4-9")
+    Play(Tile(7, 4), Tile(9, 4))
+    >>> parse_move("9-4 @ 9-9")
+    Traceback (most recent call last):
+    ...
+    chickenfoot.errors.InvalidMoveError: '9-4 @ 9-9' is not a move: expected TILE@ANCHOR (e.g. '9-4@9-9'), TILE, 'draw', 'draw:TILE' or 'pass'
+    """
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"{text!r} is not a move: expected a string")
+    if text == "draw":
+        return DRAW
+    if text == "pass":
+        return PASS
+    if text.startswith("draw:"):
+        tile = Tile.parse(text[5:], max_pip=max_pip) if _TILE_OK(text[5:]) else None
+        if tile is not None:
+            return _DRAWS[tile.id]
+    else:
+        m = _MOVE_TEXT.match(text)
+        if m is not None:
+            nums = [int(g) for g in m.groups() if g is not None]
+            if max(nums) > max_pip:
+                raise InvalidMoveError(
+                    f"{text!r} names a tile outside the double-{max_pip} set"
+                )
+            t = Tile(nums[0], nums[1])
+            a = Tile(nums[2], nums[3]) if len(nums) == 4 else None
+            return Play(t, a)
+    raise InvalidMoveError(
+        f"{text!r} is not a move: expected TILE@ANCHOR (e.g. '9-4@9-9'), TILE, "
+        "'draw', 'draw:TILE' or 'pass'"
+    )
+
+
+_TILE_OK: Final = re.compile(rf"{_NUM}-{_NUM}\Z").match

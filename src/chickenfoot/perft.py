@@ -1,0 +1,48 @@
+"""perft: count the leaf nodes of the move tree (SPEC section 6).
+
+>>> from chickenfoot import Rules, deal
+>>> s = deal(Rules(), seed=1)
+>>> perft(s, 0), perft(s, 1)
+(1, 1)
+"""
+
+from __future__ import annotations
+
+from chickenfoot.errors import ChickenFootError
+from chickenfoot.state import State, _do_draw, _do_pass, _do_play, _generate
+from chickenfoot.moves import DRAW, PASS, Play
+
+__all__ = ["perft"]
+
+
+class _DepthError(ChickenFootError):
+    pass
+
+
+def perft(state: State, depth: int) -> int:
+    """perft(p, 0) = 1; perft(p, d) = the sum over legal moves of perft(apply(p, m), d - 1).
+
+    ``draw`` takes the front tile, so the count is a pure function of the position.
+    """
+    if type(depth) is not int or depth < 0:
+        raise ValueError(f"depth={depth!r} is invalid: must be a non-negative integer")
+    return _perft(state, depth)
+
+
+def _perft(s: State, depth: int) -> int:
+    if depth == 0:
+        return 1
+    moves = _generate(s)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for m in moves:
+        if m is DRAW:
+            nxt = _do_draw(s, s._bone[0])
+        elif m is PASS:
+            nxt = _do_pass(s)
+        else:
+            assert isinstance(m, Play)
+            nxt = _do_play(s, m)
+        total += _perft(nxt, depth - 1)
+    return total

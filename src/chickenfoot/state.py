@@ -1,0 +1,770 @@
+"""One round of Chicken Foot: the immutable :class:`State`, its legal moves and ``apply``.
+
+This module is the rules core (SPEC sections 1, 2, 6 and 7 for one round). It imports only
+the tiles, moves, rules and outcome modules.
+
+Representation, chosen for speed: hands are int bitmasks over tile ids, the boneyard a
+tuple of tile ids (front first), the board a tuple of interned :class:`~chickenfoot.Play`
+objects in the order played, and the open ends a tuple indexed by number of bitmasks of the
+anchor tiles whose line ends in that number. The pending hub (the centre during the opening,
+or a double laid on a line) and the toes it still needs are kept alongside, so move
+generation never walks the board.
+
+>>> from chickenfoot import Rules, deal, legal_moves, apply
+>>> s = deal(Rules(), seed=7)
+>>> s.phase, s.turn, s.toes_needed, str(s.pending_hub)
+(<Phase.OPENING: 'opening'>, 0, 6, '9-9')
+>>> s2 = apply(s, legal_moves(s)[0])
+>>> s2.turn, len(s2.board), len(s.board)
+(1, 2, 1)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Sequence
+from typing import Any, Final, overload
+
+import attrs
+
+from chickenfoot.errors import IllegalMoveError, InvalidMoveError
+from chickenfoot.moves import DRAW, PASS, Draw, Move, Pass, Play, parse_move, play_by_ids
+from chickenfoot.outcome import Outcome, Termination
+from chickenfoot.rules import Rules
+from chickenfoot.tiles import _BY_ID, MAX_PIP, PIPS, WITH, Tile, set_size
+
+__all__ = ["LegalMoves", "Phase", "State", "apply", "legal_moves", "outcome", "penalties"]
+
+
+class Phase(enum.Enum):
+    """Where a round stands.
+
+    >>> [p.value for p in Phase]
+    ['seeking_centre', 'opening', 'open', 'foot_pending', 'over']
+    """
+
+    SEEKING_CENTRE = "seeking_centre"
+    """``holder`` mode: the centre is not on the table yet."""
+    OPENING = "opening"
+    """The centre still needs toes (R6)."""
+    OPEN = "open"
+    """Tiles go on the open ends of lines (R7)."""
+    FOOT_PENDING = "foot_pending"
+    """A double laid on a line still needs toes (R8)."""
+    OVER = "over"
+    """Someone went out, or the round is blocked (R10)."""
+
+
+@attrs.frozen(weakref_slot=False, repr=False)
+class State:
+    """A position of one round: full information, immutable and hashable.
+
+    Build states with :func:`~chickenfoot.deal`, :meth:`from_dict` / :meth:`from_json`, or
+    :func:`apply`; the constructor takes the internal representation and is not checked.
+    Two states are equal when their rules, centre, board, hands, boneyard, turn and drawn
+    tile are equal.
+
+    >>> from chickenfoot import deal, Rules
+    >>> s = deal(Rules(players=2), seed=1)
+    >>> s.hand_sizes, s.boneyard_size, s.centre, s.drawn
+    ((20, 20), 14, Tile(9, 9), None)
+    """
+
+    rules: Rules
+    _centre: int
+    board: tuple[Play, ...]
+    """The placements in the order played; the first is the centre (anchor ``None``)."""
+    _hands: tuple[int, ...]
+    _bone: tuple[int, ...]
+    turn: int
+    """The seat to act."""
+    _drawn: int
+    _ends: tuple[int, ...] = attrs.field(eq=False)
+    _pending: int = attrs.field(eq=False)
+    _need: int = attrs.field(eq=False)
+    _outcome: Outcome | None = attrs.field(eq=False)
+
+    # -- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def from_dict(cls, obj: Any) -> State:
+        """Read a ``chickenfoot/position`` document (SPEC section 5), checking everything.
+
+        Raises :class:`~chickenfoot.FormatError` naming the path of the bad part.
+
+        >>> s = State.from_dict({"format": "chickenfoot/position", "version": 1,
+        ...   "rules": {"players": 2, "max_pip": 3, "hand_size": 3, "opening_toes": 2,
+        ...             "foot_toes": 1},
+        ...   "centre": "3-3", "board": ["3-3", "3-2@3-3", "3-1@3-3", "1-0@3-1", "2-1@3-2"],
+        ...   "hands": [["2-0"], ["2-2"]], "boneyard": ["1-1", "3-0", "0-0"],
+        ...   "turn": 0, "drawn": None})
+        >>> [str(m) for m in s.legal_moves]
+        ['2-0@1-0']
+        """
+        from chickenfoot.formats import position_from_dict
+
+        return position_from_dict(obj)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> State:
+        """Read a position document from JSON text."""
+        from chickenfoot.formats import position_from_json
+
+        return position_from_json(text)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``chickenfoot/position`` document (SPEC section 5).
+
+        >>> from chickenfoot import deal, Rules
+        >>> d = deal(Rules(), seed=3).to_dict()
+        >>> d["format"], d["board"], d["turn"], d["drawn"]
+        ('chickenfoot/position', ['9-9'], 0, None)
+        """
+        from chickenfoot.formats import position_to_dict
+
+        return position_to_dict(self)
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """The position document as JSON text."""
+        from chickenfoot.formats import position_to_json
+
+        return position_to_json(self, indent=indent)
+
+    # -- views ------------------------------------------------------------------------------
+
+    @property
+    def centre(self) -> Tile:
+        """The round's double (on the table, or in ``holder`` mode perhaps not yet)."""
+        return _BY_ID[self._centre]
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self._hands)
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's tiles, in id order."""
+        return tuple(_tiles(h) for h in self._hands)
+
+    def hand(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles of ``seat``, in id order."""
+        return _tiles(self._hands[seat])
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many tiles each seat holds."""
+        return tuple(h.bit_count() for h in self._hands)
+
+    @property
+    def boneyard(self) -> tuple[Tile, ...]:
+        """The boneyard in draw order, front first."""
+        return tuple(_BY_ID[t] for t in self._bone)
+
+    @property
+    def boneyard_size(self) -> int:
+        """How many tiles are left to draw."""
+        return len(self._bone)
+
+    @property
+    def drawn(self) -> Tile | None:
+        """The tile the player to act drew this turn, if any (only it may be played)."""
+        return None if self._drawn < 0 else _BY_ID[self._drawn]
+
+    @property
+    def centre_laid(self) -> bool:
+        """Whether the centre is on the table (always, except early in ``holder`` mode)."""
+        return bool(self.board)
+
+    @property
+    def pending_hub(self) -> Tile | None:
+        """The hub that still needs toes (the centre in the opening, or a foot), if any."""
+        return None if self._pending < 0 else _BY_ID[self._pending]
+
+    @property
+    def toes_needed(self) -> int:
+        """How many toes the pending hub still needs (0 when none is pending)."""
+        return self._need if self._pending >= 0 else 0
+
+    @property
+    def open_ends(self) -> tuple[tuple[Tile, int], ...]:
+        """Every open end as ``(anchor tile, number)``, by anchor id.
+
+        >>> from chickenfoot import deal, Rules
+        >>> deal(Rules(), seed=1).open_ends   # the centre is a hub, not an open end
+        ()
+        """
+        out = [
+            (_BY_ID[a], v)
+            for v, mask in enumerate(self._ends)
+            for a in _bits(mask)
+        ]
+        out.sort(key=lambda e: e[0].id)
+        return tuple(out)
+
+    @property
+    def phase(self) -> Phase:
+        """The :class:`Phase` of the round."""
+        if self._outcome is not None:
+            return Phase.OVER
+        if not self.board:
+            return Phase.SEEKING_CENTRE
+        if self._pending < 0:
+            return Phase.OPEN
+        return Phase.OPENING if self._pending == self._centre else Phase.FOOT_PENDING
+
+    def is_over(self) -> bool:
+        """Whether the round has ended (R10)."""
+        return self._outcome is not None
+
+    def outcome(self) -> Outcome | None:
+        """How the round ended, or ``None`` while it goes on."""
+        return self._outcome
+
+    def penalties(self) -> tuple[int, ...]:
+        """Each seat's penalty points (R11): pips in hand, ``0-0`` counting ``double_blank``.
+
+        Defined on every position, not only at the end.
+        """
+        return penalties(self)
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves, as :func:`legal_moves` gives them."""
+        return LegalMoves(self)
+
+    def apply(self, move: Move | str) -> State:
+        """The state after ``move``; see :func:`apply`."""
+        return apply(self, move)
+
+    def __deepcopy__(self, memo: Any) -> State:
+        return self
+
+    def __copy__(self) -> State:
+        return self
+
+    def __repr__(self) -> str:
+        board = " ".join(str(m) for m in self.board)
+        return (
+            f"<State turn={self.turn} phase={self.phase.value} board=[{board}] "
+            f"hands={list(self.hand_sizes)} boneyard={len(self._bone)}"
+            + (f" drawn={self.drawn}" if self._drawn >= 0 else "")
+            + ">"
+        )
+
+
+# -- internal construction (the hot path) ----------------------------------------------------
+
+
+class _Blank:
+    """Same slot layout as :class:`State`, but writable: the fast constructor's scaffold.
+
+    attrs' frozen ``__init__`` sets each slot through ``object.__setattr__``; filling a
+    writable twin and then switching ``__class__`` (legal: same layout) is about 3x faster
+    and leaves the same object the constructor would.
+    """
+
+    __slots__ = State.__slots__  # type: ignore[attr-defined]
+
+
+def _make(
+    rules: Rules,
+    centre: int,
+    board: tuple[Play, ...],
+    hands: tuple[int, ...],
+    bone: tuple[int, ...],
+    turn: int,
+    drawn: int,
+    ends: tuple[int, ...],
+    pending: int,
+    need: int,
+    result: Outcome | None,
+) -> State:
+    s: Any = object.__new__(_Blank)
+    s.rules = rules
+    s._centre = centre
+    s.board = board
+    s._hands = hands
+    s._bone = bone
+    s.turn = turn
+    s._drawn = drawn
+    s._ends = ends
+    s._pending = pending
+    s._need = need
+    s._outcome = result
+    s.__class__ = State
+    return s  # type: ignore[no-any-return]
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _tiles(mask: int) -> tuple[Tile, ...]:
+    return tuple(_BY_ID[t] for t in _bits(mask))
+
+
+def _playable(ends: tuple[int, ...], pending: int) -> int:
+    """Bitmask of the tiles that have some legal play on this table (centre laid)."""
+    if pending >= 0:
+        return WITH[PIPS[pending][0]]
+    mask = 0
+    for v, e in enumerate(ends):
+        if e:
+            mask |= WITH[v]
+    return mask
+
+
+def _blocked(hands: tuple[int, ...], ends: tuple[int, ...], pending: int) -> bool:
+    mask = _playable(ends, pending)
+    for h in hands:
+        if h & mask:
+            return False
+    return True
+
+
+def _first_out(hands: tuple[int, ...]) -> Outcome | None:
+    for seat, h in enumerate(hands):
+        if not h:
+            return Outcome(Termination.OUT, seat)
+    return None
+
+
+_BLOCKED: Final = Outcome(Termination.BLOCKED)
+# One per seat there can be: every player holds at least one tile of the largest set.
+_OUT: Final = tuple(Outcome(Termination.OUT, seat) for seat in range(set_size(MAX_PIP)))
+
+
+def _settle(
+    rules: Rules,
+    centre: int,
+    board: tuple[Play, ...],
+    hands: tuple[int, ...],
+    bone: tuple[int, ...],
+    turn: int,
+    drawn: int,
+) -> State:
+    """Build a state from its primary data, deriving the table (trusted input).
+
+    Used by the deal and the position reader; the board must be a legal sequence.
+    """
+    n = rules.max_pip
+    ends = [0] * (n + 1)
+    pending, need = -1, 0
+    for i, m in enumerate(board):
+        t, a = m._t, m._a
+        if i == 0:
+            pending, need = t, rules.opening_toes
+            continue
+        x, y = PIPS[t]
+        if a == pending:
+            ends[y if x == PIPS[a][0] else x] |= 1 << t
+            need -= 1
+            if not need:
+                pending = -1
+            continue
+        v = x if ends[x] >> a & 1 else y
+        ends[v] &= ~(1 << a)
+        if x == y:
+            pending, need = t, rules.foot_toes
+        else:
+            ends[y if v == x else x] |= 1 << t
+    ends_t = tuple(ends)
+    result = _first_out(hands)
+    if result is None and drawn < 0 and not bone and board and _blocked(hands, ends_t, pending):
+        result = _BLOCKED
+    return _make(rules, centre, board, hands, bone, turn, drawn, ends_t, pending, need, result)
+
+
+# -- legal moves -----------------------------------------------------------------------------
+
+
+def _generate(s: State) -> list[Move]:
+    """The legal moves of ``s`` in SPEC section 6 order."""
+    if s._outcome is not None:
+        return []
+    rules = s.rules
+    h = s._hands[s.turn]
+    d = s._drawn
+    bone = s._bone
+    if not s.board:  # holder mode, seeking the centre
+        c = s._centre
+        if d < 0:
+            if h >> c & 1:
+                return [play_by_ids(c, -1)]
+            return [DRAW] if bone else [PASS]
+        if d == c:
+            lay = play_by_ids(c, -1)
+            return [lay, PASS] if rules.drawn_tile == "may_play" else [lay]
+        return [DRAW] if bone and rules.draw == "until_playable" else [PASS]
+    src = h if d < 0 else 1 << d
+    moves: list[Move] = []
+    pending = s._pending
+    if pending >= 0:
+        cand = src & WITH[PIPS[pending][0]]
+        while cand:
+            low = cand & -cand
+            moves.append(play_by_ids(low.bit_length() - 1, pending))
+            cand ^= low
+    else:
+        ends = s._ends
+        mask = 0
+        for v, e in enumerate(ends):
+            if e:
+                mask |= WITH[v]
+        cand = src & mask
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            t = low.bit_length() - 1
+            x, y = PIPS[t]
+            anchors = ends[x] | ends[y]
+            while anchors:
+                alow = anchors & -anchors
+                moves.append(play_by_ids(t, alow.bit_length() - 1))
+                anchors ^= alow
+    if d < 0:
+        if moves:
+            if bone and rules.may_draw_instead:
+                moves.append(DRAW)
+            return moves
+        return [DRAW] if bone else [PASS]
+    if moves:
+        if rules.drawn_tile == "may_play":
+            moves.append(PASS)
+        return moves
+    return [DRAW] if bone and rules.draw == "until_playable" else [PASS]
+
+
+class LegalMoves(Sequence[Move]):
+    """The legal moves of a state, in SPEC section 6 order: a read-only sequence.
+
+    ``move in legal_moves(s)`` accepts a :class:`~chickenfoot.Move` or its notation, and
+    for plays is answered without generating the list; ``len``, indexing and iteration
+    generate it once.
+
+    >>> from chickenfoot import Rules, deal, legal_moves
+    >>> moves = legal_moves(deal(Rules(), seed=2))
+    >>> len(moves), moves.count(), [str(m) for m in moves][:2], "9-8@9-9" in moves
+    (3, 3, ['9-2@9-9', '9-4@9-9'], False)
+    """
+
+    __slots__ = ("_state", "_moves")
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self._moves: list[Move] | None = None
+
+    def _list(self) -> list[Move]:
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = _generate(self._state)
+        return moves
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    def count(self, value: Any = None) -> int:  # python-chess style: no argument
+        """The number of legal moves (or, given a move, how often it is listed: 0 or 1)."""
+        if value is None:
+            return len(self._list())
+        return 1 if value in self else 0
+
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Move]: ...
+    def __getitem__(self, i: int | slice) -> Move | list[Move]:
+        return self._list()[i]
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._list())
+
+    def __bool__(self) -> bool:
+        return bool(self._list())
+
+    def __contains__(self, move: object) -> bool:
+        s = self._state
+        if isinstance(move, str):
+            try:
+                move = parse_move(move, max_pip=s.rules.max_pip)
+            except InvalidMoveError:
+                return False
+        if isinstance(move, Play):
+            return _play_ok(s, move)
+        if isinstance(move, Draw) and move.tile is not None:
+            return move.tile.id in s._bone and DRAW in self._list()
+        return move in self._list()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalMoves):
+            return self._list() == other._list()
+        if isinstance(other, (list, tuple)):
+            return self._list() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(str(m) for m in self._list())})>"
+
+
+def legal_moves(state: State) -> LegalMoves:
+    """The legal moves of ``state`` in SPEC section 6 order (empty when the round is over).
+
+    >>> from chickenfoot import Rules, deal
+    >>> [str(m) for m in legal_moves(deal(Rules(), seed=1))]
+    ['9-6@9-9']
+    """
+    return LegalMoves(state)
+
+
+def _play_ok(s: State, move: Play) -> bool:
+    """Whether ``move`` is legal in ``s`` (fast; agrees with :func:`_generate`)."""
+    if s._outcome is not None:
+        return False
+    t, a = move._t, move._a
+    d = s._drawn
+    if d >= 0:
+        if t != d:
+            return False
+    elif not s._hands[s.turn] >> t & 1:
+        return False
+    if not s.board:
+        return a < 0 and t == s._centre
+    if a < 0:
+        return False
+    pending = s._pending
+    if pending >= 0:
+        return a == pending and bool(WITH[PIPS[pending][0]] >> t & 1)
+    x, y = PIPS[t]
+    ends = s._ends
+    return bool((ends[x] | ends[y]) >> a & 1)
+
+
+# -- apply ------------------------------------------------------------------------------------
+
+
+def apply(state: State, move: Move | str) -> State:
+    """The state after ``move`` (a :class:`~chickenfoot.Move` or its notation).
+
+    Raises :class:`~chickenfoot.InvalidMoveError` for text that is not a move or names a
+    tile outside the set, and :class:`~chickenfoot.IllegalMoveError` (naming the move, the
+    seat and why) for a move the rules do not allow; ``state`` is never changed.
+
+    >>> from chickenfoot import Rules, deal
+    >>> s = deal(Rules(), seed=1)
+    >>> str(apply(s, "9-6@9-9").board[-1])
+    '9-6@9-9'
+    >>> apply(s, "draw")
+    Traceback (most recent call last):
+    ...
+    chickenfoot.errors.IllegalMoveError: draw by seat 0: seat 0 can play (e.g. 9-6@9-9), so may not draw
+    """
+    if type(move) is Play:
+        if _play_ok(state, move):
+            return _do_play(state, move)
+    else:
+        if isinstance(move, str):
+            move = parse_move(move, max_pip=state.rules.max_pip)
+        elif not isinstance(move, Move):
+            raise InvalidMoveError(f"{move!r} is not a move")
+        if isinstance(move, Play):
+            if _play_ok(state, move):
+                return _do_play(state, move)
+        elif isinstance(move, Draw):
+            if DRAW in _generate(state):
+                tile = move.tile
+                if tile is None:
+                    return _do_draw(state, state._bone[0])
+                if tile.id in state._bone:
+                    return _do_draw(state, tile.id)
+        elif move is PASS and PASS in _generate(state):
+            return _do_pass(state)
+    _check_in_set(state, move)
+    raise IllegalMoveError(f"{move} by seat {state.turn}: {_why_illegal(state, move)}")
+
+
+def _do_play(s: State, move: Play) -> State:
+    t, a = move._t, move._a
+    rules = s.rules
+    turn = s.turn
+    hands = s._hands
+    h = hands[turn] & ~(1 << t)
+    hands = (*hands[:turn], h, *hands[turn + 1 :])
+    board = (*s.board, move)
+    ends = s._ends
+    pending, need = s._pending, s._need
+    if a < 0:  # the centre, in holder mode
+        pending, need = t, rules.opening_toes
+    elif pending >= 0:  # a toe on the pending hub
+        x, y = PIPS[t]
+        o = y if x == PIPS[pending][0] else x
+        e = list(ends)
+        e[o] |= 1 << t
+        ends = tuple(e)
+        need -= 1
+        if not need:
+            pending = -1
+    else:
+        x, y = PIPS[t]
+        e = list(ends)
+        if e[x] >> a & 1:
+            e[x] ^= 1 << a
+            o = y
+        else:
+            e[y] ^= 1 << a
+            o = x
+        if x == y:
+            pending, need = t, rules.foot_toes
+        else:
+            e[o] |= 1 << t
+        ends = tuple(e)
+    if not h:
+        return _make(rules, s._centre, board, hands, s._bone, turn, -1, ends, pending, need, _OUT[turn])
+    bone = s._bone
+    nxt = turn + 1
+    if nxt == len(hands):
+        nxt = 0
+    result = None
+    if not bone and _blocked(hands, ends, pending):
+        result = _BLOCKED
+    return _make(rules, s._centre, board, hands, bone, nxt, -1, ends, pending, need, result)
+
+
+def _do_draw(s: State, t: int) -> State:
+    turn = s.turn
+    hands = s._hands
+    hands = (*hands[:turn], hands[turn] | 1 << t, *hands[turn + 1 :])
+    bone = s._bone
+    if bone[0] == t:
+        bone = bone[1:]
+    else:
+        bone = tuple(x for x in bone if x != t)
+    return _make(
+        s.rules, s._centre, s.board, hands, bone, turn, t, s._ends, s._pending, s._need, None
+    )
+
+
+def _do_pass(s: State) -> State:
+    hands = s._hands
+    nxt = s.turn + 1
+    if nxt == len(hands):
+        nxt = 0
+    bone = s._bone
+    result = None
+    if not bone and s.board and _blocked(hands, s._ends, s._pending):
+        result = _BLOCKED
+    return _make(
+        s.rules, s._centre, s.board, hands, bone, nxt, -1, s._ends, s._pending, s._need, result
+    )
+
+
+def _check_in_set(s: State, move: Move) -> None:
+    size = s.rules.set_size
+    for tile in (getattr(move, "tile", None), getattr(move, "anchor", None)):
+        if tile is not None and tile.id >= size:
+            raise InvalidMoveError(
+                f"{str(move)!r} names {tile}, which is not in the double-{s.rules.max_pip} set"
+            )
+
+
+def _why_illegal(s: State, move: Move) -> str:
+    """A plain-words reason why ``move`` is illegal in ``s`` (slow path, errors only)."""
+    if s._outcome is not None:
+        return f"the round is over ({s._outcome})"
+    seat = s.turn
+    moves = _generate(s)
+    example = f" (e.g. {moves[0]})" if moves else ""
+    if isinstance(move, Pass):
+        if DRAW in moves:
+            return f"seat {seat} can draw{' or play' if len(moves) > 1 else ''}, so may not pass"
+        return f"seat {seat} can play{example}, so may not pass"
+    if isinstance(move, Draw):
+        if not s._bone:
+            return "the boneyard is empty"
+        if move.tile is not None and move.tile.id not in s._bone:
+            return f"{move.tile} is not in the boneyard"
+        if s._drawn >= 0:
+            return f"seat {seat} has drawn {s.drawn} and must play it{example}"
+        if not s.board:
+            return f"seat {seat} holds the centre {s.centre} and must lay it"
+        return f"seat {seat} can play{example}, so may not draw"
+    assert isinstance(move, Play)
+    tile, anchor = move.tile, move.anchor
+    if s._drawn >= 0 and tile.id != s._drawn:
+        return f"only the drawn tile {s.drawn} may be played this turn"
+    if s._drawn < 0 and not s._hands[seat] >> tile.id & 1:
+        return f"seat {seat} does not hold {tile}"
+    if not s.board:
+        if tile.id != s._centre:
+            return f"the centre {s.centre} must be laid first"
+        return f"the centre {s.centre} is laid without an anchor (write {tile})"
+    if anchor is None:
+        if tile.id == s._centre:
+            return f"the centre {s.centre} is already on the table"
+        return f"{tile} needs an anchor (write {tile}@ANCHOR)"
+    placed = {m.tile.id for m in s.board}
+    if anchor.id not in placed:
+        return f"{anchor} is not on the table"
+    pending = s._pending
+    if pending >= 0:
+        hub = _BY_ID[pending]
+        what = "the centre" if pending == s._centre else "the foot on"
+        need = s._need
+        toes = "toe" if need == 1 else "toes"
+        if anchor.id != pending:
+            return f"{what} {hub} needs {need} more {toes}"
+        return f"{tile} does not carry {hub.high}, so it is not a toe of {hub}"
+    for v, mask in enumerate(s._ends):
+        if mask >> anchor.id & 1:
+            if not tile.has(v):
+                return f"{tile} does not match the open end {v} of {anchor}"
+            break  # pragma: no cover - a matching end would have been legal
+    else:
+        if anchor.is_double:
+            return f"{anchor} is a hub with all its toes; it takes no more"
+        return f"{anchor} is not an open end"
+    return "not a legal move here"  # pragma: no cover - defensive
+
+
+# -- results ---------------------------------------------------------------------------------
+
+
+def outcome(state: State) -> Outcome | None:
+    """How the round ended (:class:`~chickenfoot.Outcome`), or ``None`` while it goes on.
+
+    >>> from chickenfoot import Rules, deal
+    >>> outcome(deal(Rules(), seed=1)) is None
+    True
+    """
+    return state._outcome
+
+
+def penalties(state: State) -> tuple[int, ...]:
+    """Each seat's penalty points (R11): the pips in hand, ``0-0`` counting ``double_blank``.
+
+    >>> from chickenfoot import Rules, deal
+    >>> s = deal(Rules(), seed=1)
+    >>> sum(s.penalties()) == sum(t.pips for h in s.hands for t in h) + 50 * any(
+    ...     t.id == 0 for h in s.hands for t in h)
+    True
+    """
+    blank = state.rules.double_blank
+    out = []
+    for h in state._hands:
+        total = 0
+        m = h
+        while m:
+            low = m & -m
+            x, y = PIPS[low.bit_length() - 1]
+            total += x + y
+            m ^= low
+        if h & 1:
+            total += blank
+        out.append(total)
+    return tuple(out)
+
