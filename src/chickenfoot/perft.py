@@ -3,7 +3,7 @@
 >>> from chickenfoot import Rules, deal
 >>> s = deal(Rules(), seed=1)
 >>> perft(s, 0), perft(s, 1)
-(1, 1)
+(1, 3)
 """
 
 from __future__ import annotations
