@@ -22,13 +22,13 @@ generation never walks the board.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Sequence
-from typing import Any, Final, overload
+from collections.abc import Iterator
+from typing import Any, Final
 
 import attrs
 
 from chickenfoot.errors import IllegalMoveError, InvalidMoveError
-from chickenfoot.moves import DRAW, PASS, Draw, Move, Pass, Play, parse_move, play_by_ids
+from chickenfoot.moves import _PLAY_ROWS, DRAW, PASS, Draw, Move, Pass, Play, parse_move, play_by_ids
 from chickenfoot.outcome import Outcome, Termination
 from chickenfoot.rules import Rules
 from chickenfoot.tiles import _BY_ID, MAX_PIP, PIPS, WITH, Tile, set_size
@@ -82,6 +82,7 @@ class State:
     _ends: tuple[int, ...] = attrs.field(eq=False)
     _pending: int = attrs.field(eq=False)
     _need: int = attrs.field(eq=False)
+    _mask: int = attrs.field(eq=False)
     _outcome: Outcome | None = attrs.field(eq=False)
 
     # -- construction -----------------------------------------------------------------------
@@ -231,7 +232,7 @@ class State:
     @property
     def legal_moves(self) -> LegalMoves:
         """The legal moves, as :func:`legal_moves` gives them."""
-        return LegalMoves(self)
+        return legal_moves(self)
 
     def apply(self, move: Move | str) -> State:
         """The state after ``move``; see :func:`apply`."""
@@ -254,6 +255,14 @@ class State:
 
 
 # -- internal construction (the hot path) ----------------------------------------------------
+#
+# Derived fields, kept up to date by ``apply`` so that nothing walks the board:
+#   _ends[v]   bitmask of the anchor tiles whose line ends in number v
+#   _pending   id of the hub that still needs toes (the centre in the opening), or -1
+#   _need      toes the pending hub still needs
+#   _mask      bitmask of the tiles that have a legal play on this table: the centre before
+#              it is laid, the toes of the pending hub, else every tile showing an open number
+#   _outcome   the Outcome once the round is over, else None
 
 
 class _Blank:
@@ -278,6 +287,7 @@ def _make(
     ends: tuple[int, ...],
     pending: int,
     need: int,
+    mask: int,
     result: Outcome | None,
 ) -> State:
     s: Any = object.__new__(_Blank)
@@ -291,6 +301,7 @@ def _make(
     s._ends = ends
     s._pending = pending
     s._need = need
+    s._mask = mask
     s._outcome = result
     s.__class__ = State
     return s  # type: ignore[no-any-return]
@@ -307,10 +318,8 @@ def _tiles(mask: int) -> tuple[Tile, ...]:
     return tuple(_BY_ID[t] for t in _bits(mask))
 
 
-def _playable(ends: tuple[int, ...], pending: int) -> int:
-    """Bitmask of the tiles that have some legal play on this table (centre laid)."""
-    if pending >= 0:
-        return WITH[PIPS[pending][0]]
+def _open_mask(ends: tuple[int, ...] | list[int]) -> int:
+    """Bitmask of the tiles showing a number that some line ends in."""
     mask = 0
     for v, e in enumerate(ends):
         if e:
@@ -318,19 +327,12 @@ def _playable(ends: tuple[int, ...], pending: int) -> int:
     return mask
 
 
-def _blocked(hands: tuple[int, ...], ends: tuple[int, ...], pending: int) -> bool:
-    mask = _playable(ends, pending)
+def _blocked(hands: tuple[int, ...], mask: int) -> bool:
+    """No seat holds a tile in ``mask`` (called only when the boneyard is empty)."""
     for h in hands:
         if h & mask:
             return False
     return True
-
-
-def _first_out(hands: tuple[int, ...]) -> Outcome | None:
-    for seat, h in enumerate(hands):
-        if not h:
-            return Outcome(Termination.OUT, seat)
-    return None
 
 
 _BLOCKED: Final = Outcome(Termination.BLOCKED)
@@ -351,8 +353,7 @@ def _settle(
 
     Used by the deal and the position reader; the board must be a legal sequence.
     """
-    n = rules.max_pip
-    ends = [0] * (n + 1)
+    ends = [0] * (rules.max_pip + 1)
     pending, need = -1, 0
     for i, m in enumerate(board):
         t, a = m._t, m._a
@@ -372,144 +373,134 @@ def _settle(
             pending, need = t, rules.foot_toes
         else:
             ends[y if v == x else x] |= 1 << t
-    ends_t = tuple(ends)
-    result = _first_out(hands)
-    if result is None and drawn < 0 and not bone and board and _blocked(hands, ends_t, pending):
-        result = _BLOCKED
-    return _make(rules, centre, board, hands, bone, turn, drawn, ends_t, pending, need, result)
+    if not board:
+        mask = 1 << centre
+    elif pending >= 0:
+        mask = WITH[PIPS[pending][0]]
+    else:
+        mask = _open_mask(ends)
+    result = None
+    for seat, h in enumerate(hands):
+        if not h:
+            result = _OUT[seat]
+            break
+    else:
+        if drawn < 0 and not bone and _blocked(hands, mask):
+            result = _BLOCKED
+    return _make(
+        rules, centre, board, hands, bone, turn, drawn, tuple(ends), pending, need, mask, result
+    )
 
 
 # -- legal moves -----------------------------------------------------------------------------
 
 
-def _generate(s: State) -> list[Move]:
+def _generate(s: State) -> tuple[Move, ...]:
     """The legal moves of ``s`` in SPEC section 6 order."""
     if s._outcome is not None:
-        return []
-    rules = s.rules
-    h = s._hands[s.turn]
+        return ()
     d = s._drawn
-    bone = s._bone
-    if not s.board:  # holder mode, seeking the centre
-        c = s._centre
+    cand = (s._hands[s.turn] if d < 0 else 1 << d) & s._mask
+    moves: list[Move]
+    if cand:
+        pending = s._pending
+        if pending >= 0:
+            moves = []
+            while cand:
+                low = cand & -cand
+                t = low.bit_length() - 1
+                m = _PLAY_ROWS[t].get(pending)
+                moves.append(m if m is not None else play_by_ids(t, pending))
+                cand ^= low
+        elif s.board:
+            moves = []
+            ends = s._ends
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                t = low.bit_length() - 1
+                x, y = PIPS[t]
+                anchors = ends[x] | ends[y]
+                row = _PLAY_ROWS[t]
+                while anchors:
+                    alow = anchors & -anchors
+                    a = alow.bit_length() - 1
+                    m = row.get(a)
+                    moves.append(m if m is not None else play_by_ids(t, a))
+                    anchors ^= alow
+        else:  # holder mode: laying the centre
+            moves = [play_by_ids(s._centre, -1)]
+        rules = s.rules
         if d < 0:
-            if h >> c & 1:
-                return [play_by_ids(c, -1)]
-            return [DRAW] if bone else [PASS]
-        if d == c:
-            lay = play_by_ids(c, -1)
-            return [lay, PASS] if rules.drawn_tile == "may_play" else [lay]
-        return [DRAW] if bone and rules.draw == "until_playable" else [PASS]
-    src = h if d < 0 else 1 << d
-    moves: list[Move] = []
-    pending = s._pending
-    if pending >= 0:
-        cand = src & WITH[PIPS[pending][0]]
-        while cand:
-            low = cand & -cand
-            moves.append(play_by_ids(low.bit_length() - 1, pending))
-            cand ^= low
-    else:
-        ends = s._ends
-        mask = 0
-        for v, e in enumerate(ends):
-            if e:
-                mask |= WITH[v]
-        cand = src & mask
-        while cand:
-            low = cand & -cand
-            cand ^= low
-            t = low.bit_length() - 1
-            x, y = PIPS[t]
-            anchors = ends[x] | ends[y]
-            while anchors:
-                alow = anchors & -anchors
-                moves.append(play_by_ids(t, alow.bit_length() - 1))
-                anchors ^= alow
-    if d < 0:
-        if moves:
-            if bone and rules.may_draw_instead:
+            if s._bone and rules.may_draw_instead and s.board:
                 moves.append(DRAW)
-            return moves
-        return [DRAW] if bone else [PASS]
-    if moves:
-        if rules.drawn_tile == "may_play":
+        elif rules.drawn_tile == "may_play":
             moves.append(PASS)
-        return moves
-    return [DRAW] if bone and rules.draw == "until_playable" else [PASS]
+        return tuple(moves)
+    if s._bone and (d < 0 or s.rules.draw == "until_playable"):
+        return _ONLY_DRAW
+    return _ONLY_PASS
 
 
-class LegalMoves(Sequence[Move]):
-    """The legal moves of a state, in SPEC section 6 order: a read-only sequence.
+_ONLY_DRAW: Final[tuple[Move, ...]] = (DRAW,)
+_ONLY_PASS: Final[tuple[Move, ...]] = (PASS,)
 
-    ``move in legal_moves(s)`` accepts a :class:`~chickenfoot.Move` or its notation, and
-    for plays is answered without generating the list; ``len``, indexing and iteration
-    generate it once.
+
+def _draw_ok(s: State) -> bool:
+    """Whether ``draw`` is legal in ``s`` (agrees with :func:`_generate`)."""
+    if s._outcome is not None or not s._bone:
+        return False
+    d = s._drawn
+    if d < 0:
+        return not s._hands[s.turn] & s._mask or (s.rules.may_draw_instead and bool(s.board))
+    return not (1 << d) & s._mask and s.rules.draw == "until_playable"
+
+
+def _pass_ok(s: State) -> bool:
+    """Whether ``pass`` is legal in ``s`` (agrees with :func:`_generate`)."""
+    if s._outcome is not None:
+        return False
+    d = s._drawn
+    if d < 0:
+        return not s._bone and not s._hands[s.turn] & s._mask
+    if (1 << d) & s._mask:
+        return s.rules.drawn_tile == "may_play"
+    return not s._bone or s.rules.draw != "until_playable"
+
+
+class LegalMoves(tuple[Move, ...]):
+    """The legal moves of a state, in SPEC section 6 order: an immutable sequence (a tuple).
+
+    ``in`` also accepts notation strings; ``count()`` with no argument gives the number of
+    moves, as python-chess does. Moves are interned, so membership compares identities.
 
     >>> from chickenfoot import Rules, deal, legal_moves
     >>> moves = legal_moves(deal(Rules(), seed=2))
-    >>> len(moves), moves.count(), [str(m) for m in moves][:2], "9-8@9-9" in moves
-    (2, 2, ['9-2@9-9', '9-7@9-9'], False)
+    >>> len(moves), moves.count(), [str(m) for m in moves], "9-7@9-9" in moves
+    (2, 2, ['9-2@9-9', '9-7@9-9'], True)
     """
 
-    __slots__ = ("_state", "_moves")
-
-    def __init__(self, state: State) -> None:
-        self._state = state
-        self._moves: list[Move] | None = None
-
-    def _list(self) -> list[Move]:
-        moves = self._moves
-        if moves is None:
-            moves = self._moves = _generate(self._state)
-        return moves
-
-    def __len__(self) -> int:
-        return len(self._list())
-
-    def count(self, value: Any = None) -> int:  # python-chess style: no argument
-        """The number of legal moves (or, given a move, how often it is listed: 0 or 1)."""
-        if value is None:
-            return len(self._list())
-        return 1 if value in self else 0
-
-    @overload
-    def __getitem__(self, i: int) -> Move: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Move]: ...
-    def __getitem__(self, i: int | slice) -> Move | list[Move]:
-        return self._list()[i]
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self._list())
-
-    def __bool__(self) -> bool:
-        return bool(self._list())
+    __slots__ = ()
 
     def __contains__(self, move: object) -> bool:
-        s = self._state
         if isinstance(move, str):
             try:
-                move = parse_move(move, max_pip=s.rules.max_pip)
+                move = parse_move(move)
             except InvalidMoveError:
                 return False
-        if isinstance(move, Play):
-            return _play_ok(s, move)
-        if isinstance(move, Draw) and move.tile is not None:
-            return move.tile.id in s._bone and DRAW in self._list()
-        return move in self._list()
+        return tuple.__contains__(self, move)
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LegalMoves):
-            return self._list() == other._list()
-        if isinstance(other, (list, tuple)):
-            return self._list() == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
+    def count(self, value: Any = None) -> int:
+        """The number of legal moves (given a move: how often it is listed, 0 or 1)."""
+        if value is None:
+            return len(self)
+        return 1 if value in self else 0
 
     def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(str(m) for m in self._list())})>"
+        return f"<LegalMoves ({', '.join(m.uci() for m in self)})>"
+
+
+_new_legal = tuple.__new__
 
 
 def legal_moves(state: State) -> LegalMoves:
@@ -519,27 +510,28 @@ def legal_moves(state: State) -> LegalMoves:
     >>> [str(m) for m in legal_moves(deal(Rules(), seed=1))]
     ['9-0@9-9', '9-3@9-9', '9-8@9-9']
     """
-    return LegalMoves(state)
+    return _new_legal(LegalMoves, _generate(state))
 
 
 def _play_ok(s: State, move: Play) -> bool:
     """Whether ``move`` is legal in ``s`` (fast; agrees with :func:`_generate`)."""
-    if s._outcome is not None:
-        return False
-    t, a = move._t, move._a
+    t = move._t
     d = s._drawn
     if d >= 0:
         if t != d:
             return False
     elif not s._hands[s.turn] >> t & 1:
         return False
-    if not s.board:
-        return a < 0 and t == s._centre
-    if a < 0:
+    if s._outcome is not None or not s._mask >> t & 1:
         return False
+    a = move._a
     pending = s._pending
     if pending >= 0:
-        return a == pending and bool(WITH[PIPS[pending][0]] >> t & 1)
+        return a == pending
+    if not s.board:
+        return a < 0
+    if a < 0:
+        return False
     x, y = PIPS[t]
     ends = s._ends
     return bool((ends[x] | ends[y]) >> a & 1)
@@ -564,102 +556,107 @@ def apply(state: State, move: Move | str) -> State:
     ...
     chickenfoot.errors.IllegalMoveError: draw by seat 0: seat 0 can play (e.g. 9-0@9-9), so may not draw
     """
-    if type(move) is Play:
-        if _play_ok(state, move):
-            return _do_play(state, move)
-    else:
-        if isinstance(move, str):
-            move = parse_move(move, max_pip=state.rules.max_pip)
-        elif not isinstance(move, Move):
-            raise InvalidMoveError(f"{move!r} is not a move")
-        if isinstance(move, Play):
-            if _play_ok(state, move):
-                return _do_play(state, move)
-        elif isinstance(move, Draw):
-            if DRAW in _generate(state):
-                tile = move.tile
-                if tile is None:
-                    return _do_draw(state, state._bone[0])
-                if tile.id in state._bone:
-                    return _do_draw(state, tile.id)
-        elif move is PASS and PASS in _generate(state):
+    kind = type(move)
+    if kind is Play:
+        if _play_ok(state, move):  # type: ignore[arg-type]
+            return _do_play(state, move)  # type: ignore[arg-type]
+    elif move is DRAW:
+        if _draw_ok(state):
+            return _do_draw(state, state._bone[0])
+    elif move is PASS:
+        if _pass_ok(state):
             return _do_pass(state)
+    elif isinstance(move, str):
+        return apply(state, parse_move(move, max_pip=state.rules.max_pip))  # type: ignore[arg-type]
+    elif kind is Draw:
+        tile = move.tile  # type: ignore[union-attr]
+        if tile is not None and tile.id in state._bone and _draw_ok(state):
+            return _do_draw(state, tile.id)
+    elif not isinstance(move, Move):
+        raise InvalidMoveError(f"{move!r} is not a move (expected a Move or its notation)")
+    assert isinstance(move, Move)
     _check_in_set(state, move)
     raise IllegalMoveError(f"{move} by seat {state.turn}: {_why_illegal(state, move)}")
 
 
 def _do_play(s: State, move: Play) -> State:
+    """The successor after a legal play (trusted: no checks)."""
     t, a = move._t, move._a
     rules = s.rules
     turn = s.turn
     hands = s._hands
-    h = hands[turn] & ~(1 << t)
+    h = hands[turn] ^ (1 << t)
     hands = (*hands[:turn], h, *hands[turn + 1 :])
     board = (*s.board, move)
     ends = s._ends
-    pending, need = s._pending, s._need
+    pending, need, mask = s._pending, s._need, s._mask
+    x, y = PIPS[t]
     if a < 0:  # the centre, in holder mode
-        pending, need = t, rules.opening_toes
+        pending, need, mask = t, rules.opening_toes, WITH[x]
     elif pending >= 0:  # a toe on the pending hub
-        x, y = PIPS[t]
-        o = y if x == PIPS[pending][0] else x
         e = list(ends)
-        e[o] |= 1 << t
+        e[y if x == PIPS[pending][0] else x] |= 1 << t
         ends = tuple(e)
         need -= 1
         if not need:
             pending = -1
-    else:
-        x, y = PIPS[t]
+            mask = _open_mask(e)
+    else:  # a tile on an open end
         e = list(ends)
         if e[x] >> a & 1:
-            e[x] ^= 1 << a
-            o = y
+            v, o = x, y
         else:
-            e[y] ^= 1 << a
-            o = x
+            v, o = y, x
+        e[v] ^= 1 << a
         if x == y:
-            pending, need = t, rules.foot_toes
+            pending, need, mask = t, rules.foot_toes, WITH[x]
         else:
-            e[o] |= 1 << t
+            if not e[o] or not e[v]:
+                e[o] |= 1 << t
+                mask = _open_mask(e)
+            else:
+                e[o] |= 1 << t
         ends = tuple(e)
     if not h:
-        return _make(rules, s._centre, board, hands, s._bone, turn, -1, ends, pending, need, _OUT[turn])
+        return _make(
+            rules, s._centre, board, hands, s._bone, turn, -1, ends, pending, need, mask,
+            _OUT[turn],
+        )
     bone = s._bone
     nxt = turn + 1
     if nxt == len(hands):
         nxt = 0
     result = None
-    if not bone and _blocked(hands, ends, pending):
+    if not bone and _blocked(hands, mask):
         result = _BLOCKED
-    return _make(rules, s._centre, board, hands, bone, nxt, -1, ends, pending, need, result)
+    return _make(rules, s._centre, board, hands, bone, nxt, -1, ends, pending, need, mask, result)
 
 
 def _do_draw(s: State, t: int) -> State:
+    """The successor after drawing tile ``t`` from the boneyard (trusted)."""
     turn = s.turn
     hands = s._hands
     hands = (*hands[:turn], hands[turn] | 1 << t, *hands[turn + 1 :])
     bone = s._bone
-    if bone[0] == t:
-        bone = bone[1:]
-    else:
-        bone = tuple(x for x in bone if x != t)
+    bone = bone[1:] if bone[0] == t else tuple(x for x in bone if x != t)
     return _make(
-        s.rules, s._centre, s.board, hands, bone, turn, t, s._ends, s._pending, s._need, None
+        s.rules, s._centre, s.board, hands, bone, turn, t, s._ends, s._pending, s._need,
+        s._mask, None,
     )
 
 
 def _do_pass(s: State) -> State:
+    """The successor after a pass (trusted)."""
     hands = s._hands
     nxt = s.turn + 1
     if nxt == len(hands):
         nxt = 0
     bone = s._bone
-    result = None
-    if not bone and s.board and _blocked(hands, s._ends, s._pending):
-        result = _BLOCKED
+    mask = s._mask
+    result = _BLOCKED if not bone and _blocked(hands, mask) else None
     return _make(
-        s.rules, s._centre, s.board, hands, bone, nxt, -1, s._ends, s._pending, s._need, result
+        s.rules, s._centre, s.board, hands, bone, nxt, -1, s._ends, s._pending, s._need, mask,
+        result,
     )
 
 
