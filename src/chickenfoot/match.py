@@ -1,0 +1,506 @@
+"""Whole matches (SPEC R3, R5, R11, R12 and the ``match``/``tie_break`` variants).
+
+A :class:`Match` is immutable: the rules, the seed, the scores of the finished rounds and
+the :class:`~chickenfoot.State` of the round in play (``None`` once the match is over).
+``apply`` plays a move in the current round; when that move ends the round, its penalties
+(R11) are written into ``scores`` and the next round is dealt with
+``deal(rules, seed, round=k)`` (SPEC section 6), or the match ends.
+
+>>> from chickenfoot import Rules, Rounds
+>>> m = Match.start(Rules(match=Rounds(2)), seed=7)
+>>> m.rounds_played, str(m.round.centre), m.round.turn
+(0, '9-9', 0)
+>>> while not m.is_over():
+...     m = m.apply(m.legal_moves[0])
+>>> m.rounds_played, m.round is None, len(m.scores), m.totals == tuple(map(sum, zip(*m.scores)))
+(2, True, 2, True)
+
+The ``chickenfoot/match`` document (SPEC section 5) saves a match at any point:
+
+>>> Match.from_json(m.to_json()) == m
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Final
+
+import attrs
+
+from chickenfoot.deal import deal
+from chickenfoot.errors import FormatError, IllegalMoveError, RulesError
+from chickenfoot.formats import VERSION, check_header, loads, position_from_dict, rules_from_dict
+from chickenfoot.moves import Move
+from chickenfoot.rules import Rounds, Rules, Threshold
+from chickenfoot.state import LegalMoves, State
+
+__all__ = [
+    "MATCH_FORMAT",
+    "Match",
+    "MatchResult",
+    "Standing",
+    "match_apply",
+    "match_legal_moves",
+]
+
+MATCH_FORMAT: Final = "chickenfoot/match"
+_MATCH_KEYS: Final = ("format", "version", "rules", "seed", "scores", "round")
+_NO_MOVES: Final = LegalMoves()
+
+Scores = tuple[tuple[int, ...], ...]
+"""The scores of finished rounds: one tuple per round, one entry per seat."""
+
+
+# -- scoring ------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Standing:
+    """One seat's place in the standings: competition rank (1, 2, 2, 4), seat and total.
+
+    >>> Standing(rank=1, seat=2, total=37)
+    Standing(rank=1, seat=2, total=37)
+    """
+
+    rank: int
+    seat: int
+    total: int
+
+
+@attrs.frozen
+class MatchResult:
+    """Where a match stands, in the style of :class:`~chickenfoot.Outcome`.
+
+    ``totals`` are the per-seat sums of the round scores; ``standings`` lists every seat
+    best first with its competition rank (equal places share a rank, the next rank skips:
+    1, 2, 2, 4). Lower totals rank better; under ``tie_break="zero_rounds"`` seats with
+    equal totals are ordered by that tie-break (most rounds scored 0, then the lowest
+    non-zero single-round score) at every place, not only the first. Seats sharing a rank
+    are listed by seat number.
+
+    Once the match is over (:meth:`is_over`), ``winners`` are the seats ranked 1 (R12:
+    several share the win) and ``losers`` are the seats that lose: under a threshold match,
+    every other seat whose total is over the threshold (reaches it, if ``inclusive``);
+    under a ``{"rounds": k}`` match, every seat that does not win. While the match goes
+    on, ``winners`` and ``losers`` are empty.
+
+    >>> r = MatchResult.of(Rules(match=Rounds(1)), ((10, 0, 20, 0),))
+    >>> r.is_over(), r.winners, r.losers, [s.rank for s in r.standings], str(r)
+    (True, (1, 3), (0, 2), [1, 1, 3, 4], 'seats 1, 3 share the win with 0')
+    """
+
+    totals: tuple[int, ...]
+    standings: tuple[Standing, ...]
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    rounds: int
+    """How many rounds have been scored."""
+    over: bool
+
+    @classmethod
+    def of(cls, rules: Rules, scores: Scores) -> MatchResult:
+        """The result of a match with ``rules`` after the rounds scored ``scores``.
+
+        ``scores`` are trusted (see :class:`Match` for the checked way in).
+
+        >>> MatchResult.of(Rules(players=2, match=Rounds(3)), ((5, 0), (0, 7))).over
+        False
+        """
+        players = rules.players
+        totals = tuple(sum(row[seat] for row in scores) for seat in range(players))
+        keys = [_rank_key(rules, scores, totals, seat) for seat in range(players)]
+        order = sorted(range(players), key=lambda seat: (keys[seat], seat))
+        standings = tuple(
+            Standing(rank=1 + sum(k < keys[seat] for k in keys), seat=seat, total=totals[seat])
+            for seat in order
+        )
+        over = _end_reason(rules, scores) is not None
+        winners: tuple[int, ...] = ()
+        losers: tuple[int, ...] = ()
+        if over:
+            winners = tuple(sorted(s.seat for s in standings if s.rank == 1))
+            rest = [seat for seat in range(players) if seat not in winners]
+            m = rules.match
+            if isinstance(m, Threshold):
+                losers = tuple(seat for seat in rest if _busts(m, totals[seat]))
+            else:
+                losers = tuple(rest)
+        return cls(totals, standings, winners, losers, len(scores), over)
+
+    def is_over(self) -> bool:
+        """Whether the match has ended (then ``winners`` is not empty)."""
+        return self.over
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """Each seat's rank, by seat.
+
+        >>> MatchResult.of(Rules(players=3, match=Rounds(1)), ((4, 0, 4),)).ranks
+        (2, 1, 2)
+        """
+        out = [0] * len(self.totals)
+        for s in self.standings:
+            out[s.seat] = s.rank
+        return tuple(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary.
+
+        >>> d = MatchResult.of(Rules(players=2, match=Rounds(1)), ((3, 0),)).to_dict()
+        >>> list(d)
+        ['over', 'rounds', 'totals', 'ranks', 'winners', 'losers']
+        >>> d["over"], d["totals"], d["ranks"], d["winners"], d["losers"]
+        (True, [3, 0], [2, 1], [1], [0])
+        """
+        return {
+            "over": self.over,
+            "rounds": self.rounds,
+            "totals": list(self.totals),
+            "ranks": list(self.ranks),
+            "winners": list(self.winners),
+            "losers": list(self.losers),
+        }
+
+    def __str__(self) -> str:
+        if not self.over:
+            return f"in progress after {self.rounds} round{'s' if self.rounds != 1 else ''}"
+        best = self.totals[self.winners[0]]
+        if len(self.winners) == 1:
+            return f"seat {self.winners[0]} wins with {best}"
+        return f"seats {', '.join(map(str, self.winners))} share the win with {best}"
+
+
+def _rank_key(rules: Rules, scores: Scores, totals: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """Lower is better. ``zero_rounds`` adds (-rounds scored 0, lowest non-zero round score).
+
+    A seat with no non-zero round has total 0, and every seat with the same total and as
+    many zero rounds has none either, so the placeholder 0 never decides anything.
+    """
+    if rules.tie_break == "shared":
+        return (totals[seat],)
+    column = [row[seat] for row in scores]
+    zeros = column.count(0)
+    lowest = min((x for x in column if x), default=0)
+    return (totals[seat], -zeros, lowest)
+
+
+def _busts(m: Threshold, total: int) -> bool:
+    return total >= m.points if m.inclusive else total > m.points
+
+
+def _end_reason(rules: Rules, scores: Scores) -> str | None:
+    """Why the match is over after ``scores``, or ``None`` while it goes on."""
+    m = rules.match
+    played = len(scores)
+    if isinstance(m, Rounds):
+        if played >= m.count:
+            return f"all {m.count} rounds are played"
+        return None
+    if not played:
+        return None
+    totals = [sum(row[seat] for row in scores) for seat in range(rules.players)]
+    for seat, total in enumerate(totals):
+        if _busts(m, total):
+            verb = "reaches" if m.inclusive else "exceeds"
+            return f"the total {total} of seat {seat} {verb} the threshold {m.points}"
+    return None
+
+
+# -- checking -----------------------------------------------------------------------------------
+
+
+def _read_scores(raw: Any, players: int, path: str) -> Scores:
+    """Check ``raw`` as a list of rounds of ``players`` non-negative integers."""
+    if not isinstance(raw, (list, tuple)):
+        raise FormatError(path, f"expected an array of rounds, got {type(raw).__name__}")
+    rows = []
+    for i, row in enumerate(raw):
+        rp = f"{path}[{i}]"
+        if not isinstance(row, (list, tuple)):
+            raise FormatError(rp, f"expected an array of {players} scores, got {row!r}")
+        if len(row) != players:
+            raise FormatError(rp, f"expected {players} scores (one per seat), got {len(row)}")
+        for seat, value in enumerate(row):
+            if type(value) is not int or value < 0:
+                raise FormatError(f"{rp}[{seat}]", f"{value!r} is not a non-negative integer")
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _check_match(rules: Rules, scores: Scores, round: Any) -> None:
+    """Check that ``scores`` and ``round`` fit together under ``rules`` (FormatError paths)."""
+    for i in range(len(scores) - 1):
+        reason = _end_reason(rules, scores[: i + 1])
+        if reason is not None:
+            raise FormatError(
+                f"scores[{i}]",
+                f"the match was over after this round ({reason}); no round may follow it",
+            )
+    m = rules.match
+    if isinstance(m, Rounds) and len(scores) > m.count:
+        raise FormatError("scores", f"{len(scores)} rounds scored, but the match has {m.count}")
+    reason = _end_reason(rules, scores)
+    if reason is not None:
+        if round is not None:
+            raise FormatError("round", f"the match is over ({reason}), so round must be null")
+        return
+    if round is None:
+        raise FormatError(
+            "round",
+            f"the match is not over after {len(scores)} rounds, so round must be a position",
+        )
+    if not isinstance(round, State):
+        raise FormatError("round", f"expected a State or None, got {round!r}")
+    if round.rules != rules:
+        mine, theirs = rules.to_dict(), round.rules.to_dict()
+        field = next(k for k in mine if mine[k] != theirs[k])
+        raise FormatError(
+            f"round.rules.{field}",
+            f"{theirs[field]!r} differs from the match rules ({mine[field]!r})",
+        )
+    k = len(scores)
+    d = rules.centre_of_round(k)
+    if round.centre.high != d:
+        raise FormatError(
+            "round.centre", f"{round.centre} is not the centre of round {k}, which is {d}-{d}"
+        )
+    if round.is_over():
+        raise FormatError(
+            "round", f"the round is over ({round.outcome()}); its scores belong in scores"
+        )
+
+
+def _as_rules_error(err: FormatError) -> RulesError:
+    field = err.path.split(".")[0].split("[")[0]
+    return RulesError(str(err), field=field)
+
+
+# -- the match ----------------------------------------------------------------------------------
+
+
+@attrs.frozen(init=False, repr=False)
+class Match:
+    """A whole match: immutable, hashable, comparable.
+
+    Build one with :meth:`start`, :meth:`from_scores` or :meth:`from_dict`; the constructor
+    ``Match(rules, seed, scores, round)`` checks that its parts fit together (the scores'
+    shape, that the match is over exactly when ``round`` is ``None``, the round's rules and
+    centre) and raises :class:`~chickenfoot.RulesError` naming the part otherwise.
+
+    >>> from chickenfoot import Rules, Threshold
+    >>> m = Match.from_scores(Rules(players=2, match=Threshold(100)), seed=1,
+    ...                       scores=[(0, 60), (45, 0)])
+    >>> m.totals, m.rounds_played, str(m.round.centre), m.round.turn
+    ((45, 60), 2, '7-7', 0)
+    >>> Match(Rules(players=2), 1, [(0, 5, 3)], None)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.errors.RulesError: scores[0]: expected 2 scores (one per seat), got 3
+    """
+
+    rules: Rules
+    seed: int
+    scores: Scores
+    """The per-seat scores (R11 penalties) of each finished round, in order."""
+    round: State | None
+    """The round in play (round number :attr:`rounds_played`), or ``None`` once over."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int,
+        scores: Sequence[Sequence[int]] = (),
+        round: State | None = None,
+    ) -> None:
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules={rules!r} is invalid: must be a Rules object", field="rules")
+        if type(seed) is not int:
+            raise RulesError(f"seed={seed!r} is invalid: must be an integer", field="seed")
+        try:
+            checked = _read_scores(scores, rules.players, "scores")
+            _check_match(rules, checked, round)
+        except FormatError as err:
+            raise _as_rules_error(err) from None
+        self.__attrs_init__(rules, seed, checked, round)
+
+    @classmethod
+    def _trusted(cls, rules: Rules, seed: int, scores: Scores, round: State | None) -> Match:
+        m = object.__new__(cls)
+        object.__setattr__(m, "rules", rules)
+        object.__setattr__(m, "seed", seed)
+        object.__setattr__(m, "scores", scores)
+        object.__setattr__(m, "round", round)
+        return m
+
+    @classmethod
+    def start(cls, rules: Rules, *, seed: int) -> Match:
+        """A new match: no round scored yet, round 0 dealt with ``seed``.
+
+        >>> from chickenfoot import Rules
+        >>> m = Match.start(Rules.preset("classic"), seed=1)
+        >>> m.scores, m.round.centre_laid, m.is_over()
+        ((), False, False)
+        """
+        return cls.from_scores(rules, seed=seed, scores=())
+
+    @classmethod
+    def from_scores(cls, rules: Rules, *, seed: int, scores: Sequence[Sequence[int]]) -> Match:
+        """The match after rounds that scored ``scores``, with its next round freshly dealt.
+
+        For resuming from a score sheet; the round is ``deal(rules, seed, len(scores))``,
+        or ``None`` when those scores end the match.
+
+        >>> from chickenfoot import Rules, Rounds
+        >>> Match.from_scores(Rules(players=2, match=Rounds(1)), seed=3, scores=[(0, 9)]).round
+        """
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules={rules!r} is invalid: must be a Rules object", field="rules")
+        try:
+            checked = _read_scores(scores, rules.players, "scores")
+        except FormatError as err:
+            raise _as_rules_error(err) from None
+        over = _end_reason(rules, checked) is not None
+        return cls(rules, seed, checked, None if over else deal(rules, seed, len(checked)))
+
+    # -- views ----------------------------------------------------------------------------------
+
+    @property
+    def rounds_played(self) -> int:
+        """How many rounds are finished; the current round has this number (0-based)."""
+        return len(self.scores)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's total over the finished rounds.
+
+        >>> from chickenfoot import Rules
+        >>> Match.from_scores(Rules(players=2), seed=0, scores=[(0, 7), (3, 0)]).totals
+        (3, 7)
+        """
+        return tuple(sum(row[seat] for row in self.scores) for seat in range(self.rules.players))
+
+    def is_over(self) -> bool:
+        """Whether the match has ended (then :attr:`round` is ``None``)."""
+        return self.round is None
+
+    def result(self) -> MatchResult:
+        """Totals, standings, and (once over) winners and losers: see :class:`MatchResult`.
+
+        >>> from chickenfoot import Rules, Rounds
+        >>> m = Match.from_scores(Rules(players=3, match=Rounds(2)), seed=0,
+        ...                       scores=[(0, 10, 4), (6, 0, 2)])
+        >>> r = m.result()
+        >>> r.winners, r.losers, r.totals, str(r)
+        ((0, 2), (1,), (6, 10, 6), 'seats 0, 2 share the win with 6')
+        """
+        return MatchResult.of(self.rules, self.scores)
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves of the current round (empty once the match is over)."""
+        return _NO_MOVES if self.round is None else self.round.legal_moves
+
+    # -- play -----------------------------------------------------------------------------------
+
+    def apply(self, move: Move | str) -> Match:
+        """The match after ``move`` in the current round; see :func:`match_apply`."""
+        state = self.round
+        if state is None:
+            raise IllegalMoveError(f"{move}: the match is over after {len(self.scores)} rounds")
+        after = state.apply(move)
+        if not after.is_over():
+            return Match._trusted(self.rules, self.seed, self.scores, after)
+        scores = (*self.scores, after.penalties())
+        nxt = None
+        if _end_reason(self.rules, scores) is None:
+            nxt = deal(self.rules, self.seed, len(scores))
+        return Match._trusted(self.rules, self.seed, scores, nxt)
+
+    # -- JSON -----------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``chickenfoot/match`` document (SPEC section 5).
+
+        >>> from chickenfoot import Rules
+        >>> d = Match.start(Rules(), seed=4).to_dict()
+        >>> d["format"], d["seed"], d["scores"], d["round"]["board"]
+        ('chickenfoot/match', 4, [], ['9-9'])
+        """
+        return {
+            "format": MATCH_FORMAT,
+            "version": VERSION,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "scores": [list(row) for row in self.scores],
+            "round": None if self.round is None else self.round.to_dict(),
+        }
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """The match document as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, obj: Any) -> Match:
+        """Read and check a ``chickenfoot/match`` document.
+
+        Errors are :class:`~chickenfoot.FormatError` naming the path of the bad part.
+
+        >>> from chickenfoot import Rules
+        >>> d = Match.start(Rules(players=2), seed=4).to_dict()
+        >>> Match.from_dict({**d, "scores": [[3, -1]]})
+        Traceback (most recent call last):
+        ...
+        chickenfoot.errors.FormatError: scores[0][1]: -1 is not a non-negative integer
+        """
+        doc = check_header(obj, MATCH_FORMAT, _MATCH_KEYS)
+        rules = rules_from_dict(doc["rules"], "rules")
+        seed = doc["seed"]
+        if type(seed) is not int:
+            raise FormatError("seed", f"expected an integer, got {seed!r}")
+        scores = _read_scores(doc["scores"], rules.players, "scores")
+        raw_round = doc["round"]
+        round = None if raw_round is None else position_from_dict(raw_round, "round")
+        _check_match(rules, scores, round)
+        return cls._trusted(rules, seed, scores, round)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Match:
+        """Read a match document from JSON text."""
+        return cls.from_dict(loads(text))
+
+    def __repr__(self) -> str:
+        where = "over" if self.round is None else f"turn={self.round.turn}"
+        return (
+            f"<Match seed={self.seed} rounds_played={len(self.scores)} "
+            f"totals={list(self.totals)} {where}>"
+        )
+
+
+def match_legal_moves(match: Match) -> LegalMoves:
+    """The legal moves of the match's current round, in SPEC section 6 order.
+
+    Empty once the match is over.
+
+    >>> from chickenfoot import Rules
+    >>> [str(m) for m in match_legal_moves(Match.start(Rules(), seed=1))]
+    ['9-0@9-9', '9-3@9-9', '9-8@9-9']
+    """
+    return match.legal_moves
+
+
+def match_apply(match: Match, move: Move | str) -> Match:
+    """The match after ``move`` (a :class:`~chickenfoot.Move` or its notation).
+
+    The move is played in the current round as :func:`~chickenfoot.apply` plays it (same
+    errors; ``match`` is never changed). When it ends the round, the round's penalties
+    (R11) are appended to ``scores`` and the next round is dealt, unless the match is over.
+    A move on a finished match raises :class:`~chickenfoot.IllegalMoveError`.
+
+    >>> from chickenfoot import Rules
+    >>> m = match_apply(Match.start(Rules(), seed=1), "9-3@9-9")
+    >>> str(m.round.board[-1]), m.round.turn
+    ('9-3@9-9', 1)
+    """
+    return match.apply(move)
