@@ -1,0 +1,287 @@
+"""The plain-text picture of a round (``chickenfoot.render``).
+
+Expected pictures are written out by hand from the positions (SPEC sections 1 and 5): which
+tiles are hubs, toes and lines follows from the board order alone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import chickenfoot as cf
+from chickenfoot.render import Hub, Line, render, render_table, table
+
+T = cf.Tile
+
+
+def position(
+    *,
+    max_pip: int,
+    board: list[str],
+    hands: list[list[str]],
+    boneyard: list[str],
+    turn: int = 0,
+    drawn: str | None = None,
+    **rules: Any,
+) -> cf.State:
+    doc = {
+        "format": "chickenfoot/position",
+        "version": 1,
+        "rules": {"players": len(hands), "max_pip": max_pip, **rules},
+        "centre": f"{max_pip}-{max_pip}",
+        "board": board,
+        "hands": hands,
+        "boneyard": boneyard,
+        "turn": turn,
+        "drawn": drawn,
+    }
+    return cf.State.from_dict(doc)
+
+
+# The SPEC section 5 example: double-three, 2 toes on the centre, 1 per foot.
+SMALL = {"hand_size": 3, "opening_toes": 2, "foot_toes": 1}
+SPEC_BOARD = ["3-3", "3-2@3-3", "3-1@3-3", "1-0@3-1", "2-1@3-2"]
+
+
+def spec_example(turn: int = 0) -> cf.State:
+    return position(
+        max_pip=3,
+        board=SPEC_BOARD,
+        hands=[["2-0"], ["2-2"]],
+        boneyard=["1-1", "3-0", "0-0"],
+        turn=turn,
+        **SMALL,
+    )
+
+
+def test_spec_example_picture() -> None:
+    assert render(spec_example()) == "\n".join(
+        [
+            "Table: centre 3-3",
+            "  hub 3-3 (centre): toes 2/2",
+            "    toe 3-2: 3|2 2|1 -> open 1 on 2-1",
+            "    toe 3-1: 3|1 1|0 -> open 0 on 1-0",
+            "Turn: seat 0",
+            "Hands:",
+            "  seat 0: 2-0 (1 tile, 2 points)",
+            "  seat 1: 2-2 (1 tile, 4 points)",
+            "Boneyard: 3 tiles",
+        ]
+    )
+
+
+def test_feet_closed_lines_and_pending_foot() -> None:
+    # Double-four, 2 toes on the centre and 2 on each foot. 1-1 closes the line of 4-1 and
+    # gets both toes; 0-0 closes the line of 4-2 and has one of its two.
+    s = position(
+        max_pip=4,
+        board=["4-4", "4-1@4-4", "4-2@4-4", "1-1@4-1", "1-0@1-1", "3-1@1-1", "2-0@4-2"]
+        + ["0-0@2-0", "3-0@0-0"],
+        hands=[["2-1", "4-3"], ["2-2", "3-3"]],
+        boneyard=["3-2", "4-0"],
+        hand_size=3,
+        opening_toes=2,
+        foot_toes=2,
+    )
+    assert render(s) == "\n".join(
+        [
+            "Table: centre 4-4",
+            "  hub 4-4 (centre): toes 2/2",
+            "    toe 4-1: 4|1 1|1 -> closed by the hub 1-1",
+            "    toe 4-2: 4|2 2|0 0|0 -> closed by the hub 0-0",
+            "  hub 1-1 (closes the line of toe 4-1): toes 2/2",
+            "    toe 1-0: 1|0 -> open 0 on 1-0",
+            "    toe 3-1: 1|3 -> open 3 on 3-1",
+            "  hub 0-0 (closes the line of toe 4-2): toes 1/2",
+            "    toe 3-0: 0|3 -> open 3 on 3-0",
+            "Pending: the foot 0-0 needs 1 more toe",
+            "Turn: seat 0",
+            "Hands:",
+            "  seat 0: 2-1 4-3 (2 tiles, 10 points)",
+            "  seat 1: 2-2 3-3 (2 tiles, 10 points)",
+            "Boneyard: 2 tiles",
+        ]
+    )
+    hubs = table(s)
+    assert [h.tile for h in hubs] == [T(4, 4), T(1, 1), T(0, 0)]
+    assert [h.on_line for h in hubs] == [None, T(4, 1), T(4, 2)]
+    assert [h.toes_needed for h in hubs] == [2, 2, 2]
+    assert hubs[2].lines == (Line(T(3, 0), ((0, 3),), None, 3, T(3, 0)),)
+    assert hubs[0].lines[1] == Line(T(4, 2), ((4, 2), (2, 0), (0, 0)), T(0, 0), None, None)
+
+
+def test_opening_in_progress_names_the_centre() -> None:
+    s = position(
+        max_pip=3,
+        board=["3-3", "3-2@3-3"],
+        hands=[["2-0", "1-0"], ["3-1", "2-2"]],
+        boneyard=["1-1", "3-0", "0-0", "2-1"],
+        turn=1,
+        **SMALL,
+    )
+    assert render_table(s) == "\n".join(
+        [
+            "Table: centre 3-3",
+            "  hub 3-3 (centre): toes 1/2",
+            "    toe 3-2: 3|2 -> open 2 on 3-2",
+            "Pending: the centre 3-3 needs 1 more toe",
+        ]
+    )
+    # A fresh deal: the centre alone, needing every toe.
+    fresh = cf.deal(cf.Rules(), seed=5)
+    assert render_table(fresh) == (
+        "Table: centre 9-9\n  hub 9-9 (centre): toes 0/6\nPending: the centre 9-9 needs 6 more toes"
+    )
+
+
+def test_drawn_tile_is_shown_with_the_turn() -> None:
+    # Seat 1 holds only 2-2, which fits nowhere (ends 0 and 1): it must draw, and the front
+    # of the boneyard is 1-1.
+    s = cf.apply(spec_example(turn=1), "draw")
+    text = render(s)
+    assert "Turn: seat 1 (has drawn 1-1)" in text.splitlines()
+    assert "  seat 1: 1-1 2-2 (2 tiles, 6 points)" in text.splitlines()
+    assert text.endswith("Boneyard: 2 tiles")
+
+
+def test_out_shows_empty_hand_and_winner() -> None:
+    # Seat 0 lays its last tile 2-0 on the open end 0 of 1-0 (the SPEC's only legal move).
+    s = cf.apply(spec_example(), "2-0@1-0")
+    assert render(s) == "\n".join(
+        [
+            "Table: centre 3-3",
+            "  hub 3-3 (centre): toes 2/2",
+            "    toe 3-2: 3|2 2|1 -> open 1 on 2-1",
+            "    toe 3-1: 3|1 1|0 0|2 -> open 2 on 2-0",
+            "Over: seat 0 went out",
+            "Hands:",
+            "  seat 0: none (0 tiles, 0 points)",
+            "  seat 1: 2-2 (1 tile, 4 points)",
+            "Boneyard: 3 tiles",
+        ]
+    )
+
+
+def test_blocked_with_a_foot_that_can_never_be_served() -> None:
+    # Every tile carrying 1 is on the table when 1-1 closes the line of 3-2, so its foot
+    # stays pending; the boneyard is empty and 2-0, 2-2 carry no 1: blocked (R10).
+    s = position(
+        max_pip=3,
+        board=[*SPEC_BOARD, "0-0@1-0", "3-0@0-0", "1-1@2-1"],
+        hands=[["2-0"], ["2-2"]],
+        boneyard=[],
+        **SMALL,
+    )
+    assert s.outcome() == cf.Outcome(cf.Termination.BLOCKED)
+    assert render(s) == "\n".join(
+        [
+            "Table: centre 3-3",
+            "  hub 3-3 (centre): toes 2/2",
+            "    toe 3-2: 3|2 2|1 1|1 -> closed by the hub 1-1",
+            "    toe 3-1: 3|1 1|0 0|0 -> closed by the hub 0-0",
+            "  hub 0-0 (closes the line of toe 3-1): toes 1/1",
+            "    toe 3-0: 0|3 -> open 3 on 3-0",
+            "  hub 1-1 (closes the line of toe 3-2): toes 0/1",
+            "Pending: the foot 1-1 needs 1 more toe",
+            "Over: blocked (the boneyard is empty and nobody can play)",
+            "Hands:",
+            "  seat 0: 2-0 (1 tile, 2 points)",
+            "  seat 1: 2-2 (1 tile, 4 points)",
+            "Boneyard: 0 tiles",
+        ]
+    )
+
+
+def test_double_blank_points_follow_the_rules() -> None:
+    s = position(
+        max_pip=3,
+        board=SPEC_BOARD,
+        hands=[["2-0", "0-0"], ["2-2"]],
+        boneyard=["1-1", "3-0"],
+        double_blank=25,
+        **SMALL,
+    )
+    assert "  seat 0: 0-0 2-0 (2 tiles, 27 points)" in render(s).splitlines()
+
+
+def test_holder_mode_before_the_centre_is_laid() -> None:
+    s = cf.deal(cf.Rules.preset("classic"), seed=3)
+    assert not s.centre_laid
+    assert table(s) == ()
+    lines = render(s).splitlines()
+    assert lines[0] == "Table: empty (the centre 9-9 is not laid yet)"
+    assert lines[1] == f"Turn: seat {s.turn}"
+    assert lines[-1] == f"Boneyard: {55 - 4 * 7} tiles"
+
+
+def _random_round(rules: cf.Rules, seed: int) -> list[cf.State]:
+    rng = random.Random(seed)
+    s = cf.deal(rules, seed)
+    states = [s]
+    while not s.is_over():
+        s = cf.apply(s, rng.choice(cf.legal_moves(s)))
+        states.append(s)
+    return states
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed"),
+    [
+        (cf.Rules(), 11),
+        (cf.Rules(players=2), 12),
+        (cf.Rules.preset("four-toe", players=6), 13),
+        (cf.Rules.preset("classic", players=8), 14),
+        (cf.Rules(players=3, max_pip=4, hand_size=3, opening_toes=2, foot_toes=1), 15),
+    ],
+)
+def test_table_accounts_for_every_placed_tile(rules: cf.Rules, seed: int) -> None:
+    """Along random rounds: the hubs and lines hold every tile on the board exactly once,
+    their open ends are the state's open ends, and each hub but the centre closes one line."""
+    for s in _random_round(rules, seed):
+        hubs = table(s)
+        if not s.centre_laid:
+            assert hubs == ()
+            continue
+        assert hubs[0].tile is s.centre and hubs[0].toes_needed == rules.opening_toes
+        placed: list[cf.Tile] = [h.tile for h in hubs]
+        ends = []
+        closers = []
+        for hub in hubs:
+            assert len(hub.lines) <= hub.toes_needed
+            for line in hub.lines:
+                placed.append(line.toe)
+                # consecutive tiles touch on equal numbers; the first carries the hub's number
+                assert line.tiles[0][0] == hub.tile.high
+                for (_, outer), (inner, _) in zip(line.tiles, line.tiles[1:]):
+                    assert outer == inner
+                body = [T(a, b) for a, b in line.tiles]
+                assert body[0] is line.toe
+                if line.closed_by is None:
+                    placed.extend(body[1:])
+                    assert line.anchor is body[-1]
+                    assert line.open_end == line.tiles[-1][1]
+                    ends.append((line.anchor, line.open_end))
+                else:
+                    assert body[-1] is line.closed_by and line.closed_by.is_double
+                    placed.extend(body[1:-1])  # the closing double is listed as a hub
+                    closers.append(line.closed_by)
+        assert sorted(placed) == sorted(m.tile for m in s.board)
+        assert len(placed) == len(s.board)
+        assert sorted(ends) == sorted(s.open_ends)
+        assert sorted(closers) == sorted(h.tile for h in hubs[1:])
+        assert all(h.toes_needed == rules.foot_toes for h in hubs[1:])
+        pending = [h for h in hubs if len(h.lines) < h.toes_needed]
+        if s.pending_hub is None:
+            assert pending == []
+        else:
+            assert [h.tile for h in pending] == [s.pending_hub]
+            assert pending[0].toes_needed - len(pending[0].lines) == s.toes_needed
+
+
+def test_hub_and_line_are_values() -> None:
+    line = Line(T(9, 4), ((9, 4),), None, 4, T(9, 4))
+    assert Hub(T(9, 9), None, 6, (line,)) == Hub(T(9, 9), None, 6, (line,))
+    assert hash(line) == hash(Line(T(9, 4), ((9, 4),), None, 4, T(9, 4)))
