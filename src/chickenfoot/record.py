@@ -1,0 +1,203 @@
+"""Records: a replayable round (SPEC section 5, ``chickenfoot/record``).
+
+A :class:`Record` is a start position and the moves played from it. Building one replays
+the moves, so every record holds only legal moves; a move that cannot be played raises
+:class:`RecordMoveError` (a :class:`~chickenfoot.FormatError` at path ``moves[i]``) with
+the move's index, its text and the reason.
+
+>>> from chickenfoot import Rules, deal
+>>> start = deal(Rules(), seed=1)
+>>> rec = Record(start, ["9-3@9-9", "draw", "pass"])
+>>> rec.final().turn, len(rec.states())
+(2, 4)
+>>> Record.from_json(rec.to_json()) == rec
+True
+>>> Record(start, ["9-3@9-9", "9-3@9-9"])
+Traceback (most recent call last):
+...
+chickenfoot.record.RecordMoveError: moves[1]: '9-3@9-9' cannot be played: 9-3@9-9 by seat 1: ...
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, Final
+
+import attrs
+
+from chickenfoot.errors import ChickenFootError, FormatError
+from chickenfoot.formats import VERSION, check_header, loads, position_from_dict
+from chickenfoot.moves import Move, parse_move
+from chickenfoot.state import State
+
+__all__ = ["RECORD_FORMAT", "Record", "RecordMoveError"]
+
+RECORD_FORMAT: Final = "chickenfoot/record"
+_RECORD_KEYS: Final = ("format", "version", "start", "moves")
+
+
+class RecordMoveError(FormatError):
+    """A move of a record that cannot be read or played, at path ``moves[i]``.
+
+    ``index`` is ``i``, ``text`` the move as written (a string, or the ``repr`` of anything
+    else), ``reason`` why it fails and ``error`` the underlying
+    :class:`~chickenfoot.IllegalMoveError` or :class:`~chickenfoot.InvalidMoveError`
+    (``None`` when the entry is not a move at all).
+
+    >>> err = RecordMoveError(4, "pass", "seat 2 can play, so may not pass")
+    >>> err.path, err.index, err.text, str(err)
+    ('moves[4]', 4, 'pass', "moves[4]: 'pass' cannot be played: seat 2 can play, so may not pass")
+    """
+
+    def __init__(
+        self, index: int, text: str, reason: str, error: ChickenFootError | None = None
+    ) -> None:
+        super().__init__(f"moves[{index}]", f"{text!r} cannot be played: {reason}")
+        self.index = index
+        self.text = text
+        self.reason = reason
+        self.error = error
+
+
+@attrs.frozen(init=False, repr=False)
+class Record:
+    """A start position and the legal moves played from it, in order; immutable.
+
+    ``Record(start, moves)`` takes :class:`~chickenfoot.Move` objects or their notation and
+    replays them (raising :class:`RecordMoveError` at the first one that fails). Records are
+    equal when their start positions and moves are; ``moves`` holds :class:`Move` objects,
+    written back in canonical notation (``4-9@9-9`` is saved as ``9-4@9-9``, ``draw:5-3``
+    stays ``draw:5-3``).
+
+    >>> from chickenfoot import Rules, deal
+    >>> rec = Record(deal(Rules(), seed=1), ["3-9@9-9"])
+    >>> [str(m) for m in rec.moves], rec.final().turn
+    (['9-3@9-9'], 1)
+    """
+
+    start: State
+    moves: tuple[Move, ...]
+    _states: tuple[State, ...] = attrs.field(eq=False)
+
+    def __init__(self, start: State, moves: Iterable[Move | str] = ()) -> None:
+        if not isinstance(start, State):
+            raise FormatError("start", f"expected a State, got {start!r}")
+        states = [start]
+        parsed: list[Move] = []
+        state = start
+        max_pip = start.rules.max_pip
+        for i, raw in enumerate(moves):
+            move, text = _parse(i, raw, max_pip)
+            try:
+                state = state.apply(move)
+            except ChickenFootError as err:
+                raise RecordMoveError(i, text, str(err), err) from None
+            parsed.append(move)
+            states.append(state)
+        self.__attrs_init__(start, tuple(parsed), tuple(states))
+
+    def states(self) -> tuple[State, ...]:
+        """Every position of the record: the start, then the one after each move.
+
+        >>> from chickenfoot import Rules, deal
+        >>> s = deal(Rules(), seed=1)
+        >>> Record(s, ["9-0@9-9"]).states()[0] is s
+        True
+        """
+        return self._states
+
+    def final(self) -> State:
+        """The position after the last move (the start, for a record with no moves)."""
+        return self._states[-1]
+
+    def apply(self, move: Move | str) -> Record:
+        """This record with ``move`` played after its last move (the record is unchanged).
+
+        Errors as for :class:`Record` (``moves[i]`` with ``i`` the new move's index).
+
+        >>> from chickenfoot import Rules, deal
+        >>> rec = Record(deal(Rules(), seed=1)).apply("9-0@9-9").apply("draw")
+        >>> [str(m) for m in rec.moves], str(rec.final().drawn)
+        (['9-0@9-9', 'draw'], '6-3')
+        """
+        index = len(self.moves)
+        move, text = _parse(index, move, self.start.rules.max_pip)
+        try:
+            state = self.final().apply(move)
+        except ChickenFootError as err:
+            raise RecordMoveError(index, text, str(err), err) from None
+        rec = object.__new__(Record)
+        object.__setattr__(rec, "start", self.start)
+        object.__setattr__(rec, "moves", (*self.moves, move))
+        object.__setattr__(rec, "_states", (*self._states, state))
+        return rec
+
+    # -- JSON -----------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``chickenfoot/record`` document (SPEC section 5).
+
+        >>> from chickenfoot import Rules, deal
+        >>> d = Record(deal(Rules(), seed=1), ["9-8@9-9"]).to_dict()
+        >>> d["format"], d["version"], d["moves"], d["start"]["board"]
+        ('chickenfoot/record', 1, ['9-8@9-9'], ['9-9'])
+        """
+        return {
+            "format": RECORD_FORMAT,
+            "version": VERSION,
+            "start": self.start.to_dict(),
+            "moves": [str(m) for m in self.moves],
+        }
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """The record document as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, obj: Any) -> Record:
+        """Read a ``chickenfoot/record`` document, replaying every move.
+
+        Errors are :class:`~chickenfoot.FormatError` naming the path of the bad part; a
+        move that cannot be read or played gives a :class:`RecordMoveError` at ``moves[i]``.
+
+        >>> from chickenfoot import Rules, deal
+        >>> d = Record(deal(Rules(), seed=1)).to_dict()
+        >>> try:
+        ...     Record.from_dict({**d, "moves": ["9-8@9-9", "pass"]})
+        ... except RecordMoveError as err:
+        ...     print(err.path, err.index, err.text, type(err.error).__name__)
+        moves[1] 1 pass IllegalMoveError
+        """
+        doc = check_header(obj, RECORD_FORMAT, _RECORD_KEYS)
+        start = position_from_dict(doc["start"], "start")
+        moves = doc["moves"]
+        if not isinstance(moves, list):
+            raise FormatError("moves", f"expected an array of moves, got {moves!r}")
+        for i, text in enumerate(moves):
+            if not isinstance(text, str):
+                raise RecordMoveError(i, repr(text), _NOT_A_MOVE)
+        return cls(start, moves)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Record:
+        """Read a record document from JSON text."""
+        return cls.from_dict(loads(text))
+
+    def __repr__(self) -> str:
+        return f"<Record moves=[{' '.join(str(m) for m in self.moves)}] final={self.final()!r}>"
+
+
+_NOT_A_MOVE: Final = "expected a move such as '9-4@9-9', 'draw' or 'pass'"
+
+
+def _parse(index: int, raw: object, max_pip: int) -> tuple[Move, str]:
+    """The move ``raw`` (a Move or its notation) and its text, or a RecordMoveError."""
+    if isinstance(raw, Move):
+        return raw, str(raw)
+    if not isinstance(raw, str):
+        raise RecordMoveError(index, repr(raw), _NOT_A_MOVE)
+    try:
+        return parse_move(raw, max_pip=max_pip), raw
+    except ChickenFootError as err:
+        raise RecordMoveError(index, raw, str(err), err) from None
