@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 
 from chickenfoot.errors import RulesError
-from chickenfoot.moves import play_by_ids
+from chickenfoot.moves import Play, play_by_ids
 from chickenfoot.rules import Rules
-from chickenfoot.state import State, _settle
-from chickenfoot.tiles import DOUBLE_ID, set_size
+from chickenfoot.state import _BLOCKED, State, _blocked, _make
+from chickenfoot.tiles import DOUBLE_ID, PIPS, WITH, set_size
 
 __all__ = ["deal", "shuffled_tiles"]
 
@@ -64,11 +64,16 @@ def deal(rules: Rules, seed: int, round: int = 0) -> State:
     bone = tuple(tiles[p * hs :])
     centre = DOUBLE_ID[rules.centre_of_round(round)]
     turn = rules.leader_of_round(round)
+    ends = (0,) * (rules.max_pip + 1)
     if rules.centre == "set_aside":
-        board = (play_by_ids(centre, -1),)
+        board: tuple[Play, ...] = (play_by_ids(centre, -1),)
+        pending, need, playable = centre, rules.opening_toes, WITH[PIPS[centre][0]]
     else:
-        board = ()
+        board, pending, need, playable = (), -1, 0, 1 << centre
         for seat, mask in enumerate(hands):
             if mask >> centre & 1:
                 turn = seat
-    return _settle(rules, centre, board, tuple(hands), bone, turn, -1)
+    result = _BLOCKED if not bone and _blocked(tuple(hands), playable) else None
+    return _make(
+        rules, centre, board, tuple(hands), bone, turn, -1, ends, pending, need, playable, result
+    )
