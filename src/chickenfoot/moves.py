@@ -17,7 +17,7 @@ import re
 from typing import Any, Final
 
 from chickenfoot.errors import InvalidMoveError
-from chickenfoot.tiles import _BY_ID, MAX_PIP, Tile
+from chickenfoot.tiles import _BY_ID, MAX_PIP, Tile, tile_id
 
 __all__ = ["DRAW", "PASS", "Draw", "Move", "Pass", "Play", "parse_move"]
 
@@ -59,7 +59,7 @@ class Play(Move):
     True
     """
 
-    __slots__ = ("tile", "anchor", "_t", "_a")
+    __slots__ = ("_a", "_t", "anchor", "tile")
     tile: Tile
     anchor: Tile | None
     _t: int
@@ -168,6 +168,7 @@ PASS: Final[Pass] = object.__new__(Pass)
 
 _NUM = r"(?:0|[1-9][0-9]*)"
 _MOVE_TEXT: Final = re.compile(rf"({_NUM})-({_NUM})(?:@({_NUM})-({_NUM}))?\Z")
+_DRAW_TEXT: Final = re.compile(rf"draw:({_NUM})-({_NUM})\Z")
 
 
 def parse_move(text: str, *, max_pip: int = MAX_PIP) -> Move:
@@ -177,10 +178,10 @@ def parse_move(text: str, *, max_pip: int = MAX_PIP) -> Move:
 
     >>> parse_move("7-4@4-9")
     Play(Tile(7, 4), Tile(9, 4))
-    >>> parse_move("9-4 @ 9-9")
+    >>> parse_move("9-4 @ 9-9")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    chickenfoot.errors.InvalidMoveError: '9-4 @ 9-9' is not a move: expected TILE@ANCHOR (e.g. '9-4@9-9'), TILE, 'draw', 'draw:TILE' or 'pass'
+    chickenfoot.errors.InvalidMoveError: '9-4 @ 9-9' is not a move: expected TILE@ANCHOR ...
     """
     if not isinstance(text, str):
         raise InvalidMoveError(f"{text!r} is not a move: expected a string")
@@ -188,25 +189,20 @@ def parse_move(text: str, *, max_pip: int = MAX_PIP) -> Move:
         return DRAW
     if text == "pass":
         return PASS
-    if text.startswith("draw:"):
-        tile = Tile.parse(text[5:], max_pip=max_pip) if _TILE_OK(text[5:]) else None
-        if tile is not None:
-            return _DRAWS[tile.id]
-    else:
-        m = _MOVE_TEXT.match(text)
-        if m is not None:
-            nums = [int(g) for g in m.groups() if g is not None]
-            if max(nums) > max_pip:
-                raise InvalidMoveError(
-                    f"{text!r} names a tile outside the double-{max_pip} set"
-                )
-            t = Tile(nums[0], nums[1])
-            a = Tile(nums[2], nums[3]) if len(nums) == 4 else None
-            return Play(t, a)
+    is_draw = text.startswith("draw:")
+    m = _DRAW_TEXT.match(text) if is_draw else _MOVE_TEXT.match(text)
+    if m is not None:
+        # Compare the digits as text first: a thousand-digit number must not reach int().
+        groups = [g for g in m.groups() if g is not None]
+        if any(len(g) > 2 or int(g) > min(max_pip, MAX_PIP) for g in groups):
+            raise InvalidMoveError(f"{text!r} names a tile outside the double-{max_pip} set")
+        nums = [int(g) for g in groups]
+        if is_draw:
+            return _DRAWS[tile_id(nums[0], nums[1])]
+        return play_by_ids(
+            tile_id(nums[0], nums[1]), tile_id(nums[2], nums[3]) if len(nums) == 4 else -1
+        )
     raise InvalidMoveError(
         f"{text!r} is not a move: expected TILE@ANCHOR (e.g. '9-4@9-9'), TILE, "
         "'draw', 'draw:TILE' or 'pass'"
     )
-
-
-_TILE_OK: Final = re.compile(rf"{_NUM}-{_NUM}\Z").match

@@ -60,7 +60,7 @@ class Tile:
     (9, True)
     """
 
-    __slots__ = ("high", "low", "id")
+    __slots__ = ("high", "id", "low")
     high: int
     low: int
     id: int
@@ -109,10 +109,11 @@ class Tile:
         m = _TILE_TEXT.match(text) if isinstance(text, str) else None
         if m is None:
             raise InvalidMoveError(f"{text!r} is not a tile: expected H-L such as '9-4'")
-        a, b = int(m.group(1)), int(m.group(2))
-        if a > max_pip or b > max_pip:
+        # Compare the digits as text first: a thousand-digit number must not reach int().
+        limit = min(max_pip, MAX_PIP)
+        if any(len(g) > 2 or int(g) > limit for g in m.groups()):
             raise InvalidMoveError(f"{text!r} is not a tile of the double-{max_pip} set")
-        return _BY_ID[tile_id(a, b)]
+        return _BY_ID[tile_id(int(m.group(1)), int(m.group(2)))]
 
     @property
     def pips(self) -> int:
@@ -126,7 +127,7 @@ class Tile:
 
     def has(self, number: int) -> bool:
         """Whether either side shows ``number``."""
-        return number == self.high or number == self.low
+        return number in (self.high, self.low)
 
     def other(self, number: int) -> int:
         """The number on the side opposite ``number`` (which the tile must show)."""
