@@ -38,7 +38,7 @@ from chickenfoot.state import (
     _generate,
     _make,
     _new_legal,
-    _open_mask,
+    _union,
 )
 from chickenfoot.tiles import PIPS, WITH
 
@@ -104,7 +104,7 @@ def _random_playout(s: State, rng: random.Random) -> State:
     players = len(hands)
     bone = list(reversed(s._bone))  # pop() takes the front tile
     ends = list(s._ends)
-    pending, need, mask = s._pending, s._need, s._mask
+    pending, need, mask, nums = s._pending, s._need, s._mask, s._nums
     turn, d = s.turn, s._drawn
     board = list(s.board)
     centre = s._centre
@@ -165,24 +165,30 @@ def _random_playout(s: State, rng: random.Random) -> State:
                 laid = True
                 pending, need, mask = t, opening_toes, WITH[x]
             elif pending >= 0:
-                ends[y if x == PIPS[pending][0] else x] |= 1 << t
+                o = y if x == PIPS[pending][0] else x
+                ends[o] |= 1 << t
+                nums |= 1 << o
                 need -= 1
                 if not need:
                     pending = -1
-                    mask = _open_mask(ends)
+                    mask = _union(nums)
             else:
                 if ends[x] >> a & 1:
                     v, o = x, y
                 else:
                     v, o = y, x
-                ends[v] ^= 1 << a
+                ev = ends[v] ^ (1 << a)
+                ends[v] = ev
+                before = nums
+                if not ev:
+                    nums ^= 1 << v
                 if x == y:
                     pending, need, mask = t, foot_toes, WITH[x]
                 else:
-                    refresh = not ends[o] or not ends[v]
                     ends[o] |= 1 << t
-                    if refresh:
-                        mask = _open_mask(ends)
+                    nums |= 1 << o
+                    if nums != before:
+                        mask = _union(nums)
             if not h:
                 d = -1
                 result = _OUT[turn]
@@ -211,5 +217,6 @@ def _random_playout(s: State, rng: random.Random) -> State:
         pending,
         need,
         mask,
+        nums,
         result,
     )

@@ -83,6 +83,7 @@ class State:
     _pending: int = attrs.field(eq=False)
     _need: int = attrs.field(eq=False)
     _mask: int = attrs.field(eq=False)
+    _nums: int = attrs.field(eq=False)
     _outcome: Outcome | None = attrs.field(eq=False)
 
     # -- construction -----------------------------------------------------------------------
@@ -262,6 +263,7 @@ class State:
 #   _need      toes the pending hub still needs
 #   _mask      bitmask of the tiles that have a legal play on this table: the centre before
 #              it is laid, the toes of the pending hub, else every tile showing an open number
+#   _nums      bitmask of the numbers that some line ends in
 #   _outcome   the Outcome once the round is over, else None
 
 
@@ -288,6 +290,7 @@ def _make(
     pending: int,
     need: int,
     mask: int,
+    nums: int,
     result: Outcome | None,
 ) -> State:
     s: Any = object.__new__(_Blank)
@@ -302,6 +305,7 @@ def _make(
     s._pending = pending
     s._need = need
     s._mask = mask
+    s._nums = nums
     s._outcome = result
     s.__class__ = State
     return s  # type: ignore[no-any-return]
@@ -318,12 +322,22 @@ def _tiles(mask: int) -> tuple[Tile, ...]:
     return tuple(_BY_ID[t] for t in _bits(mask))
 
 
-def _open_mask(ends: tuple[int, ...] | list[int]) -> int:
-    """Bitmask of the tiles showing a number that some line ends in."""
-    mask = 0
-    for v, e in enumerate(ends):
-        if e:
-            mask |= WITH[v]
+_UNION: Final[dict[int, int]] = {}
+
+
+def _union(nums: int) -> int:
+    """Bitmask of the tiles showing any number in the bitmask ``nums`` (memoised)."""
+    mask = _UNION.get(nums)
+    if mask is None:
+        mask = 0
+        v, rest = 0, nums
+        while rest:
+            if rest & 1:
+                mask |= WITH[v]
+            rest >>= 1
+            v += 1
+        if len(_UNION) < 1 << 16:
+            _UNION[nums] = mask
     return mask
 
 
@@ -373,12 +387,13 @@ def _settle(
             pending, need = t, rules.foot_toes
         else:
             ends[y if v == x else x] |= 1 << t
+    nums = sum(1 << v for v, e in enumerate(ends) if e)
     if not board:
         mask = 1 << centre
     elif pending >= 0:
         mask = WITH[PIPS[pending][0]]
     else:
-        mask = _open_mask(ends)
+        mask = _union(nums)
     result = None
     for seat, h in enumerate(hands):
         if not h:
@@ -388,7 +403,8 @@ def _settle(
         if drawn < 0 and not bone and _blocked(hands, mask):
             result = _BLOCKED
     return _make(
-        rules, centre, board, hands, bone, turn, drawn, tuple(ends), pending, need, mask, result
+        rules, centre, board, hands, bone, turn, drawn, tuple(ends), pending, need, mask, nums,
+        result,
     )
 
 
@@ -584,42 +600,47 @@ def _do_play(s: State, move: Play) -> State:
     t, a = move._t, move._a
     rules = s.rules
     turn = s.turn
-    hands = s._hands
-    h = hands[turn] ^ (1 << t)
-    hands = (*hands[:turn], h, *hands[turn + 1 :])
+    hl = list(s._hands)
+    h = hl[turn] ^ (1 << t)
+    hl[turn] = h
+    hands = tuple(hl)
     board = (*s.board, move)
     ends = s._ends
-    pending, need, mask = s._pending, s._need, s._mask
+    pending, need, mask, nums = s._pending, s._need, s._mask, s._nums
     x, y = PIPS[t]
     if a < 0:  # the centre, in holder mode
         pending, need, mask = t, rules.opening_toes, WITH[x]
     elif pending >= 0:  # a toe on the pending hub
+        o = y if x == PIPS[pending][0] else x
         e = list(ends)
-        e[y if x == PIPS[pending][0] else x] |= 1 << t
+        e[o] |= 1 << t
         ends = tuple(e)
+        nums |= 1 << o
         need -= 1
         if not need:
             pending = -1
-            mask = _open_mask(e)
+            mask = _union(nums)
     else:  # a tile on an open end
         e = list(ends)
         if e[x] >> a & 1:
             v, o = x, y
         else:
             v, o = y, x
-        e[v] ^= 1 << a
+        ev = e[v] ^ (1 << a)
+        e[v] = ev
+        if not ev:
+            nums ^= 1 << v
         if x == y:
             pending, need, mask = t, rules.foot_toes, WITH[x]
         else:
-            if not e[o] or not e[v]:
-                e[o] |= 1 << t
-                mask = _open_mask(e)
-            else:
-                e[o] |= 1 << t
+            e[o] |= 1 << t
+            nums |= 1 << o
+            if nums != s._nums:
+                mask = _union(nums)
         ends = tuple(e)
     if not h:
         return _make(
-            rules, s._centre, board, hands, s._bone, turn, -1, ends, pending, need, mask,
+            rules, s._centre, board, hands, s._bone, turn, -1, ends, pending, need, mask, nums,
             _OUT[turn],
         )
     bone = s._bone
@@ -629,19 +650,21 @@ def _do_play(s: State, move: Play) -> State:
     result = None
     if not bone and _blocked(hands, mask):
         result = _BLOCKED
-    return _make(rules, s._centre, board, hands, bone, nxt, -1, ends, pending, need, mask, result)
+    return _make(
+        rules, s._centre, board, hands, bone, nxt, -1, ends, pending, need, mask, nums, result
+    )
 
 
 def _do_draw(s: State, t: int) -> State:
     """The successor after drawing tile ``t`` from the boneyard (trusted)."""
     turn = s.turn
-    hands = s._hands
-    hands = (*hands[:turn], hands[turn] | 1 << t, *hands[turn + 1 :])
+    hl = list(s._hands)
+    hl[turn] |= 1 << t
     bone = s._bone
     bone = bone[1:] if bone[0] == t else tuple(x for x in bone if x != t)
     return _make(
-        s.rules, s._centre, s.board, hands, bone, turn, t, s._ends, s._pending, s._need,
-        s._mask, None,
+        s.rules, s._centre, s.board, tuple(hl), bone, turn, t, s._ends, s._pending, s._need,
+        s._mask, s._nums, None,
     )
 
 
@@ -656,7 +679,7 @@ def _do_pass(s: State) -> State:
     result = _BLOCKED if not bone and _blocked(hands, mask) else None
     return _make(
         s.rules, s._centre, s.board, hands, bone, nxt, -1, s._ends, s._pending, s._need, mask,
-        result,
+        s._nums, result,
     )
 
 
