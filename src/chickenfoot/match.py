@@ -192,15 +192,19 @@ def _busts(m: Threshold, total: int) -> bool:
 
 def _end_reason(rules: Rules, scores: Scores) -> str | None:
     """Why the match is over after ``scores``, or ``None`` while it goes on."""
+    totals = [sum(row[seat] for row in scores) for seat in range(rules.players)]
+    return _end_reason_of(rules, len(scores), totals)
+
+
+def _end_reason_of(rules: Rules, played: int, totals: Sequence[int]) -> str | None:
+    """:func:`_end_reason` after ``played`` rounds that gave ``totals``."""
     m = rules.match
-    played = len(scores)
     if isinstance(m, Rounds):
         if played >= m.count:
             return f"all {m.count} rounds are played"
         return None
     if not played:
         return None
-    totals = [sum(row[seat] for row in scores) for seat in range(rules.players)]
     for seat, total in enumerate(totals):
         if _busts(m, total):
             verb = "reaches" if m.inclusive else "exceeds"
@@ -231,16 +235,18 @@ def _read_scores(raw: Any, players: int, path: str) -> Scores:
 
 def _check_match(rules: Rules, scores: Scores, round: Any) -> None:
     """Check that ``scores`` and ``round`` fit together under ``rules`` (FormatError paths)."""
-    for i in range(len(scores) - 1):
-        reason = _end_reason(rules, scores[: i + 1])
+    m = rules.match
+    if isinstance(m, Rounds) and len(scores) > m.count:
+        raise FormatError("scores", f"{len(scores)} rounds scored, but the match has {m.count}")
+    totals = [0] * rules.players
+    for i, row in enumerate(scores[:-1]):
+        totals = [t + x for t, x in zip(totals, row, strict=True)]
+        reason = _end_reason_of(rules, i + 1, totals)
         if reason is not None:
             raise FormatError(
                 f"scores[{i}]",
                 f"the match was over after this round ({reason}); no round may follow it",
             )
-    m = rules.match
-    if isinstance(m, Rounds) and len(scores) > m.count:
-        raise FormatError("scores", f"{len(scores)} rounds scored, but the match has {m.count}")
     reason = _end_reason(rules, scores)
     if reason is not None:
         if round is not None:
