@@ -130,10 +130,10 @@ def test_start_deals_round_zero() -> None:
 
 def test_start_rejects_bad_arguments() -> None:
     with pytest.raises(RulesError) as err:
-        Match.start(Rules(), seed="1")  # type: ignore[arg-type]
+        Match.start(Rules(), seed="1")
     assert err.value.field == "seed"
     with pytest.raises(RulesError) as err:
-        Match.start({"players": 4}, seed=1)  # type: ignore[arg-type]
+        Match.start({"players": 4}, seed=1)
     assert err.value.field == "rules"
     with pytest.raises(RulesError) as err:
         Match.start(Rules(), seed=True)  # bool is not an integer seed
@@ -437,7 +437,7 @@ def test_from_scores_resumes_a_score_sheet() -> None:
     assert m.scores == ((10, 0, 4), (0, 7, 9)) and m.totals == (10, 7, 13)
     assert m.round == deal(rules, 8, 2) and m.round.turn == 2
     with pytest.raises(RulesError):
-        Match.from_scores("house", seed=8, scores=[])  # type: ignore[arg-type]
+        Match.from_scores("house", seed=8, scores=[])
     with pytest.raises(RulesError, match=r"scores\[1\]"):
         Match.from_scores(rules, seed=8, scores=[[1, 2, 3], [1, 2]])
 
