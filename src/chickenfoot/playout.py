@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 from chickenfoot.moves import _PLAY_ROWS, DRAW, PASS, Move, Play, play_by_ids
 from chickenfoot.state import (
     _BLOCKED,
     _OUT,
+    _UNION,
     LegalMoves,
     State,
     _do_draw,
@@ -70,10 +70,17 @@ def playout(
         return _policy_playout(state, policy)
     if rng is None:
         rng = random.Random()
-    if type(rng).choice is not random.Random.choice or not hasattr(rng, "_randbelow"):
+    kind = type(rng)
+    if (
+        kind.choice is not random.Random.choice
+        or getattr(kind, "_randbelow", None) is not _RANDBELOW
+    ):
         choose = rng.choice
         return _policy_playout(state, lambda s, moves: choose(moves))
     return _random_playout(state, rng)
+
+
+_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 
 def _policy_playout(s: State, policy: Policy) -> State:
@@ -93,13 +100,16 @@ def _policy_playout(s: State, policy: Policy) -> State:
 
 
 def _random_playout(s: State, rng: random.Random) -> State:
-    """The uniform random playout on local variables; mirrors ``_generate``/``_do_*``."""
+    """The uniform random playout on local variables; mirrors ``_generate``/``_do_*``.
+
+    Instead of building each legal-move list, it counts the moves, draws the index exactly
+    as ``rng.choice`` would (``Random._randbelow``: ``k = n.bit_length()``, then
+    ``getrandbits(k)`` until below ``n``), and walks to that move in SPEC order.
+    """
     if s._outcome is not None:
         return s
     rules = s.rules
-    # Random.choice(seq) is seq[rng._randbelow(len(seq))]; calling that directly saves a
-    # frame per move and draws the same numbers (the equivalence is a property test).
-    randbelow = rng._randbelow  # type: ignore[attr-defined]
+    getrandbits = rng.getrandbits
     hands = list(s._hands)
     players = len(hands)
     bone = list(reversed(s._bone))  # pop() takes the front tile
@@ -114,85 +124,109 @@ def _random_playout(s: State, rng: random.Random) -> State:
     may_play = rules.drawn_tile == "may_play"
     opening_toes, foot_toes = rules.opening_toes, rules.foot_toes
     rows = _PLAY_ROWS
+    union_get = _UNION.get
+    result = None
     while True:
         cand = (hands[turn] if d < 0 else 1 << d) & mask
-        if cand:
-            moves: list[Any] = []
-            if pending >= 0:
-                while cand:
-                    low = cand & -cand
-                    t = low.bit_length() - 1
-                    m = rows[t].get(pending)
-                    moves.append(m if m is not None else play_by_ids(t, pending))
-                    cand ^= low
-            elif laid:
-                while cand:
-                    low = cand & -cand
-                    cand ^= low
-                    t = low.bit_length() - 1
-                    x, y = PIPS[t]
-                    anchors = ends[x] | ends[y]
-                    row = rows[t]
-                    while anchors:
-                        alow = anchors & -anchors
-                        a = alow.bit_length() - 1
-                        m = row.get(a)
-                        moves.append(m if m is not None else play_by_ids(t, a))
-                        anchors ^= alow
-            else:
-                moves.append(play_by_ids(centre, -1))
-            if d < 0:
-                if bone and draw_instead and laid:
-                    moves.append(DRAW)
-            elif may_play:
-                moves.append(PASS)
-            move = moves[randbelow(len(moves))]
+        if not cand:
+            while getrandbits(1):  # choice() over the single forced move: _randbelow(1)
+                pass
+            if bone and (d < 0 or until):  # draw
+                t = bone.pop()
+                hands[turn] |= 1 << t
+                d = t
+                continue
         else:
-            randbelow(1)  # choice() over the single forced move still draws a number
-            move = DRAW if bone and (d < 0 or until) else PASS
-        if move is DRAW:
-            t = bone.pop()
-            hands[turn] |= 1 << t
-            d = t
-            continue
-        if move is not PASS:
-            t, a = move._t, move._a
-            h = hands[turn] ^ (1 << t)
-            hands[turn] = h
-            board.append(move)
-            x, y = PIPS[t]
-            if a < 0:
-                laid = True
-                pending, need, mask = t, opening_toes, WITH[x]
-            elif pending >= 0:
-                o = y if x == PIPS[pending][0] else x
-                ends[o] |= 1 << t
-                nums |= 1 << o
-                need -= 1
-                if not need:
-                    pending = -1
-                    mask = _union(nums)
+            # The legal list is: the plays, then DRAW (draw instead) or PASS (may play).
+            extra = (bone and draw_instead and laid) if d < 0 else may_play
+            if pending >= 0:
+                total = cand.bit_count()
+            elif laid:
+                # sum over open numbers v: (tiles showing v) x (ends at v); a tile showing
+                # two open numbers is counted once for each, as its anchors are.
+                total = 0
+                c = nums
+                while c:
+                    low = c & -c
+                    c ^= low
+                    v = low.bit_length() - 1
+                    total += (cand & WITH[v]).bit_count() * ends[v].bit_count()
             else:
-                if ends[x] >> a & 1:
-                    v, o = x, y
+                total = 1
+            n = total + 1 if extra else total
+            k = n.bit_length()
+            r = getrandbits(k)
+            while r >= n:
+                r = getrandbits(k)
+            if r == total:  # the extra move
+                if d < 0:
+                    t = bone.pop()
+                    hands[turn] |= 1 << t
+                    d = t
+                    continue
+            else:
+                if pending >= 0:
+                    while r:
+                        cand &= cand - 1
+                        r -= 1
+                    t = (cand & -cand).bit_length() - 1
+                    a = pending
+                elif laid:
+                    while True:
+                        low = cand & -cand
+                        cand ^= low
+                        t = low.bit_length() - 1
+                        x, y = PIPS[t]
+                        anchors = ends[x] | ends[y]
+                        k = anchors.bit_count()
+                        if r < k:
+                            break
+                        r -= k
+                    while r:
+                        anchors &= anchors - 1
+                        r -= 1
+                    a = (anchors & -anchors).bit_length() - 1
                 else:
-                    v, o = y, x
-                ev = ends[v] ^ (1 << a)
-                ends[v] = ev
-                before = nums
-                if not ev:
-                    nums ^= 1 << v
-                if x == y:
-                    pending, need, mask = t, foot_toes, WITH[x]
-                else:
+                    t, a = centre, -1
+                # play tile t on anchor a
+                h = hands[turn] ^ (1 << t)
+                hands[turn] = h
+                m = rows[t].get(a)
+                board.append(m if m is not None else play_by_ids(t, a))
+                x, y = PIPS[t]
+                if a < 0:
+                    laid = True
+                    pending, need, mask = t, opening_toes, WITH[x]
+                elif pending >= 0:
+                    o = y if x == PIPS[pending][0] else x
                     ends[o] |= 1 << t
                     nums |= 1 << o
-                    if nums != before:
-                        mask = _union(nums)
-            if not h:
-                d = -1
-                result = _OUT[turn]
-                break
+                    need -= 1
+                    if not need:
+                        pending = -1
+                        mask = union_get(nums) or _union(nums)
+                else:
+                    if ends[x] >> a & 1:
+                        v, o = x, y
+                    else:
+                        v, o = y, x
+                    ev = ends[v] ^ (1 << a)
+                    ends[v] = ev
+                    before = nums
+                    if not ev:
+                        nums ^= 1 << v
+                    if x == y:
+                        pending, need, mask = t, foot_toes, WITH[x]
+                    else:
+                        ends[o] |= 1 << t
+                        nums |= 1 << o
+                        if nums != before:
+                            mask = union_get(nums) or _union(nums)
+                if not h:
+                    d = -1
+                    result = _OUT[turn]
+                    break
+        # a pass, or the turn after a play
         d = -1
         turn += 1
         if turn == players:
