@@ -140,6 +140,14 @@ class Rules:
     tie_break: TieBreak = "shared"
     first_leader: int = 0
 
+    def __new__(cls, *args: Any, **fields: Any) -> Rules:
+        # Runs before the attrs __init__, so an unknown field is a RulesError naming it
+        # (not the TypeError of an unexpected keyword). Type checkers still see __init__.
+        for name, value in fields.items():
+            if name not in _FIELDS:
+                raise _fail(name, value, f"not a rules field (fields: {', '.join(_FIELDS)})")
+        return super().__new__(cls)
+
     @max_pip.default
     def _default_max_pip(self) -> int:
         return 9 if _check_players(self.players) <= 6 else 12
