@@ -171,9 +171,7 @@ def position_from_dict(obj: Any, path: str = "") -> State:
     return _settle(rules, centre.id, board, tuple(hands), tuple(bone), turn, drawn)
 
 
-def _read_board(
-    value: Any, path: str, rules: Rules, centre: Tile, place: Any
-) -> tuple[Play, ...]:
+def _read_board(value: Any, path: str, rules: Rules, centre: Tile, place: Any) -> tuple[Play, ...]:
     """Parse the board and replay it on an empty table, checking every placement."""
     raw = _list(value, path)
     n = rules.max_pip
@@ -213,11 +211,15 @@ def _read_board(
                 pending = -1
         else:
             if anchor.id not in ends:
-                raise FormatError(where, f"{text}: {anchor} is not an open end (a closed line or a full hub)")
+                raise FormatError(
+                    where, f"{text}: {anchor} is not an open end (a closed line or a full hub)"
+                )
             v = ends.pop(anchor.id)
             if not tile.has(v):
                 ends[anchor.id] = v
-                raise FormatError(where, f"{text}: {tile} does not match the open end {v} of {anchor}")
+                raise FormatError(
+                    where, f"{text}: {tile} does not match the open end {v} of {anchor}"
+                )
             if tile.is_double:
                 pending, need = tile.id, rules.foot_toes
             else:
@@ -243,11 +245,41 @@ def position_to_dict(state: State) -> dict[str, Any]:
 
 
 def loads(text: str | bytes) -> Any:
-    """``json.loads`` with errors as :class:`FormatError`."""
+    """``json.loads`` with every failure as a :class:`FormatError` (path ``""``).
+
+    Strict JSON: ``NaN`` and ``Infinity`` are not numbers, a key may appear only once in an
+    object, and nesting too deep for the parser is an error, not a ``RecursionError``.
+
+    >>> loads('{"turn": 1}')
+    {'turn': 1}
+    >>> loads('{"turn": 1, "turn": 2}')
+    Traceback (most recent call last):
+    ...
+    chickenfoot.errors.FormatError: not valid JSON: the key 'turn' appears twice in an object
+    """
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except FormatError:
+        raise
+    except RecursionError:
+        raise FormatError("", "not valid JSON: nested too deeply") from None
     except (ValueError, TypeError) as err:
         raise FormatError("", f"not valid JSON: {err}") from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise FormatError("", f"not valid JSON: the key {key!r} appears twice in an object")
+            seen.add(key)
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    raise FormatError("", f"not valid JSON: {name} is not a JSON number")
 
 
 def position_from_json(text: str | bytes) -> State:
