@@ -305,12 +305,24 @@ def main(argv: list[str] | None = None) -> int:
         ("api rounds/s, 8p double-12", "rounds/s", api_rounds(eight), ref and ref_rounds(ref)),
         ("api rounds/s, classic 4p", "rounds/s", api_rounds(classic), ref and ref_rounds(ref)),
         ("playout rounds/s, house 4p", "rounds/s", fast_rounds(house), ref and ref_rounds(ref)),
-        ("legal_moves calls/s, mid-game", "calls/s", legal_moves_calls(mids),
-         ref and ref_legal_calls(ref, ref_mids)),
-        ("apply calls/s, mid-game", "calls/s", apply_calls(mids),
-         ref and ref_apply_calls(ref, ref_mids)),
-        ("perft nodes/s (depth 3)", "nodes/s", perft_nodes(mids),
-         ref and ref_apply_calls(ref, ref_mids)),
+        (
+            "legal_moves calls/s, mid-game",
+            "calls/s",
+            legal_moves_calls(mids),
+            ref and ref_legal_calls(ref, ref_mids),
+        ),
+        (
+            "apply calls/s, mid-game",
+            "calls/s",
+            apply_calls(mids),
+            ref and ref_apply_calls(ref, ref_mids),
+        ),
+        (
+            "perft nodes/s (depth 3)",
+            "nodes/s",
+            perft_nodes(mids),
+            ref and ref_apply_calls(ref, ref_mids),
+        ),
         ("deals/s, house 4p", "deals/s", deals(house), ref and ref_deals(ref)),
         ("JSON round trips/s", "trips/s", json_round_trips(mids), None),
         ("match rounds/s, house 4p", "rounds/s", whole_match(house), ref and ref_rounds(ref)),
@@ -323,9 +335,11 @@ def main(argv: list[str] | None = None) -> int:
         "repeats": args.repeats,
         "figures": {},
     }
-    print(f"chickenfoot {cf.__version__} on Python {platform.python_version()}; "
-          f"median of {args.repeats} x {args.seconds:g}s; reference "
-          f"{'loaded' if ref else 'NOT FOUND (no ratios)'}")
+    print(
+        f"chickenfoot {cf.__version__} on Python {platform.python_version()}; "
+        f"median of {args.repeats} x {args.seconds:g}s; reference "
+        f"{'loaded' if ref else 'NOT FOUND (no ratios)'}"
+    )
     print(f"{'figure':34} {'chickenfoot':>12} {'reference':>12} {'ratio':>7}   reference figure")
     ref_names = {
         "rounds/s": "reference random rounds/s",
@@ -344,11 +358,15 @@ def main(argv: list[str] | None = None) -> int:
                 refs.append(rate(theirs, args.seconds))
         m = statistics.median(mine)
         r = statistics.median(refs) if refs else None
-        ratios = [a / b for a, b in zip(mine, refs)] if refs else []
+        ratios = [a / b for a, b in zip(mine, refs, strict=True)] if refs else []
         ratio = statistics.median(ratios) if ratios else None
         results["figures"][name] = {
-            "unit": unit, "median": m, "runs": mine,
-            "reference_median": r, "reference_runs": refs, "ratio": ratio,
+            "unit": unit,
+            "median": m,
+            "runs": mine,
+            "reference_median": r,
+            "reference_runs": refs,
+            "ratio": ratio,
         }
         rs = f"{r:12,.0f}" if r else f"{'-':>12}"
         qs = f"{ratio:7.2f}" if ratio else f"{'-':>7}"

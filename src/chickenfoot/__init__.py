@@ -48,6 +48,7 @@ __all__ = [
     "State",
     "Termination",
     "Threshold",
+    "Tile",
     "apply",
     "deal",
     "half_match",

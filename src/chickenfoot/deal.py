@@ -52,7 +52,9 @@ def deal(rules: Rules, seed: int, round: int = 0) -> State:
     if type(seed) is not int:
         raise RulesError(f"seed={seed!r} is invalid: must be an integer", field="seed")
     if type(round) is not int or round < 0:
-        raise RulesError(f"round={round!r} is invalid: must be a non-negative integer", field="round")
+        raise RulesError(
+            f"round={round!r} is invalid: must be a non-negative integer", field="round"
+        )
     tiles = shuffled_tiles(rules, seed, round)
     hs, p = rules.hand_size, rules.players
     hands = []

@@ -9,8 +9,8 @@
 from __future__ import annotations
 
 from chickenfoot.errors import ChickenFootError
-from chickenfoot.state import State, _do_draw, _do_pass, _do_play, _generate
 from chickenfoot.moves import DRAW, PASS, Play
+from chickenfoot.state import State, _do_draw, _do_pass, _do_play, _generate
 
 __all__ = ["perft"]
 
