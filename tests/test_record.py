@@ -203,6 +203,9 @@ def test_bad_json_text_and_bad_start() -> None:
     with pytest.raises(FormatError) as err:
         Record(START.to_dict(), [])
     assert err.value.path == "start"
+    with pytest.raises(FormatError, match="expected a sequence of moves") as err:
+        Record(START, "9-3@9-9")
+    assert err.value.path == "moves"
 
 
 def test_repr() -> None:

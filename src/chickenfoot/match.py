@@ -86,7 +86,7 @@ class MatchResult:
     under a ``{"rounds": k}`` match, every seat that does not win. While the match goes
     on, ``winners`` and ``losers`` are empty.
 
-    >>> r = MatchResult.of(Rules(match=Rounds(1)), ((10, 0, 20, 0),))
+    >>> r = Match.from_scores(Rules(match=Rounds(1)), seed=0, scores=[(10, 0, 20, 0)]).result()
     >>> r.is_over(), r.winners, r.losers, [s.rank for s in r.standings], str(r)
     (True, (1, 3), (0, 2), [1, 1, 3, 4], 'seats 1, 3 share the win with 0')
     """
@@ -100,14 +100,8 @@ class MatchResult:
     over: bool
 
     @classmethod
-    def of(cls, rules: Rules, scores: Scores) -> MatchResult:
-        """The result of a match with ``rules`` after the rounds scored ``scores``.
-
-        ``scores`` are trusted (see :class:`Match` for the checked way in).
-
-        >>> MatchResult.of(Rules(players=2, match=Rounds(3)), ((5, 0), (0, 7))).over
-        False
-        """
+    def _of(cls, rules: Rules, scores: Scores) -> MatchResult:
+        """The result of a match with ``rules`` after the rounds scored ``scores`` (trusted)."""
         players = rules.players
         totals = tuple(sum(row[seat] for row in scores) for seat in range(players))
         keys = [_rank_key(rules, scores, totals, seat) for seat in range(players)]
@@ -137,7 +131,7 @@ class MatchResult:
     def ranks(self) -> tuple[int, ...]:
         """Each seat's rank, by seat.
 
-        >>> MatchResult.of(Rules(players=3, match=Rounds(1)), ((4, 0, 4),)).ranks
+        >>> Match.from_scores(Rules(players=3), seed=0, scores=[(4, 0, 4)]).result().ranks
         (2, 1, 2)
         """
         out = [0] * len(self.totals)
@@ -148,7 +142,8 @@ class MatchResult:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary.
 
-        >>> d = MatchResult.of(Rules(players=2, match=Rounds(1)), ((3, 0),)).to_dict()
+        >>> rules = Rules(players=2, match=Rounds(1))
+        >>> d = Match.from_scores(rules, seed=0, scores=[(3, 0)]).result().to_dict()
         >>> list(d)
         ['over', 'rounds', 'totals', 'ranks', 'winners', 'losers']
         >>> d["over"], d["totals"], d["ranks"], d["winners"], d["losers"]
@@ -317,8 +312,8 @@ class Match:
         self,
         rules: Rules,
         seed: int,
-        scores: Sequence[Sequence[int]] = (),
-        round: State | None = None,
+        scores: Sequence[Sequence[int]],
+        round: State | None,
     ) -> None:
         if not isinstance(rules, Rules):
             raise RulesError(f"rules={rules!r} is invalid: must be a Rules object", field="rules")
@@ -401,7 +396,7 @@ class Match:
         >>> r.winners, r.losers, r.totals, str(r)
         ((0, 2), (1,), (6, 10, 6), 'seats 0, 2 share the win with 6')
         """
-        return MatchResult.of(self.rules, self.scores)
+        return MatchResult._of(self.rules, self.scores)
 
     @property
     def legal_moves(self) -> LegalMoves:

@@ -83,6 +83,8 @@ class Record:
     def __init__(self, start: State, moves: Iterable[Move | str] = ()) -> None:
         if not isinstance(start, State):
             raise FormatError("start", f"expected a State, got {start!r}")
+        if isinstance(moves, str):
+            raise FormatError("moves", f"expected a sequence of moves, got the string {moves!r}")
         states = [start]
         parsed: list[Move] = []
         state = start
