@@ -16,9 +16,19 @@ from chickenfoot.errors import (
     InvalidMoveError,
     RulesError,
 )
+from chickenfoot.match import (
+    MATCH_FORMAT,
+    Match,
+    MatchResult,
+    Standing,
+    match_apply,
+    match_legal_moves,
+)
 from chickenfoot.moves import DRAW, PASS, Draw, Move, Pass, Play, parse_move
 from chickenfoot.outcome import Outcome, Termination
 from chickenfoot.perft import perft
+from chickenfoot.playout import Policy, playout
+from chickenfoot.record import RECORD_FORMAT, Record, RecordMoveError
 from chickenfoot.rules import PRESETS, MatchLength, Rounds, Rules, Threshold, half_match
 from chickenfoot.state import LegalMoves, Phase, State, apply, legal_moves, outcome, penalties
 from chickenfoot.tiles import MAX_PIP, Tile, set_size, tile_id, tiles_of_set
@@ -27,24 +37,32 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DRAW",
+    "MATCH_FORMAT",
     "MAX_PIP",
     "PASS",
     "PRESETS",
+    "RECORD_FORMAT",
     "ChickenFootError",
     "Draw",
     "FormatError",
     "IllegalMoveError",
     "InvalidMoveError",
     "LegalMoves",
+    "Match",
     "MatchLength",
+    "MatchResult",
     "Move",
     "Outcome",
     "Pass",
     "Phase",
     "Play",
+    "Policy",
+    "Record",
+    "RecordMoveError",
     "Rounds",
     "Rules",
     "RulesError",
+    "Standing",
     "State",
     "Termination",
     "Threshold",
@@ -53,10 +71,13 @@ __all__ = [
     "deal",
     "half_match",
     "legal_moves",
+    "match_apply",
+    "match_legal_moves",
     "outcome",
     "parse_move",
     "penalties",
     "perft",
+    "playout",
     "set_size",
     "shuffled_tiles",
     "tile_id",

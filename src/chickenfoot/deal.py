@@ -16,9 +16,11 @@ from chickenfoot.errors import RulesError
 from chickenfoot.moves import Play, play_by_ids
 from chickenfoot.rules import Rules
 from chickenfoot.state import _BLOCKED, State, _blocked, _make
-from chickenfoot.tiles import DOUBLE_ID, PIPS, WITH, set_size
+from chickenfoot.tiles import DOUBLE_ID, MAX_PIP, PIPS, WITH, set_size
 
 __all__ = ["deal", "shuffled_tiles"]
+
+_BIT = tuple(1 << t for t in range(set_size(MAX_PIP)))  # distinct bits: their sum is their union
 
 
 def shuffled_tiles(rules: Rules, seed: int, round: int = 0) -> list[int]:
@@ -57,12 +59,8 @@ def deal(rules: Rules, seed: int, round: int = 0) -> State:
         )
     tiles = shuffled_tiles(rules, seed, round)
     hs, p = rules.hand_size, rules.players
-    hands = []
-    for seat in range(p):
-        mask = 0
-        for t in tiles[seat * hs : (seat + 1) * hs]:
-            mask |= 1 << t
-        hands.append(mask)
+    bit = _BIT.__getitem__
+    hands = [sum(map(bit, tiles[seat * hs : (seat + 1) * hs])) for seat in range(p)]
     bone = tuple(tiles[p * hs :])
     centre = DOUBLE_ID[rules.centre_of_round(round)]
     turn = rules.leader_of_round(round)
