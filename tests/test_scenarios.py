@@ -26,7 +26,6 @@ from chickenfoot import (
     State,
     Termination,
     Threshold,
-    Tile,
     apply,
     deal,
     legal_moves,
@@ -36,7 +35,8 @@ from chickenfoot import (
     set_size,
     tiles_of_set,
 )
-from chickenfoot.match import MatchResult
+from chickenfoot.match import Match
+from chickenfoot.tiles import Tile  # not in chickenfoot.__all__ yet
 
 # Double-3, two players, 2 opening toes and 1 toe per foot (the SPEC section 5 example's rules).
 D3 = {"players": 2, "max_pip": 3, "hand_size": 3, "opening_toes": 2, "foot_toes": 1}
@@ -945,9 +945,9 @@ def test_moves_are_accepted_as_objects_or_text_in_either_order() -> None:
 
 def test_r12_after_the_last_round_the_lowest_total_wins_and_ties_share() -> None:
     rules = Rules(players=3, match=Rounds(2))
-    assert not MatchResult.of(rules, ((9, 0, 4),)).is_over()
-    result = MatchResult.of(rules, ((9, 0, 4), (0, 7, 2)))
+    assert not Match.from_scores(rules, seed=1, scores=[(9, 0, 4)]).is_over()
+    result = Match.from_scores(rules, seed=1, scores=[(9, 0, 4), (0, 7, 2)]).result()
     assert (result.is_over(), result.totals, result.winners) == (True, (9, 7, 6), (2,))
-    shared = MatchResult.of(rules, ((9, 0, 4), (0, 6, 2)))
+    shared = Match.from_scores(rules, seed=1, scores=[(9, 0, 4), (0, 6, 2)]).result()
     # Seat 1 scored a zero round and seat 2 did not: the house rules still share the win.
     assert (shared.totals, shared.winners) == ((9, 6, 6), (1, 2))
