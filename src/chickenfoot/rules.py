@@ -99,7 +99,7 @@ def _fail(field: str, value: object, valid: str) -> RulesError:
 
 
 def _check_players(value: object) -> int:
-    if not _is_int(value) or not 2 <= value:  # type: ignore[operator]
+    if not _is_int(value) or value < 2:  # type: ignore[operator]
         raise _fail("players", value, "must be an integer of at least 2")
     return value  # type: ignore[return-value]
 
@@ -341,6 +341,7 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
     "classic": {"hand_size": 7, "centre": "holder", "opening_toes": 4, "tie_break": "zero_rounds"},
 }
 """Preset name -> the fields it sets over the house rules (``players`` is chosen by the caller)."""
+
 
 def half_match(max_pip: int) -> Rounds:
     """The half match of a double-``max_pip`` set: ``ceil((N+1)/2)`` rounds.
