@@ -30,7 +30,16 @@ from chickenfoot.perft import perft
 from chickenfoot.playout import Policy, playout
 from chickenfoot.record import RECORD_FORMAT, Record, RecordMoveError
 from chickenfoot.rules import PRESETS, MatchLength, Rounds, Rules, Threshold, half_match
-from chickenfoot.state import LegalMoves, Phase, State, apply, legal_moves, outcome, penalties
+from chickenfoot.state import (
+    LegalMoves,
+    Phase,
+    State,
+    apply,
+    is_legal,
+    legal_moves,
+    outcome,
+    penalties,
+)
 from chickenfoot.tiles import MAX_PIP, Tile, set_size, tile_id, tiles_of_set
 
 __version__ = "0.1.0"
@@ -70,6 +79,7 @@ __all__ = [
     "apply",
     "deal",
     "half_match",
+    "is_legal",
     "legal_moves",
     "match_apply",
     "match_legal_moves",

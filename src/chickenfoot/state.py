@@ -22,14 +22,13 @@ generation never walks the board.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
 import attrs
 
 from chickenfoot.errors import IllegalMoveError, InvalidMoveError
 from chickenfoot.moves import (
-    _PLAY_ROWS,
     DRAW,
     PASS,
     Draw,
@@ -43,7 +42,16 @@ from chickenfoot.outcome import Outcome, Termination
 from chickenfoot.rules import Rules
 from chickenfoot.tiles import _BY_ID, MAX_PIP, PIPS, WITH, Tile, set_size
 
-__all__ = ["LegalMoves", "Phase", "State", "apply", "legal_moves", "outcome", "penalties"]
+__all__ = [
+    "LegalMoves",
+    "Phase",
+    "State",
+    "apply",
+    "is_legal",
+    "legal_moves",
+    "outcome",
+    "penalties",
+]
 
 
 class Phase(enum.Enum):
@@ -245,6 +253,10 @@ class State:
         """The state after ``move``; see :func:`apply`."""
         return apply(self, move)
 
+    def is_legal(self, move: Move | str) -> bool:
+        """Whether :meth:`apply` would accept ``move``; see :func:`is_legal`."""
+        return is_legal(self, move)
+
     def __deepcopy__(self, memo: Any) -> State:
         return self
 
@@ -428,66 +440,72 @@ def _settle(
 # -- legal moves -----------------------------------------------------------------------------
 
 
-def _generate(s: State) -> tuple[Move, ...]:
-    """The legal moves of ``s`` in SPEC section 6 order."""
+def _generate(s: State) -> Sequence[Move]:
+    """The legal moves of ``s`` in SPEC section 6 order (a list or a shared tuple)."""
     if s._outcome is not None:
         return ()
     d = s._drawn
     cand = (s._hands[s.turn] if d < 0 else 1 << d) & s._mask
-    moves: list[Move]
-    if cand:
-        pending = s._pending
-        if pending >= 0:
-            moves = []
-            while cand:
-                low = cand & -cand
-                t = low.bit_length() - 1
-                m = _PLAY_ROWS[t].get(pending)
-                moves.append(m if m is not None else play_by_ids(t, pending))
-                cand ^= low
-        elif s.board:
-            moves = []
-            ends = s._ends
-            while cand:
-                low = cand & -cand
-                cand ^= low
-                t = low.bit_length() - 1
-                x, y = PIPS[t]
-                anchors = ends[x] | ends[y]
-                group = _GROUPS[t].get(anchors)
-                moves += group if group is not None else _group(t, anchors)
-        else:  # holder mode: laying the centre
-            moves = [play_by_ids(s._centre, -1)]
-        rules = s.rules
-        if d < 0:
-            if s._bone and rules.may_draw_instead and s.board:
-                moves.append(DRAW)
-        elif rules.drawn_tile == "may_play":
-            moves.append(PASS)
-        return tuple(moves)
-    if s._bone and (d < 0 or s.rules.draw == "until_playable"):
-        return _ONLY_DRAW
-    return _ONLY_PASS
+    if not cand:
+        if s._bone and (d < 0 or s.rules.draw == "until_playable"):
+            return _ONLY_DRAW
+        return _ONLY_PASS
+    moves: Sequence[Move]
+    pending = s._pending
+    if pending >= 0:
+        moves = _TOES[pending].get(cand) or _hub_group(pending, cand)
+    elif s.board:
+        ends = s._ends
+        groups: list[Move] = []
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            t = low.bit_length() - 1
+            x, y = PIPS[t]
+            anchors = ends[x] | ends[y]
+            groups += _GROUPS[t].get(anchors) or _tile_group(t, anchors)
+        moves = groups
+    else:  # holder mode: laying the centre
+        moves = [play_by_ids(s._centre, -1)]
+    if d < 0:
+        if s._bone and s.rules.may_draw_instead and s.board:
+            return [*moves, DRAW]
+    elif s.rules.drawn_tile == "may_play":
+        return [*moves, PASS]
+    return moves
 
 
-# Memo of the plays of one tile on a set of anchors: generating a group with one lookup
-# instead of a loop per anchor makes move generation about 30% faster. The combinations met
-# keep growing over many rounds, so the memo is emptied when it reaches _GROUPS_LIMIT
-# entries (a few MB at most); the frequent ones come straight back.
+# Memos of groups of plays: _GROUPS[t][anchors] is tile t on each anchor in the bitmask
+# ``anchors``; _TOES[hub][tiles] is each tile in the bitmask ``tiles`` as a toe of ``hub``.
+# One lookup per candidate tile (per hub) instead of a loop per move makes generation about
+# 30% faster. The combinations met keep growing over many rounds, so both memos are emptied
+# together when they reach _MEMO_LIMIT entries (a few MB at most); frequent ones come back.
 _GROUPS: Final[list[dict[int, tuple[Play, ...]]]] = [{} for _ in _BY_ID]
-_GROUPS_LIMIT: Final = 1 << 15
-_groups_size = [0]
+_TOES: Final[list[dict[int, tuple[Play, ...]]]] = [{} for _ in _BY_ID]
+_MEMO_LIMIT: Final = 1 << 15
+_memo_size = [0]
 
 
-def _group(t: int, anchors: int) -> tuple[Play, ...]:
-    """The plays of tile ``t`` on each anchor in the bitmask ``anchors``, by anchor id."""
+def _remember(memo: dict[int, tuple[Play, ...]], key: int, group: tuple[Play, ...]) -> None:
+    if _memo_size[0] >= _MEMO_LIMIT:
+        for table in (*_GROUPS, *_TOES):
+            table.clear()
+        _memo_size[0] = 0
+    memo[key] = group
+    _memo_size[0] += 1
+
+
+def _tile_group(t: int, anchors: int) -> tuple[Play, ...]:
+    """Tile ``t`` on each anchor in the bitmask ``anchors``, by anchor id (memoised)."""
     group = tuple(play_by_ids(t, a) for a in _bits(anchors))
-    if _groups_size[0] >= _GROUPS_LIMIT:
-        for memo in _GROUPS:
-            memo.clear()
-        _groups_size[0] = 0
-    _GROUPS[t][anchors] = group
-    _groups_size[0] += 1
+    _remember(_GROUPS[t], anchors, group)
+    return group
+
+
+def _hub_group(hub: int, tiles: int) -> tuple[Play, ...]:
+    """Each tile in the bitmask ``tiles`` as a toe of ``hub``, by tile id (memoised)."""
+    group = tuple(play_by_ids(t, hub) for t in _bits(tiles))
+    _remember(_TOES[hub], tiles, group)
     return group
 
 
@@ -520,7 +538,8 @@ def _pass_ok(s: State) -> bool:
 class LegalMoves(tuple[Move, ...]):
     """The legal moves of a state, in SPEC section 6 order: an immutable sequence (a tuple).
 
-    ``in`` also accepts notation strings; ``count()`` with no argument gives the number of
+    ``in`` also accepts notation strings and tests the listed moves (``draw:X-Y`` is never
+    listed: use :func:`is_legal` for it); ``count()`` with no argument gives the number of
     moves, as python-chess does. Moves are interned, so membership compares identities.
 
     >>> from chickenfoot import Rules, deal, legal_moves
@@ -562,25 +581,47 @@ def legal_moves(state: State) -> LegalMoves:
     return _new_legal(LegalMoves, _generate(state))
 
 
+def is_legal(state: State, move: Move | str) -> bool:
+    """Whether ``apply(state, move)`` would accept ``move`` (a move or its notation).
+
+    Unlike ``move in legal_moves(state)``, which tests the listed moves, this also accepts
+    ``draw:X-Y`` (never listed; legal whenever ``draw`` is and X-Y is in the boneyard).
+    Text that is not a move, or names a tile outside the set, is simply not legal.
+
+    >>> from chickenfoot import Rules, deal
+    >>> s = deal(Rules(), seed=1)
+    >>> is_legal(s, "9-3@9-9"), is_legal(s, "draw"), is_legal(s, "junk")
+    (True, False, False)
+    """
+    if isinstance(move, str):
+        try:
+            move = parse_move(move, max_pip=state.rules.max_pip)
+        except InvalidMoveError:
+            return False
+    if isinstance(move, Play):
+        return _play_ok(state, move)
+    if move is DRAW:
+        return _draw_ok(state)
+    if move is PASS:
+        return _pass_ok(state)
+    if isinstance(move, Draw) and move.tile is not None:
+        return move.tile.id in state._bone and _draw_ok(state)
+    return False
+
+
 def _play_ok(s: State, move: Play) -> bool:
     """Whether ``move`` is legal in ``s`` (fast; agrees with :func:`_generate`)."""
     t = move._t
     d = s._drawn
-    if d >= 0:
-        if t != d:
-            return False
-    elif not s._hands[s.turn] >> t & 1:
-        return False
-    if s._outcome is not None or not s._mask >> t & 1:
+    src = s._hands[s.turn] if d < 0 else 1 << d
+    if not (src & s._mask) >> t & 1 or s._outcome is not None:
         return False
     a = move._a
     pending = s._pending
     if pending >= 0:
         return a == pending
-    if not s.board:
-        return a < 0
     if a < 0:
-        return False
+        return not s.board
     x, y = PIPS[t]
     ends = s._ends
     return bool((ends[x] | ends[y]) >> a & 1)
@@ -636,7 +677,7 @@ def _do_play(s: State, move: Play) -> State:
     h = hl[turn] ^ (1 << t)
     hl[turn] = h
     hands = tuple(hl)
-    board = (*s.board, move)
+    board = s.board + (move,)
     ends = s._ends
     pending, need, mask, nums = s._pending, s._need, s._mask, s._nums
     x, y = PIPS[t]
@@ -774,6 +815,10 @@ def _why_illegal(s: State, move: Move) -> str:
         if move.tile is not None and move.tile.id not in s._bone:
             return f"{move.tile} is not in the boneyard"
         if s._drawn >= 0:
+            if PASS in moves and len(moves) == 1:
+                return f"seat {seat} has drawn {s.drawn}, which has no play, and must pass"
+            if PASS in moves:
+                return f"seat {seat} has drawn {s.drawn} and must play it{example} or pass"
             return f"seat {seat} has drawn {s.drawn} and must play it{example}"
         if not s.board:
             return f"seat {seat} holds the centre {s.centre} and must lay it"
