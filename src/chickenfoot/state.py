@@ -692,7 +692,7 @@ def _do_play(s: State, move: Play) -> State:
         need -= 1
         if not need:
             pending = -1
-            mask = _union(nums)
+            mask = _UNION.get(nums) or _union(nums)
     else:  # a tile on an open end
         e = list(ends)
         if e[x] >> a & 1:
@@ -709,7 +709,7 @@ def _do_play(s: State, move: Play) -> State:
             e[o] |= 1 << t
             nums |= 1 << o
             if nums != s._nums:
-                mask = _union(nums)
+                mask = _UNION.get(nums) or _union(nums)
         ends = tuple(e)
     if not h:
         return _make(
