@@ -50,12 +50,12 @@ from chickenfoot import (
     Rules,
     State,
     Threshold,
+    Tile,
     apply,
     deal,
     legal_moves,
 )
 from chickenfoot.rules import CentreMode
-from chickenfoot.tiles import Tile
 
 __all__ = [
     "R2_TABLE",

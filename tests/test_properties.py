@@ -21,18 +21,19 @@ from chickenfoot import (
     Draw,
     IllegalMoveError,
     InvalidMoveError,
+    LegalMoves,
     Move,
     Phase,
     Play,
     Rules,
     State,
+    Tile,
     apply,
     deal,
+    is_legal,
     legal_moves,
     perft,
 )
-from chickenfoot.state import LegalMoves
-from chickenfoot.tiles import Tile
 from strategies import (
     check_against_reference,
     examples,
@@ -114,6 +115,7 @@ def check_every_move(s: State) -> None:
         else:
             expected = m in legal
             assert (m in lm) is expected, m
+        assert is_legal(s, m) is expected, m
         try:
             after = apply(s, m)
         except IllegalMoveError:
@@ -143,6 +145,7 @@ def check_outside_the_set(s: State) -> None:
             apply(s, str(m))
         assert m not in legal_moves(s)
         assert not listed(legal_moves(s), str(m))
+        assert not is_legal(s, m) and not is_legal(s, str(m))
     assert snapshot(s) == before
 
 
@@ -164,9 +167,11 @@ def test_legal_iff_apply_accepts_big_sets(s: State) -> None:
 def test_notation_is_accepted_like_moves(s: State) -> None:
     for m in legal_moves(s):
         assert listed(legal_moves(s), str(m))
+        assert is_legal(s, str(m)) and s.is_legal(m)
         assert apply(s, str(m)) == apply(s, m)
     if s.boneyard and DRAW in legal_moves(s):
         last = s.boneyard[-1]
+        assert is_legal(s, f"draw:{last}")
         assert apply(s, f"draw:{last}").drawn == last
     for text in ("pass", "draw"):
         if not listed(legal_moves(s), text):

@@ -30,11 +30,11 @@ from chickenfoot import (
     Play,
     Rules,
     State,
+    Tile,
     apply,
     deal,
     legal_moves,
 )
-from chickenfoot.tiles import Tile
 from strategies import (
     check_against_reference,
     examples,
