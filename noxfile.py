@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import nox
 
-nox.options.sessions = ["tests", "lint", "typecheck"]
+nox.options.sessions = ["tests", "lint", "typecheck", "smoke"]
 nox.options.reuse_existing_virtualenvs = True
 
 TEST_DEPS = ["pytest>=8", "hypothesis>=6.100"]
@@ -12,9 +12,22 @@ TEST_DEPS = ["pytest>=8", "hypothesis>=6.100"]
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Unit, scenario, property and conformance tests, plus every doctest."""
-    session.install(".", *TEST_DEPS)
+    """Unit, scenario, property and conformance tests, plus every doctest.
+
+    Editable install: the doctests are collected from ``src/``, so the package imported
+    must be that same tree.
+    """
+    session.install("-e", ".", *TEST_DEPS)
     session.run("pytest", *session.posargs)
+
+
+@nox.session
+def smoke(session: nox.Session) -> None:
+    """The README's main job from a built (non-editable) install: the wheel and the script."""
+    session.install(".")
+    session.run("chickenfoot", "demo", "--seed", "1", silent=True)
+    session.run("chickenfoot", "rules", "--preset", "classic", "--players", "7", silent=True)
+    session.run("python", "-c", "import chickenfoot, sys; sys.exit(chickenfoot.__version__ == '')")
 
 
 @nox.session
