@@ -352,6 +352,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:34} {'(n/a)':>12}")
             continue
         mine, refs = [], []
+        rate(ours, args.seconds / 4)  # warm-up: memos, caches, allocator
+        if theirs:
+            rate(theirs, args.seconds / 4)
         for _ in range(args.repeats):
             mine.append(rate(ours, args.seconds))
             if theirs:
