@@ -34,7 +34,7 @@ from chickenfoot.errors import FormatError, IllegalMoveError, RulesError
 from chickenfoot.formats import VERSION, check_header, loads, position_from_dict, rules_from_dict
 from chickenfoot.moves import Move
 from chickenfoot.rules import Rounds, Rules, Threshold
-from chickenfoot.state import LegalMoves, State
+from chickenfoot.state import LegalMoves, State, apply, legal_moves
 
 __all__ = [
     "MATCH_FORMAT",
@@ -401,7 +401,8 @@ class Match:
     @property
     def legal_moves(self) -> LegalMoves:
         """The legal moves of the current round (empty once the match is over)."""
-        return _NO_MOVES if self.round is None else self.round.legal_moves
+        state = self.round
+        return _NO_MOVES if state is None else legal_moves(state)
 
     # -- play -----------------------------------------------------------------------------------
 
@@ -410,8 +411,8 @@ class Match:
         state = self.round
         if state is None:
             raise IllegalMoveError(f"{move}: the match is over after {len(self.scores)} rounds")
-        after = state.apply(move)
-        if not after.is_over():
+        after = apply(state, move)
+        if after._outcome is None:
             return Match._trusted(self.rules, self.seed, self.scores, after)
         scores = (*self.scores, after.penalties())
         nxt = None
