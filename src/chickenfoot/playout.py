@@ -147,9 +147,8 @@ def _random_playout(s: State, rng: random.Random) -> State:
                 total = 0
                 c = nums
                 while c:
-                    low = c & -c
-                    c ^= low
-                    v = low.bit_length() - 1
+                    v = c.bit_length() - 1
+                    c ^= 1 << v
                     total += (cand & WITH[v]).bit_count() * ends[v].bit_count()
             else:
                 total = 1
@@ -165,27 +164,29 @@ def _random_playout(s: State, rng: random.Random) -> State:
                     d = t
                     continue
             else:
+                # Walk from the last move (highest tile, highest anchor) down: q moves
+                # before it; bit_length is cheaper than isolating the lowest bit.
+                q = total - 1 - r
                 if pending >= 0:
-                    while r:
-                        cand &= cand - 1
-                        r -= 1
-                    t = (cand & -cand).bit_length() - 1
+                    while q:
+                        cand ^= 1 << (cand.bit_length() - 1)
+                        q -= 1
+                    t = cand.bit_length() - 1
                     a = pending
                 elif laid:
                     while True:
-                        low = cand & -cand
-                        cand ^= low
-                        t = low.bit_length() - 1
+                        t = cand.bit_length() - 1
+                        cand ^= 1 << t
                         x, y = PIPS[t]
                         anchors = ends[x] | ends[y]
                         k = anchors.bit_count()
-                        if r < k:
+                        if q < k:
                             break
-                        r -= k
-                    while r:
-                        anchors &= anchors - 1
-                        r -= 1
-                    a = (anchors & -anchors).bit_length() - 1
+                        q -= k
+                    while q:
+                        anchors ^= 1 << (anchors.bit_length() - 1)
+                        q -= 1
+                    a = anchors.bit_length() - 1
                 else:
                     t, a = centre, -1
                 # play tile t on anchor a
