@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from chickenfoot.moves import _PLAY_ROWS, DRAW, PASS, Move, Play, play_by_ids
+from chickenfoot.moves import _PLAY_ROWS, DRAW, Move, Play, play_by_ids
 from chickenfoot.state import (
     _BLOCKED,
     _OUT,
@@ -39,6 +39,7 @@ from chickenfoot.state import (
     _make,
     _new_legal,
     _union,
+    apply,
 )
 from chickenfoot.tiles import PIPS, WITH
 
@@ -84,18 +85,19 @@ _RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 
 def _policy_playout(s: State, policy: Policy) -> State:
+    listed = tuple.__contains__
     while s._outcome is None:
         moves = _new_legal(LegalMoves, _generate(s))
         m = policy(s, moves)
-        if m is DRAW:
-            s = _do_draw(s, s._bone[0])
-        elif m is PASS:
-            s = _do_pass(s)
-        elif type(m) is Play and m in moves:
+        if not listed(moves, m):
+            # A named draw, notation, or an illegal move: the checked path decides.
+            s = apply(s, m)
+        elif isinstance(m, Play):
             s = _do_play(s, m)
-        else:
-            # Anything else (a draw of a named tile, an illegal move): the checked path.
-            s = s.apply(m)
+        elif m is DRAW:
+            s = _do_draw(s, s._bone[0])
+        else:  # PASS, the only other move ever listed
+            s = _do_pass(s)
     return s
 
 
