@@ -537,3 +537,14 @@ def test_from_dict_does_not_change_its_input() -> None:
     d = {"players": 3, "match": {"threshold": 100}}
     Rules.from_dict(d)
     assert d == {"players": 3, "match": {"threshold": 100}}
+
+
+def test_more_players_than_tiles_dealt_names_players() -> None:
+    # double-18 has 190 tiles; set aside the centre and 189 are dealt.
+    with pytest.raises(RulesError, match=r"^players=190 is invalid: must be at most 189") as info:
+        Rules(players=190, max_pip=18, hand_size=1)
+    assert info.value.field == "players"
+    # in holder mode the centre is dealt too: 190 players get one tile each, 191 cannot
+    assert Rules(players=190, max_pip=18, hand_size=1, centre="holder").players == 190
+    with pytest.raises(RulesError, match=r"^players=191 is invalid: must be at most 190"):
+        Rules(players=191, max_pip=18, hand_size=1, centre="holder")

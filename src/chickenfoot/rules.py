@@ -173,6 +173,13 @@ class Rules:
         dealt = set_size(n) - (1 if self.centre == "set_aside" else 0)
         if self.centre not in ("set_aside", "holder"):
             raise _fail("centre", self.centre, "must be 'set_aside' or 'holder'")
+        if players > dealt:
+            raise _fail(
+                "players",
+                players,
+                f"must be at most {dealt}: the double-{n} set deals {dealt} tiles "
+                f"({self.centre} mode), one at least for each player",
+            )
         hs = self.hand_size
         if not _is_int(hs) or hs < 1 or players * hs > dealt:
             raise _fail(
