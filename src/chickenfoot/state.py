@@ -22,7 +22,7 @@ generation never walks the board.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 import attrs
@@ -40,7 +40,7 @@ from chickenfoot.moves import (
 )
 from chickenfoot.outcome import Outcome, Termination
 from chickenfoot.rules import Rules
-from chickenfoot.tiles import _BY_ID, MAX_PIP, PIPS, WITH, Tile, set_size
+from chickenfoot.tiles import _BY_ID, MAX_PIP, PIPS, WITH, Tile, iter_bits, set_size
 
 __all__ = [
     "LegalMoves",
@@ -214,7 +214,7 @@ class State:
         >>> deal(Rules(), seed=1).open_ends   # the centre is a hub, not an open end
         ()
         """
-        out = [(_BY_ID[a], v) for v, mask in enumerate(self._ends) for a in _bits(mask)]
+        out = [(_BY_ID[a], v) for v, mask in enumerate(self._ends) for a in iter_bits(mask)]
         out.sort(key=lambda e: e[0].id)
         return tuple(out)
 
@@ -329,15 +329,8 @@ def _make(
     return s  # type: ignore[no-any-return]
 
 
-def _bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 def _tiles(mask: int) -> tuple[Tile, ...]:
-    return tuple(_BY_ID[t] for t in _bits(mask))
+    return tuple(_BY_ID[t] for t in iter_bits(mask))
 
 
 _UNION: Final[dict[int, int]] = {}
@@ -499,14 +492,14 @@ def _remember(memo: dict[int, tuple[Play, ...]], key: int, group: tuple[Play, ..
 
 def _tile_group(t: int, anchors: int) -> tuple[Play, ...]:
     """Tile ``t`` on each anchor in the bitmask ``anchors``, highest anchor first (memoised)."""
-    group = tuple(play_by_ids(t, a) for a in reversed(list(_bits(anchors))))
+    group = tuple(play_by_ids(t, a) for a in reversed(list(iter_bits(anchors))))
     _remember(_GROUPS[t], anchors, group)
     return group
 
 
 def _hub_group(hub: int, tiles: int) -> tuple[Play, ...]:
     """Each tile in the bitmask ``tiles`` as a toe of ``hub``, by tile id (memoised)."""
-    group = tuple(play_by_ids(t, hub) for t in _bits(tiles))
+    group = tuple(play_by_ids(t, hub) for t in iter_bits(tiles))
     _remember(_TOES[hub], tiles, group)
     return group
 
