@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeGuard
 
 import attrs
 
@@ -55,7 +55,8 @@ HAND_SIZES: Final[Mapping[tuple[int, int], int]] = {
 """The R2 deal table: ``(players, max_pip) -> hand_size``."""
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
+    """An int, and not a bool (``True`` is an int to Python, not a count to us)."""
     return type(value) is int
 
 
@@ -99,15 +100,15 @@ def _fail(field: str, value: object, valid: str) -> RulesError:
 
 
 def _check_players(value: object) -> int:
-    if not _is_int(value) or value < 2:  # type: ignore[operator]
+    if not _is_int(value) or value < 2:
         raise _fail("players", value, "must be an integer of at least 2")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _check_max_pip(value: object) -> int:
-    if not _is_int(value) or not 2 <= value <= MAX_PIP:  # type: ignore[operator]
+    if not _is_int(value) or not 2 <= value <= MAX_PIP:
         raise _fail("max_pip", value, f"must be an integer from 2 to {MAX_PIP}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 @attrs.frozen(kw_only=True)
