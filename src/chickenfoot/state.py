@@ -7,8 +7,10 @@ Representation, chosen for speed: hands are int bitmasks over tile ids, the bone
 tuple of tile ids (front first), the board a tuple of interned :class:`~chickenfoot.Play`
 objects in the order played, and the open ends a tuple indexed by number of bitmasks of the
 anchor tiles whose line ends in that number. The pending hub (the centre during the opening,
-or a double laid on a line) and the toes it still needs are kept alongside, so move
-generation never walks the board.
+or a double laid on a line), the toes it still needs, the open numbers and the bitmask of
+every tile that has a legal play are kept alongside and updated by ``apply``, so move
+generation is ``hand & mask`` plus one memo lookup per candidate tile and never walks the
+board (docs/performance.md).
 
 >>> from chickenfoot import Rules, deal, legal_moves, apply
 >>> s = deal(Rules(), seed=7)
