@@ -75,5 +75,18 @@ def deal(rules: Rules, seed: int, round: int = 0) -> State:
                 turn = seat
     result = _BLOCKED if not bone and _blocked(tuple(hands), playable) else None
     return _make(
-        rules, centre, board, tuple(hands), bone, turn, -1, ends, pending, need, playable, 0, result
+        rules,
+        centre,
+        board,
+        tuple(hands),
+        bone,
+        turn,
+        -1,
+        ends,
+        pending,
+        need,
+        playable,
+        0,
+        result,
+        None,
     )

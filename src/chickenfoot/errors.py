@@ -8,11 +8,13 @@ True
 from __future__ import annotations
 
 __all__ = [
+    "AgentError",
     "ChickenFootError",
     "FormatError",
     "IllegalMoveError",
     "InvalidMoveError",
     "RulesError",
+    "SeatError",
 ]
 
 
@@ -49,3 +51,14 @@ class FormatError(ChickenFootError):
         self.path = path
         self.reason = message
         super().__init__(f"{path}: {message}" if path else message)
+
+
+class SeatError(ChickenFootError):
+    """A seat number that the round does not have (seats are ``0`` to ``players - 1``)."""
+
+
+class AgentError(ChickenFootError):
+    """An agent answered with something that is not a legal move in the position it saw.
+
+    The message names the agent, its seat, what it returned and why that was refused.
+    """

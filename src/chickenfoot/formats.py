@@ -32,6 +32,7 @@ __all__ = [
     "check_header",
     "position_from_dict",
     "position_from_json",
+    "position_from_parts",
     "position_to_dict",
     "position_to_json",
     "rules_from_dict",
@@ -120,6 +121,37 @@ def position_from_dict(obj: Any, path: str = "") -> State:
     """Read and check a ``chickenfoot/position`` document (``path``: where it sits)."""
     doc = check_header(obj, POSITION_FORMAT, _POSITION_KEYS, path)
     rules = rules_from_dict(doc["rules"], _join(path, "rules"))
+    return position_from_parts(
+        rules,
+        centre=doc["centre"],
+        board=doc["board"],
+        hands=doc["hands"],
+        boneyard=doc["boneyard"],
+        turn=doc["turn"],
+        drawn=doc["drawn"],
+        path=path,
+    )
+
+
+def position_from_parts(
+    rules: Rules,
+    *,
+    centre: Any,
+    board: Any,
+    hands: Any,
+    boneyard: Any,
+    turn: Any,
+    drawn: Any,
+    path: str = "",
+) -> State:
+    """Check the parts of a position (as a document holds them) and build the state.
+
+    The one validation path of :meth:`State.from_dict` and :meth:`State.setup`: every
+    error is a :class:`FormatError` naming the path of the bad part within a position
+    document, e.g. ``hands[1][0]``.
+    """
+    doc = {"centre": centre, "board": board, "hands": hands, "boneyard": boneyard}
+    doc.update(turn=turn, drawn=drawn)
     n = rules.max_pip
     centre = _tile(doc["centre"], _join(path, "centre"), n)
     if not centre.is_double:

@@ -14,12 +14,12 @@ Moves are interned immutable values, so they compare and hash by identity at C s
 from __future__ import annotations
 
 import re
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from chickenfoot.errors import InvalidMoveError
 from chickenfoot.tiles import _BY_ID, MAX_PIP, Tile, tile_id
 
-__all__ = ["DRAW", "PASS", "Draw", "Move", "Pass", "Play", "parse_move"]
+__all__ = ["DRAW", "PASS", "Draw", "Event", "Move", "Pass", "Play", "parse_move"]
 
 
 class Move:
@@ -165,6 +165,26 @@ DRAW: Final[Draw] = Draw._create(None)
 _DRAWS: Final[tuple[Draw, ...]] = tuple(Draw._create(t) for t in _BY_ID)
 PASS: Final[Pass] = object.__new__(Pass)
 """The move ``pass``."""
+
+
+
+class Event(NamedTuple):
+    """One entry of a round's history: ``seat`` made ``move``.
+
+    In a state's history every draw names its tile (``draw:5-3``); in a player's view only
+    that player's own draws do, and the others' are plain ``draw``.
+
+    >>> e = Event(2, parse_move("9-4@9-9"))
+    >>> e.seat, str(e.move), str(e)
+    (2, '9-4@9-9', '2:9-4@9-9')
+    """
+
+    seat: int
+    move: Move
+
+    def __str__(self) -> str:
+        return f"{self.seat}:{self.move}"
+
 
 _NUM = r"(?:0|[1-9][0-9]*)"
 _MOVE_TEXT: Final = re.compile(rf"({_NUM})-({_NUM})(?:@({_NUM})-({_NUM}))?\Z")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from chickenfoot.moves import _PLAY_ROWS, DRAW, Move, Play, play_by_ids
+from chickenfoot.moves import _DRAWS, _PLAY_ROWS, DRAW, PASS, Move, Play, play_by_ids
 from chickenfoot.state import (
     _BLOCKED,
     _OUT,
@@ -127,6 +127,8 @@ def _random_playout(s: State, rng: random.Random) -> State:
     opening_toes, foot_toes = rules.opening_toes, rules.foot_toes
     rows = _PLAY_ROWS
     union_get = _UNION.get
+    draws = _DRAWS
+    log = s._log
     result = None
     while True:
         cand = (hands[turn] if d < 0 else 1 << d) & mask
@@ -137,7 +139,9 @@ def _random_playout(s: State, rng: random.Random) -> State:
                 t = bone.pop()
                 hands[turn] |= 1 << t
                 d = t
+                log = (log, turn, draws[t])
                 continue
+            log = (log, turn, PASS)
         else:
             # The legal list is: the plays, then DRAW (draw instead) or PASS (may play).
             extra = (bone and draw_instead and laid) if d < 0 else may_play
@@ -164,7 +168,9 @@ def _random_playout(s: State, rng: random.Random) -> State:
                     t = bone.pop()
                     hands[turn] |= 1 << t
                     d = t
+                    log = (log, turn, draws[t])
                     continue
+                log = (log, turn, PASS)
             else:
                 # Walk from the last move (highest tile, highest anchor) down: q moves
                 # before it; bit_length is cheaper than isolating the lowest bit.
@@ -195,7 +201,10 @@ def _random_playout(s: State, rng: random.Random) -> State:
                 h = hands[turn] ^ (1 << t)
                 hands[turn] = h
                 m = rows[t].get(a)
-                board.append(m if m is not None else play_by_ids(t, a))
+                if m is None:
+                    m = play_by_ids(t, a)
+                board.append(m)
+                log = (log, turn, m)
                 x, y = PIPS[t]
                 if a < 0:
                     laid = True
@@ -256,4 +265,5 @@ def _random_playout(s: State, rng: random.Random) -> State:
         mask,
         nums,
         result,
+        log,
     )

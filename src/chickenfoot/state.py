@@ -25,24 +25,29 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from chickenfoot.errors import IllegalMoveError, InvalidMoveError
+from chickenfoot.errors import IllegalMoveError, InvalidMoveError, RulesError
 from chickenfoot.moves import (
     DRAW,
     PASS,
     Draw,
     Move,
+    Event,
     Pass,
     Play,
+    _DRAWS,
     parse_move,
     play_by_ids,
 )
 from chickenfoot.outcome import Outcome, Termination
 from chickenfoot.rules import Rules
 from chickenfoot.tiles import _BY_ID, MAX_PIP, PIPS, WITH, Tile, iter_bits, set_size
+
+if TYPE_CHECKING:
+    from chickenfoot.view import View
 
 __all__ = [
     "LegalMoves",
@@ -105,6 +110,8 @@ class State:
     _mask: int = attrs.field(eq=False)
     _nums: int = attrs.field(eq=False)
     _outcome: Outcome | None = attrs.field(eq=False)
+    _log: Any = attrs.field(eq=False)
+    """The moves of the round as cons cells ``(earlier, seat, move)``, or ``None``."""
 
     # -- construction -----------------------------------------------------------------------
 
@@ -126,6 +133,57 @@ class State:
         from chickenfoot.formats import position_from_dict
 
         return position_from_dict(obj)
+
+    @classmethod
+    def setup(
+        cls,
+        rules: Rules,
+        *,
+        hands: Sequence[Sequence[Tile | str]],
+        boneyard: Sequence[Tile | str],
+        centre: Tile | str | None = None,
+        board: Sequence[Play | str] | None = None,
+        turn: int | None = None,
+        drawn: Tile | str | None = None,
+    ) -> State:
+        """A position from given hands: for games that deal their own tiles, and samplers.
+
+        Tiles and placements are objects or their notation. ``centre`` defaults to the
+        double of round 0 (``N-N``), ``board`` to the centre alone (nothing in ``holder``
+        mode), ``turn`` to ``rules.first_leader`` and ``drawn`` to nothing drawn. The
+        checks are those of :meth:`from_dict`, with the same errors: a
+        :class:`~chickenfoot.FormatError` naming the bad part as a position document
+        would (``hands[1][0]``, ``board[2]``), and every tile of the set must be placed
+        exactly once.
+
+        >>> from chickenfoot import Rules
+        >>> rules = Rules(players=2, max_pip=3, hand_size=3, opening_toes=2, foot_toes=1)
+        >>> s = State.setup(rules, hands=[["3-2", "3-1", "0-0"], ["1-1", "2-2", "2-0"]],
+        ...                 boneyard=["1-0", "2-1", "3-0"])
+        >>> s.turn, str(s.centre), [str(m) for m in s.legal_moves]
+        (0, '3-3', ['3-1@3-3', '3-2@3-3'])
+        >>> State.setup(rules, hands=[["3-2"], ["3-2"]], boneyard=[])
+        Traceback (most recent call last):
+        ...
+        chickenfoot.errors.FormatError: hands[1][0]: 3-2 appears twice (also at hands[0][0])
+        """
+        from chickenfoot.formats import position_from_parts
+
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules={_short(rules)} is invalid: must be a Rules object", field="rules")
+        if centre is None:
+            centre = Tile(rules.centre_of_round(0), rules.centre_of_round(0))
+        if board is None:
+            board = [centre] if rules.centre == "set_aside" else []
+        return position_from_parts(
+            rules,
+            centre=_text(centre),
+            board=_texts(board),
+            hands=[_texts(h) for h in hands] if _is_seq(hands) else hands,
+            boneyard=_texts(boneyard),
+            turn=rules.first_leader if turn is None else turn,
+            drawn=_text(drawn),
+        )
 
     @classmethod
     def from_json(cls, text: str | bytes) -> State:
@@ -221,6 +279,26 @@ class State:
         return tuple(out)
 
     @property
+    def history(self) -> tuple[Event, ...]:
+        """The moves made in this round, in order, each with its seat; draws name their tile.
+
+        It starts at the deal, or at the position a state was read from (a position read
+        with a tile already drawn starts with that draw). It is not part of equality.
+
+        >>> from chickenfoot import deal, Rules
+        >>> s = deal(Rules(), seed=1).apply("9-3@9-9").apply("draw")
+        >>> [str(e) for e in s.history]
+        ['0:9-3@9-9', '1:draw:6-3']
+        """
+        out: list[Event] = []
+        log = self._log
+        while log is not None:
+            log, seat, move = log
+            out.append(Event(seat, move))
+        out.reverse()
+        return tuple(out)
+
+    @property
     def phase(self) -> Phase:
         """The :class:`Phase` of the round."""
         if self._outcome is not None:
@@ -259,6 +337,18 @@ class State:
         """Whether :meth:`apply` would accept ``move``; see :func:`is_legal`."""
         return is_legal(self, move)
 
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know of this state: a :class:`~chickenfoot.View`.
+
+        >>> from chickenfoot import deal, Rules
+        >>> v = deal(Rules(), seed=1).view(2)
+        >>> v.hand_sizes, v.turn, len(v.hand)
+        ((11, 11, 11, 11), 0, 11)
+        """
+        from chickenfoot.view import view
+
+        return view(self, seat)
+
     def __deepcopy__(self, memo: Any) -> State:
         return self
 
@@ -273,6 +363,33 @@ class State:
             + (f" drawn={self.drawn}" if self._drawn >= 0 else "")
             + ">"
         )
+
+
+def _text(value: Any) -> Any:
+    """Tiles and moves as their notation; anything else as it is, for the checks to name."""
+    return str(value) if isinstance(value, (Tile, Move)) else value
+
+
+def _is_seq(value: Any) -> bool:
+    return isinstance(value, (list, tuple))
+
+
+def _texts(values: Any) -> Any:
+    return [_text(v) for v in values] if _is_seq(values) else values
+
+
+def _short(value: Any) -> str:
+    """A bounded ``repr`` for error messages (huge integers and deep nesting included)."""
+    import reprlib
+
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"<an integer of {value.bit_length()} bits>"
+    r = reprlib.Repr()
+    r.maxstring = r.maxother = 40
+    try:
+        return r.repr(value)
+    except Exception:  # a hostile __repr__: say only what it is
+        return f"<a {type(value).__name__}>"
 
 
 # -- internal construction (the hot path) ----------------------------------------------------
@@ -312,6 +429,7 @@ def _make(
     mask: int,
     nums: int,
     result: Outcome | None,
+    log: Any,
 ) -> State:
     s: Any = object.__new__(_Blank)
     s.rules = rules
@@ -327,6 +445,7 @@ def _make(
     s._mask = mask
     s._nums = nums
     s._outcome = result
+    s._log = log
     s.__class__ = State
     return s  # type: ignore[no-any-return]
 
@@ -362,6 +481,8 @@ def _blocked(hands: tuple[int, ...], mask: int) -> bool:
     return True
 
 
+_NO_LOG: Final[Any] = object()  # _settle's default: start the history at this position
+
 _BLOCKED: Final = Outcome(Termination.BLOCKED)
 # One per seat there can be: every player holds at least one tile of the largest set.
 _OUT: Final = tuple(Outcome(Termination.OUT, seat) for seat in range(set_size(MAX_PIP)))
@@ -375,10 +496,13 @@ def _settle(
     bone: tuple[int, ...],
     turn: int,
     drawn: int,
+    log: Any = _NO_LOG,
 ) -> State:
     """Build a state from its primary data, deriving the table (trusted input).
 
-    Used by the deal and the position reader; the board must be a legal sequence.
+    Used by the position reader and the samplers; the board must be a legal sequence.
+    The history starts here (``log``), except that a tile already drawn this turn
+    is remembered as drawn by the seat to act.
     """
     ends = [0] * (rules.max_pip + 1)
     pending, need = -1, 0
@@ -429,6 +553,7 @@ def _settle(
         mask,
         nums,
         result,
+        log if log is not _NO_LOG else (None, turn, _DRAWS[drawn]) if drawn >= 0 else None,
     )
 
 
@@ -723,6 +848,7 @@ def _do_play(s: State, move: Play) -> State:
             mask,
             nums,
             _OUT[turn],
+            (s._log, turn, move),
         )
     bone = s._bone
     nxt = turn + 1
@@ -732,7 +858,20 @@ def _do_play(s: State, move: Play) -> State:
     if not bone and _blocked(hands, mask):
         result = _BLOCKED
     return _make(
-        rules, s._centre, board, hands, bone, nxt, -1, ends, pending, need, mask, nums, result
+        rules,
+        s._centre,
+        board,
+        hands,
+        bone,
+        nxt,
+        -1,
+        ends,
+        pending,
+        need,
+        mask,
+        nums,
+        result,
+        (s._log, turn, move),
     )
 
 
@@ -757,6 +896,7 @@ def _do_draw(s: State, t: int) -> State:
         s._mask,
         s._nums,
         None,
+        (s._log, turn, _DRAWS[t]),
     )
 
 
@@ -783,6 +923,7 @@ def _do_pass(s: State) -> State:
         mask,
         s._nums,
         result,
+        (s._log, s.turn, PASS),
     )
 
 

@@ -1,0 +1,512 @@
+"""Determinization: deal the tiles a view cannot see into full states that fit its history.
+
+The history of a round constrains where each unseen tile can be. A seat that drew at the
+start of its turn (without ``may_draw_instead``) or passed held no tile that was playable
+then; a drawn tile that was passed under ``drawn_tile="must_play"``, or followed by another
+draw, was not playable; a drawn tile that was played is the tile played. Every such fact
+concerns one tile and one stay in one hand, so the problem is an assignment:
+
+* each tile whose place the viewer does not know (the unseen tiles, and the tiles the
+  others played, which they held from the deal or drew) goes to one **slot**: a seat's
+  hand at the start of the history, one of that seat's draws, or the boneyard now;
+* a tile may go to a slot when none of the facts above excludes it (a tile played by seat
+  ``r`` at move ``i`` only to ``r``'s start hand or a draw of ``r`` before ``i``);
+* the start hands hold their sizes, each draw one tile, the boneyard its size.
+
+:func:`sample_state` fills the slots one tile at a time in random order, each tile into a
+slot chosen at random in proportion to the room left, keeping a complete assignment at
+every step (an alternating path moves other, unplaced tiles out of the way), so it never
+fails and every place a tile can be in some consistent deal has a chance. Without any
+constraint this is a uniform random deal of the unseen tiles.
+
+>>> import random
+>>> from chickenfoot import Rules, deal
+>>> s = deal(Rules(), seed=1).apply("9-3@9-9").apply("draw").apply("pass")
+>>> v = s.view(0)
+>>> guess = v.sample(random.Random(1))
+>>> guess.view(0) == v
+True
+>>> any(t.has(9) for t in guess.hand(1))   # seat 1 drew and passed: it holds no 9
+False
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Final
+
+from chickenfoot.errors import FormatError
+from chickenfoot.moves import _DRAWS, Draw, Play
+from chickenfoot.outcome import Termination
+from chickenfoot.state import State, _do_play, _make, _settle
+
+if TYPE_CHECKING:
+    from chickenfoot.record import Record
+    from chickenfoot.view import View
+
+__all__ = ["check_history", "sample_record", "sample_state"]
+
+_FAR: Final = 1 << 30  # "never left the hand"
+_GHOST: Final = 1 << 200  # a bit beyond every tile: keeps a ghost hand from emptying
+
+
+class _Problem:
+    """The slots, the tiles and which tile may go where, for one view (built once)."""
+
+    __slots__ = (
+        "base",
+        "bone_slot",
+        "cap",
+        "drawn_slot",
+        "draw_slots",
+        "feasible",
+        "force",
+        "owner",
+        "played",
+        "start_hands",
+        "start_len",
+        "start_turn",
+        "tiles",
+    )
+
+    tiles: list[int]  # tile ids whose place is unknown
+    feasible: list[list[int]]  # per tile (index into tiles): the slots it may take
+    cap: list[int]  # per slot: how many tiles it takes
+    owner: list[int]  # per slot: the seat, or -1 for the boneyard
+    bone_slot: int
+    draw_slots: list[int]  # per history event: its slot (-1: not a hidden draw)
+    drawn_slot: int  # the slot of the tile the seat to act drew and still holds, or -1
+    played: set[int]  # tiles played by the other seats during the history
+    start_hands: list[int]  # per slot < players: known tiles (the viewer's start hand)
+    start_len: int  # board length when the history starts
+    start_turn: int
+    force: list[tuple[int, int]]  # (tile index, slot): pairs that keep the round unblocked
+    base: list[int]  # one complete assignment: the slot of each tile
+
+
+def check_history(view: View) -> None:
+    """Raise :class:`~chickenfoot.FormatError` unless the view's history could be real."""
+    _problem(view)
+
+
+def _fail(path: str, message: str) -> FormatError:
+    return FormatError(path, message)
+
+
+def _problem(view: View) -> _Problem:
+    cached = view._cache.get("problem")
+    if cached is None:
+        cached = view._cache["problem"] = _analyse(view)
+    return cached  # type: ignore[no-any-return]
+
+
+def _analyse(v: View) -> _Problem:
+    """Replay the public history, collect what it proves, and find one consistent deal."""
+    rules, me, players = v.rules, v.seat, v.players
+    events = v.history
+    board = v.board
+    set_aside = rules.centre == "set_aside"
+    plays = [e for e in events if isinstance(e.move, Play)]
+    start_len = len(board) - len(plays)
+    if start_len < (1 if set_aside else 0):
+        raise _fail("history", f"{len(plays)} plays, but the board has only {len(board)} tiles")
+    j = start_len
+    for i, e in enumerate(events):
+        if isinstance(e.move, Play):
+            if board[j] is not e.move:
+                raise _fail(f"history[{i}]", f"{e.move} is not the placement board[{j}] ({board[j]})")
+            j += 1
+    centre = v.centre.id
+    table = _settle(rules, centre, board[:start_len], (_GHOST,), (0,), 0, -1, None)
+
+    sizes = list(v.hand_sizes)
+    for e in events:
+        if isinstance(e.move, Play):
+            sizes[e.seat] += 1
+        elif isinstance(e.move, Draw):
+            sizes[e.seat] -= 1
+    for seat, size in enumerate(sizes):
+        if size < 0:
+            raise _fail("history", f"seat {seat} drew more tiles than it holds")
+    start_sizes = tuple(sizes)
+    bone = v.boneyard_size + sum(isinstance(e.move, Draw) for e in events)
+
+    own_hand = v._table._hands[me]
+    own_drawn = own_played = 0
+    for e in events:
+        if e.seat == me:
+            if isinstance(e.move, Draw) and e.move.tile is not None:
+                own_drawn |= 1 << e.move.tile.id
+            elif isinstance(e.move, Play):
+                own_played |= 1 << e.move._t
+    own = (own_hand | own_played) & ~own_drawn
+
+    # Slots 0..players-1: the start hands (the viewer's is known, capacity 0 here).
+    cap = [0 if seat == me else start_sizes[seat] for seat in range(players)]
+    owner = list(range(players))
+    arrival = [-1] * players
+    allow = [-1] * players
+    draw_slots = [-1] * len(events)
+    noplay: list[list[tuple[int, int]]] = [[] for _ in range(players)]
+    played: dict[int, tuple[int, int]] = {}
+    drawn_slot = -1
+    bone_now = bone
+    out = -1
+    for i, (seat, move) in enumerate(events):
+        where = f"history[{i}]"
+        if out >= 0:
+            raise _fail(where, f"the round ended when seat {out} went out")
+        mask = table._mask
+        prev = events[i - 1] if i else None
+        after_draw = prev is not None and prev.seat == seat and isinstance(prev.move, Draw)
+        if prev is not None and not after_draw:
+            expected = prev.seat if isinstance(prev.move, Draw) else (prev.seat + 1) % players
+            if seat != expected:
+                raise _fail(where, f"seat {seat} moves, but it is seat {expected}'s turn")
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        if isinstance(move, Draw):
+            if not bone_now:
+                raise _fail(where, f"seat {seat} draws from an empty boneyard")
+            if after_draw and rules.draw == "one":
+                raise _fail(where, f"seat {seat} draws twice in one turn (the rules draw one)")
+            if (move.tile is not None) != (seat == me):
+                if seat == me:
+                    raise _fail(where, f"seat {me}'s own draw must name its tile (draw:X-Y)")
+                raise _fail(where, f"the draw of seat {seat} names a tile seat {me} cannot see")
+            if not after_draw and not (rules.may_draw_instead and table.board):
+                noplay[seat].append((i, mask))
+            # What the next move proves about the drawn tile.
+            ok = -1
+            if nxt is not None and nxt.seat == seat:
+                if isinstance(nxt.move, Draw):
+                    ok = ~mask
+                elif isinstance(nxt.move, Play):
+                    ok = 1 << nxt.move._t
+                elif rules.drawn_tile == "must_play":
+                    if rules.draw == "until_playable" and bone_now > 1:
+                        raise _fail(f"history[{i + 1}]", f"seat {seat} passes with tiles left to draw")
+                    ok = ~mask
+                elif rules.draw == "until_playable" and bone_now > 1:
+                    ok = mask  # passing instead of drawing again: the tile was playable
+            elif nxt is None and (v.turn != seat or v.is_over()):
+                raise _fail(where, f"seat {seat} drew, so the turn is still seat {seat}'s")
+            if seat == me:
+                assert move.tile is not None
+                if not ok >> move.tile.id & 1:
+                    raise _fail(where, f"seat {me} drew {move.tile}, which the next move contradicts")
+            else:
+                draw_slots[i] = len(cap)
+                if nxt is None:
+                    drawn_slot = len(cap)
+                cap.append(1)
+                owner.append(seat)
+                arrival.append(i)
+                allow.append(ok)
+            bone_now -= 1
+            sizes[seat] += 1
+        elif isinstance(move, Play):
+            if sizes[seat] == 0:
+                raise _fail(where, f"seat {seat} plays with no tiles in hand")
+            if seat != me:
+                played[move._t] = (seat, i)
+            ghost = _make(
+                rules, centre, table.board, (_GHOST | 1 << move._t,), (0,), 0, -1,
+                table._ends, table._pending, table._need, table._mask, table._nums, None, None,
+            )  # fmt: skip
+            table = _do_play(ghost, move)
+            sizes[seat] -= 1
+            if sizes[seat] == 0:
+                out = seat
+        else:  # a pass
+            if not after_draw:
+                if bone_now:
+                    raise _fail(where, f"seat {seat} passes while the boneyard has tiles")
+                noplay[seat].append((i, mask))
+    if events:
+        last = events[-1]
+        if isinstance(last.move, Draw) or out >= 0:
+            want = last.seat
+        else:
+            want = (last.seat + 1) % players
+        if v.turn != want:
+            raise _fail("turn", f"after the history it is seat {want}'s turn, not {v.turn}'s")
+    if (v.drawn is not None) != (
+        bool(events) and events[-1].seat == me and isinstance(events[-1].move, Draw)
+    ) or (v.drawn is not None and events[-1].move.tile != v.drawn):
+        raise _fail("drawn", "must be the tile of seat's own draw that ends the history")
+    mask_now = table._mask
+    outcome = v.outcome()
+    if outcome is not None and outcome.termination is Termination.BLOCKED:
+        for seat in range(players):
+            noplay[seat].append((len(events), mask_now))
+
+    # The viewer's own hand through the history: no contradiction allowed.
+    hand = own
+    for i, (seat, move) in enumerate(events):
+        for k, m in noplay[seat] if seat == me else ():
+            if k == i and hand & m:
+                raise _fail(f"history[{i}]", f"seat {me} held a playable tile, so could not do that")
+        if seat != me:
+            continue
+        if isinstance(move, Draw):
+            assert move.tile is not None
+            hand |= 1 << move.tile.id
+        elif isinstance(move, Play):
+            if not hand >> move._t & 1:
+                raise _fail(f"history[{i}]", f"seat {me} did not hold {move.tile}")
+            hand ^= 1 << move._t
+    if noplay[me] and noplay[me][-1][0] == len(events) and hand & mask_now:
+        raise _fail("outcome", f"seat {me} holds a playable tile, so the round is not blocked")
+
+    # The tiles to place, and where each may go.
+    known = own | own_drawn
+    for m in board[:start_len]:
+        known |= 1 << m._t
+    tiles = [t for t in range(rules.set_size) if not known >> t & 1]
+    bone_slot = len(cap)
+    cap.append(v.boneyard_size)
+    owner.append(-1)
+    arrival.append(-1)
+    allow.append(-1)
+    if len(tiles) != sum(cap):
+        raise _fail("", f"{len(tiles)} unseen tiles for {sum(cap)} places in the hands and the boneyard")
+    feasible = []
+    for t in tiles:
+        seat_left = played.get(t)
+        ok_slots = []
+        for g in range(len(cap)):
+            r = owner[g]
+            if r < 0:
+                if seat_left is None:
+                    ok_slots.append(g)
+                continue
+            if r == me or not cap[g]:
+                continue
+            a = arrival[g]
+            if seat_left is None:
+                left = _FAR
+            elif seat_left[0] != r or seat_left[1] < a:
+                continue
+            else:
+                left = seat_left[1]
+            if not allow[g] >> t & 1:
+                continue
+            if any(a < k < left and m >> t & 1 for k, m in noplay[r]):
+                continue
+            ok_slots.append(g)
+        feasible.append(ok_slots)
+    p = _Problem()
+    p.tiles, p.feasible, p.cap, p.owner = tiles, feasible, cap, owner
+    p.bone_slot, p.draw_slots, p.drawn_slot = bone_slot, draw_slots, drawn_slot
+    p.played = set(played)
+    p.start_hands = [own if seat == me else 0 for seat in range(players)]
+    p.start_len = start_len
+    p.start_turn = events[0].seat if events else v.turn
+    p.force = []
+    if outcome is None and not v.boneyard_size and v.drawn is None and not v.has_drawn:
+        if not own_hand & mask_now:
+            # Someone must hold a playable tile, or the round would be blocked.
+            p.force = [
+                (i, g)
+                for i, t in enumerate(tiles)
+                if mask_now >> t & 1 and t not in played
+                for g in feasible[i]
+                if owner[g] >= 0
+            ]
+    base = _complete(p)
+    if base is None:
+        raise _fail("history", "no deal of the unseen tiles agrees with it")
+    p.base = base
+    if p.force and _assign(p, random.Random(0)) is None:
+        raise _fail("outcome", "no deal of the unseen tiles leaves the round unblocked")
+    return p
+
+
+def _complete(p: _Problem) -> list[int] | None:
+    """One complete assignment (augmenting paths), or ``None`` when there is none."""
+    n, slots = len(p.tiles), len(p.cap)
+    where = [-1] * n
+    members: list[list[int]] = [[] for _ in range(slots)]
+    for x in range(n):
+        # Breadth-first search for a slot with room, moving placed tiles along the way.
+        parent: dict[int, tuple[int, int]] = {}  # slot -> (tile moved into it, its old slot)
+        queue, seen = [x], {x}
+        found = -1
+        for y in queue:
+            for g in p.feasible[y]:
+                if g in parent:
+                    continue
+                parent[g] = (y, where[y])
+                if len(members[g]) < p.cap[g]:
+                    found = g
+                    break
+                for z in members[g]:
+                    if z not in seen:
+                        seen.add(z)
+                        queue.append(z)
+            if found >= 0:
+                break
+        if found < 0:
+            return None
+        g = found
+        while True:
+            y, old = parent[g]
+            members[g].append(y)
+            where[y] = g
+            if old < 0:
+                break
+            members[old].remove(y)
+            g = old
+    return where
+
+
+def _assign(p: _Problem, rng: random.Random) -> list[int] | None:
+    """A random complete assignment (see the module docstring); ``None`` if forcing fails."""
+    where = list(p.base)
+    members: list[set[int]] = [set() for _ in p.cap]
+    for x, g in enumerate(where):
+        members[g].add(x)
+    fixed = [False] * len(where)
+    room = list(p.cap)
+
+    def move_to(x: int, g: int) -> bool:
+        """Place ``x`` in ``g``, moving unfixed tiles along an alternating path if needed."""
+        home = where[x]
+        if home != g:
+            parent = {g: (-1, -1)}
+            queue = [g]
+            for q in queue:
+                for y in members[q]:
+                    if fixed[y] or y == x:
+                        continue
+                    for h in p.feasible[y]:
+                        if h in parent:
+                            continue
+                        parent[h] = (y, q)
+                        if h == home:
+                            break
+                        queue.append(h)
+                    if home in parent:
+                        break
+                if home in parent:
+                    break
+            if home not in parent:
+                return False
+            h = home
+            while h != g:
+                y, q = parent[h]
+                members[q].remove(y)
+                members[h].add(y)
+                where[y] = h
+                h = q
+            members[home].remove(x)
+            members[g].add(x)
+            where[x] = g
+        fixed[x] = True
+        room[g] -= 1
+        return True
+
+    if p.force:
+        pairs = list(p.force)
+        rng.shuffle(pairs)
+        for x, g in pairs:
+            if move_to(x, g):
+                break
+        else:
+            return None
+    order = list(range(len(where)))
+    rng.shuffle(order)
+    for x in order:
+        if fixed[x]:
+            continue
+        cands = [g for g in p.feasible[x] if room[g]]
+        while True:
+            if len(cands) == 1:
+                g = cands[0]
+            else:
+                g = rng.choices(cands, [room[c] for c in cands])[0]
+            if move_to(x, g):
+                break
+            cands.remove(g)
+    return where
+
+
+def _deal(v: View, rng: random.Random) -> tuple[_Problem, list[int], list[int]]:
+    p = _problem(v)
+    where = _assign(p, rng)
+    assert where is not None  # forcing succeeded once, so it always can
+    bone = [t for t, g in zip(p.tiles, where) if g == p.bone_slot]
+    rng.shuffle(bone)
+    return p, where, bone
+
+
+def sample_state(v: View, rng: random.Random) -> State:
+    """A random full state consistent with ``v``; see :meth:`View.sample`."""
+    p, where, bone = _deal(v, rng)
+    rules, players, me = v.rules, v.players, v.seat
+    hands = [0] * players
+    hands[me] = v._table._hands[me]
+    in_slot = {}
+    for t, g in zip(p.tiles, where):
+        r = p.owner[g]
+        if g >= players:
+            in_slot[g] = t
+        if r >= 0 and t not in p.played:
+            hands[r] |= 1 << t
+    log: Any = None
+    for i, (seat, move) in enumerate(v.history):
+        g = p.draw_slots[i]
+        log = (log, seat, _DRAWS[in_slot[g]] if g >= 0 else move)
+    if v.drawn is not None:
+        drawn = v.drawn.id
+    elif p.drawn_slot >= 0:
+        drawn = in_slot[p.drawn_slot]
+    else:
+        drawn = -1
+    return _settle(
+        rules, v.centre.id, v.board, tuple(hands), tuple(bone), v.turn, drawn, log
+    )
+
+
+def sample_record(v: View, rng: random.Random) -> Record:
+    """A random hidden history consistent with ``v``; see :meth:`View.sample_record`."""
+    from chickenfoot.record import Record
+
+    p, where, bone = _deal(v, rng)
+    players = v.players
+    hands = list(p.start_hands)
+    in_slot = {}
+    for t, g in zip(p.tiles, where):
+        if g < players:
+            hands[g] |= 1 << t
+        elif g != p.bone_slot:
+            in_slot[g] = t
+    moves = []
+    drawn = []
+    for i, (seat, move) in enumerate(v.history):
+        g = p.draw_slots[i]
+        if g >= 0:
+            move = _DRAWS[in_slot[g]]
+        if isinstance(move, Draw):
+            assert move.tile is not None
+            drawn.append(move.tile.id)
+        moves.append(move)
+    start = State.setup(
+        v.rules,
+        centre=v.centre,
+        board=v.board[: p.start_len],
+        hands=[[_tile(t) for t in _bits(h)] for h in hands],
+        boneyard=[_tile(t) for t in drawn + bone],
+        turn=p.start_turn,
+    )
+    return Record(start, moves)
+
+
+def _bits(mask: int) -> list[int]:
+    return [t for t in range(mask.bit_length()) if mask >> t & 1]
+
+
+def _tile(t: int) -> Any:
+    from chickenfoot.tiles import _BY_ID
+
+    return _BY_ID[t]
