@@ -1,10 +1,14 @@
-"""Task runner: ``nox -s tests``, ``nox -s lint``, ``nox -s typecheck``, ``nox -s bench``, ``nox -s docs``."""
+"""Task runner: ``nox -s tests``, ``nox -s lint``, ``nox -s typecheck``, ``nox -s bench``, ``nox -s docs``.
+
+``nox -s cluster`` runs simulations on a real local Dask cluster; ``nox -s strength``
+(not run by default) plays the agent tournaments.
+"""
 
 from __future__ import annotations
 
 import nox
 
-nox.options.sessions = ["tests", "lint", "typecheck", "smoke", "docs"]
+nox.options.sessions = ["tests", "lint", "typecheck", "smoke", "docs", "cluster"]
 nox.options.reuse_existing_virtualenvs = True
 
 TEST_DEPS = ["pytest>=8", "hypothesis>=6.100"]
@@ -22,6 +26,16 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session
+def cluster(session: nox.Session) -> None:
+    """``simulate`` on a real Dask cluster (two local worker processes) gives the serial numbers.
+
+    The test lives outside the default test paths (``tests_cluster/``): Dask is an extra.
+    """
+    session.install("-e", ".[dask]", "pytest>=8")
+    session.run("pytest", "tests_cluster", *session.posargs)
+
+
+@nox.session
 def smoke(session: nox.Session) -> None:
     """The README's main job from a built (non-editable) install: the wheel and the script."""
     session.install(".")
@@ -34,8 +48,8 @@ def smoke(session: nox.Session) -> None:
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check."""
     session.install("ruff")
-    session.run("ruff", "check", "src", "tests", "noxfile.py", "bench")
-    session.run("ruff", "format", "--check", "src", "tests", "noxfile.py", "bench")
+    session.run("ruff", "check", "src", "tests", "tests_cluster", "noxfile.py", "bench")
+    session.run("ruff", "format", "--check", "src", "tests", "tests_cluster", "noxfile.py", "bench")
 
 
 @nox.session
@@ -50,6 +64,16 @@ def bench(session: nox.Session) -> None:
     """Speed figures beside the shared reference engine, as medians and ratios."""
     session.install(".")
     session.run("python", "bench/run.py", *session.posargs)
+
+
+@nox.session
+def strength(session: nox.Session) -> None:
+    """Agent tournaments on two processes: win rates with 95% intervals (not in CI).
+
+    ``nox -s strength -- --games 1000 --search-iterations 64`` for tighter intervals.
+    """
+    session.install(".")
+    session.run("python", "bench/strength.py", *session.posargs)
 
 
 @nox.session

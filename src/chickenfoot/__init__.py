@@ -8,13 +8,24 @@
 True
 """
 
+from chickenfoot.agents import (
+    Agent,
+    GreedyAgent,
+    HeuristicAgent,
+    RandomAgent,
+    SearchAgent,
+    play_match,
+    play_round,
+)
 from chickenfoot.deal import deal, shuffled_tiles
 from chickenfoot.errors import (
+    AgentError,
     ChickenFootError,
     FormatError,
     IllegalMoveError,
     InvalidMoveError,
     RulesError,
+    SeatError,
 )
 from chickenfoot.match import (
     MATCH_FORMAT,
@@ -24,7 +35,7 @@ from chickenfoot.match import (
     match_apply,
     match_legal_moves,
 )
-from chickenfoot.moves import DRAW, PASS, Draw, Move, Pass, Play, parse_move
+from chickenfoot.moves import DRAW, PASS, Draw, Event, Move, Pass, Play, parse_move
 from chickenfoot.outcome import Outcome, Termination
 from chickenfoot.perft import perft
 from chickenfoot.playout import Policy, playout
@@ -40,7 +51,9 @@ from chickenfoot.state import (
     outcome,
     penalties,
 )
+from chickenfoot.simulation import AgentStats, SimulationResult, simulate
 from chickenfoot.tiles import MAX_PIP, Tile, set_size, tile_id, tiles_of_set
+from chickenfoot.view import VIEW_FORMAT, View, view
 
 __version__ = "0.1.0"
 
@@ -51,9 +64,16 @@ __all__ = [
     "PASS",
     "PRESETS",
     "RECORD_FORMAT",
+    "VIEW_FORMAT",
+    "Agent",
+    "AgentError",
+    "AgentStats",
     "ChickenFootError",
     "Draw",
+    "Event",
     "FormatError",
+    "GreedyAgent",
+    "HeuristicAgent",
     "IllegalMoveError",
     "InvalidMoveError",
     "LegalMoves",
@@ -66,16 +86,21 @@ __all__ = [
     "Phase",
     "Play",
     "Policy",
+    "RandomAgent",
     "Record",
     "RecordMoveError",
     "Rounds",
     "Rules",
     "RulesError",
+    "SearchAgent",
+    "SeatError",
+    "SimulationResult",
     "Standing",
     "State",
     "Termination",
     "Threshold",
     "Tile",
+    "View",
     "apply",
     "deal",
     "half_match",
@@ -87,9 +112,13 @@ __all__ = [
     "parse_move",
     "penalties",
     "perft",
+    "play_match",
+    "play_round",
     "playout",
     "set_size",
     "shuffled_tiles",
+    "simulate",
     "tile_id",
     "tiles_of_set",
+    "view",
 ]

@@ -7,6 +7,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "AgentError",
     "ChickenFootError",
@@ -32,6 +34,10 @@ class RulesError(ChickenFootError):
         self.field = field
         super().__init__(message)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Errors cross process boundaries (simulations on a pool or a cluster): keep fields.
+        return (_rebuild_rules_error, (str(self), self.field))
+
 
 class InvalidMoveError(ChickenFootError):
     """Text that is not a move or tile, or a move naming a tile outside the set."""
@@ -52,6 +58,9 @@ class FormatError(ChickenFootError):
         self.reason = message
         super().__init__(f"{path}: {message}" if path else message)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FormatError, (self.path, self.reason))
+
 
 class SeatError(ChickenFootError):
     """A seat number that the round does not have (seats are ``0`` to ``players - 1``)."""
@@ -62,3 +71,7 @@ class AgentError(ChickenFootError):
 
     The message names the agent, its seat, what it returned and why that was refused.
     """
+
+
+def _rebuild_rules_error(message: str, field: str) -> RulesError:
+    return RulesError(message, field=field)

@@ -167,7 +167,6 @@ PASS: Final[Pass] = object.__new__(Pass)
 """The move ``pass``."""
 
 
-
 class Event(NamedTuple):
     """One entry of a round's history: ``seat`` made ``move``.
 

@@ -59,6 +59,9 @@ class RecordMoveError(FormatError):
         self.reason = reason
         self.error = error
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (RecordMoveError, (self.index, self.text, self.reason, self.error))
+
 
 @attrs.frozen(init=False, repr=False)
 class Record:

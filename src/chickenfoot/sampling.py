@@ -39,12 +39,13 @@ from chickenfoot.errors import FormatError
 from chickenfoot.moves import _DRAWS, Draw, Play
 from chickenfoot.outcome import Termination
 from chickenfoot.state import State, _do_play, _make, _settle
+from chickenfoot.tiles import WITH
 
 if TYPE_CHECKING:
     from chickenfoot.record import Record
     from chickenfoot.view import View
 
-__all__ = ["check_history", "sample_record", "sample_state"]
+__all__ = ["check_history", "public_facts", "sample_record", "sample_state"]
 
 _FAR: Final = 1 << 30  # "never left the hand"
 _GHOST: Final = 1 << 200  # a bit beyond every tile: keeps a ghost hand from emptying
@@ -54,6 +55,8 @@ class _Problem:
     """The slots, the tiles and which tile may go where, for one view (built once)."""
 
     __slots__ = (
+        "allow",
+        "arrival",
         "base",
         "bone_slot",
         "cap",
@@ -61,6 +64,7 @@ class _Problem:
         "draw_slots",
         "feasible",
         "force",
+        "noplay",
         "owner",
         "played",
         "start_hands",
@@ -82,11 +86,47 @@ class _Problem:
     start_turn: int
     force: list[tuple[int, int]]  # (tile index, slot): pairs that keep the round unblocked
     base: list[int]  # one complete assignment: the slot of each tile
+    noplay: list[list[tuple[int, int]]]  # per seat: (event index, tiles it did not hold)
+    arrival: list[int]  # per slot: the event index of the draw (-1: start or boneyard)
+    allow: list[int]  # per slot: the tiles it may take (-1: any)
 
 
 def check_history(view: View) -> None:
     """Raise :class:`~chickenfoot.FormatError` unless the view's history could be real."""
     _problem(view)
+
+
+def public_facts(view: View) -> list[int]:
+    """Per seat, a bitmask of the numbers it provably holds no tile of now.
+
+    A seat that drew at the start of its turn or passed while number ``v`` was open (every
+    tile showing ``v`` was playable) held no tile showing ``v``; that still holds if it
+    has not drawn since, or every tile it drew since is known not to show ``v``. Empty
+    for the viewer (it knows its hand) and for seats that never drew or passed.
+
+    >>> from chickenfoot import Rules, deal
+    >>> s = deal(Rules(), seed=1).apply("9-3@9-9").apply("draw").apply("pass")
+    >>> [bin(m) for m in public_facts(s.view(0))]   # seat 1 has no 9
+    ['0b0', '0b1000000000', '0b0', '0b0']
+    """
+    p = _problem(view)
+    n = view.rules.max_pip
+    full = (1 << view.rules.set_size) - 1
+    out = [0] * view.players
+    for seat, events in enumerate(p.noplay):
+        if seat == view.seat or not events:
+            continue
+        k, mask = events[-1]
+        later = [
+            p.allow[g]
+            for g in range(len(p.cap))
+            if p.owner[g] == seat and p.arrival[g] >= k and p.allow[g].bit_count() != 1
+        ]
+        for v in range(n + 1):
+            tiles = WITH[v] & full
+            if not tiles & ~mask and not any(tiles & a for a in later):
+                out[seat] |= 1 << v
+    return out
 
 
 def _fail(path: str, message: str) -> FormatError:
@@ -114,7 +154,9 @@ def _analyse(v: View) -> _Problem:
     for i, e in enumerate(events):
         if isinstance(e.move, Play):
             if board[j] is not e.move:
-                raise _fail(f"history[{i}]", f"{e.move} is not the placement board[{j}] ({board[j]})")
+                raise _fail(
+                    f"history[{i}]", f"{e.move} is not the placement board[{j}] ({board[j]})"
+                )
             j += 1
     centre = v.centre.id
     table = _settle(rules, centre, board[:start_len], (_GHOST,), (0,), 0, -1, None)
@@ -128,6 +170,8 @@ def _analyse(v: View) -> _Problem:
     for seat, size in enumerate(sizes):
         if size < 0:
             raise _fail("history", f"seat {seat} drew more tiles than it holds")
+        if not size and events:  # R10: a position with an empty hand is over
+            raise _fail("history", f"seat {seat} holds no tiles where it starts: nothing follows")
     start_sizes = tuple(sizes)
     bone = v.boneyard_size + sum(isinstance(e.move, Draw) for e in events)
 
@@ -184,7 +228,9 @@ def _analyse(v: View) -> _Problem:
                     ok = 1 << nxt.move._t
                 elif rules.drawn_tile == "must_play":
                     if rules.draw == "until_playable" and bone_now > 1:
-                        raise _fail(f"history[{i + 1}]", f"seat {seat} passes with tiles left to draw")
+                        raise _fail(
+                            f"history[{i + 1}]", f"seat {seat} passes with tiles left to draw"
+                        )
                     ok = ~mask
                 elif rules.draw == "until_playable" and bone_now > 1:
                     ok = mask  # passing instead of drawing again: the tile was playable
@@ -193,7 +239,9 @@ def _analyse(v: View) -> _Problem:
             if seat == me:
                 assert move.tile is not None
                 if not ok >> move.tile.id & 1:
-                    raise _fail(where, f"seat {me} drew {move.tile}, which the next move contradicts")
+                    raise _fail(
+                        where, f"seat {me} drew {move.tile}, which the next move contradicts"
+                    )
             else:
                 draw_slots[i] = len(cap)
                 if nxt is None:
@@ -239,22 +287,34 @@ def _analyse(v: View) -> _Problem:
     if outcome is not None and outcome.termination is Termination.BLOCKED:
         for seat in range(players):
             noplay[seat].append((len(events), mask_now))
+        tail = events[-2:]
+        drew = len(tail) == 2 and tail[0].seat == tail[1].seat and isinstance(tail[0].move, Draw)
+        if tail and not isinstance(tail[-1].move, (Draw, Play)) and not drew:
+            # R10: blocked is checked at the start of every turn, and a pass with nothing
+            # drawn changes no hand: the round was not blocked before it, nor is it now.
+            raise _fail("outcome", "a pass with nothing drawn cannot block the round")
 
     # The viewer's own hand through the history: no contradiction allowed.
     hand = own
     for i, (seat, move) in enumerate(events):
         for k, m in noplay[seat] if seat == me else ():
             if k == i and hand & m:
-                raise _fail(f"history[{i}]", f"seat {me} held a playable tile, so could not do that")
+                raise _fail(
+                    f"history[{i}]", f"seat {me} held a playable tile, so could not do that"
+                )
         if seat != me:
             continue
         if isinstance(move, Draw):
             assert move.tile is not None
+            if hand >> move.tile.id & 1:
+                raise _fail(f"history[{i}]", f"seat {me} drew {move.tile}, which it held")
             hand |= 1 << move.tile.id
         elif isinstance(move, Play):
             if not hand >> move._t & 1:
                 raise _fail(f"history[{i}]", f"seat {me} did not hold {move.tile}")
             hand ^= 1 << move._t
+    if hand != own_hand:
+        raise _fail("history", f"seat {me}'s draws and plays do not lead to its hand")
     if noplay[me] and noplay[me][-1][0] == len(events) and hand & mask_now:
         raise _fail("outcome", f"seat {me} holds a playable tile, so the round is not blocked")
 
@@ -269,7 +329,9 @@ def _analyse(v: View) -> _Problem:
     arrival.append(-1)
     allow.append(-1)
     if len(tiles) != sum(cap):
-        raise _fail("", f"{len(tiles)} unseen tiles for {sum(cap)} places in the hands and the boneyard")
+        raise _fail(
+            "", f"{len(tiles)} unseen tiles for {sum(cap)} places in the hands and the boneyard"
+        )
     feasible = []
     for t in tiles:
         seat_left = played.get(t)
@@ -295,30 +357,57 @@ def _analyse(v: View) -> _Problem:
                 continue
             ok_slots.append(g)
         feasible.append(ok_slots)
+    # A history that starts before anything was drawn or laid in ``holder`` mode starts at
+    # a deal (R4, R5) if it can: then the centre was dealt to the first seat or not at all,
+    # and surely to it when that seat is no R5 seat for this centre (any round index).
+    dealt = None
+    hs = rules.hand_size
+    if (
+        rules.centre == "holder"
+        and not start_len
+        and centre in tiles
+        and bone == rules.set_size - players * hs
+        and all(size == hs for size in start_sizes)
+    ):
+        s0, c, n1 = events[0].seat if events else v.turn, v.centre.high, rules.max_pip + 1
+        leaders = {rules.leader_of_round(n1 - 1 - c + j * n1) for j in range(players)}
+        i = tiles.index(centre)
+        dealt = list(feasible)
+        dealt[i] = [g for g in feasible[i] if g == s0 or (g >= players and s0 in leaders)]
     p = _Problem()
     p.tiles, p.feasible, p.cap, p.owner = tiles, feasible, cap, owner
     p.bone_slot, p.draw_slots, p.drawn_slot = bone_slot, draw_slots, drawn_slot
+    p.noplay, p.arrival, p.allow = noplay, arrival, allow
     p.played = set(played)
     p.start_hands = [own if seat == me else 0 for seat in range(players)]
     p.start_len = start_len
     p.start_turn = events[0].seat if events else v.turn
-    p.force = []
-    if outcome is None and not v.boneyard_size and v.drawn is None and not v.has_drawn:
-        if not own_hand & mask_now:
-            # Someone must hold a playable tile, or the round would be blocked.
-            p.force = [
-                (i, g)
-                for i, t in enumerate(tiles)
-                if mask_now >> t & 1 and t not in played
-                for g in feasible[i]
-                if owner[g] >= 0
-            ]
-    base = _complete(p)
-    if base is None:
-        raise _fail("history", "no deal of the unseen tiles agrees with it")
-    p.base = base
-    if p.force and _assign(p, random.Random(0)) is None:
-        raise _fail("outcome", "no deal of the unseen tiles leaves the round unblocked")
+    options = [feasible] if dealt is None else [dealt, feasible]  # the deal's, if any works
+    for k, option in enumerate(options):
+        p.feasible, final = option, k == len(options) - 1
+        p.force, unblock = [], False
+        if outcome is None and not v.boneyard_size and v.drawn is None and not v.has_drawn:
+            if not own_hand & mask_now:
+                # Someone must hold a playable tile, or the round would be blocked.
+                unblock = True
+                p.force = [
+                    (i, g)
+                    for i, t in enumerate(tiles)
+                    if mask_now >> t & 1 and t not in played
+                    for g in p.feasible[i]
+                    if owner[g] >= 0
+                ]
+        base = _complete(p)
+        if base is None:
+            if final:
+                raise _fail("history", "no deal of the unseen tiles agrees with it")
+            continue
+        p.base = base
+        if unblock and (not p.force or _assign(p, random.Random(0)) is None):
+            if final:
+                raise _fail("outcome", "no deal of the unseen tiles leaves the round unblocked")
+            continue
+        break
     return p
 
 
@@ -463,9 +552,7 @@ def sample_state(v: View, rng: random.Random) -> State:
         drawn = in_slot[p.drawn_slot]
     else:
         drawn = -1
-    return _settle(
-        rules, v.centre.id, v.board, tuple(hands), tuple(bone), v.turn, drawn, log
-    )
+    return _settle(rules, v.centre.id, v.board, tuple(hands), tuple(bone), v.turn, drawn, log)
 
 
 def sample_record(v: View, rng: random.Random) -> Record:

@@ -31,14 +31,14 @@ import attrs
 
 from chickenfoot.errors import IllegalMoveError, InvalidMoveError, RulesError
 from chickenfoot.moves import (
+    _DRAWS,
     DRAW,
     PASS,
     Draw,
-    Move,
     Event,
+    Move,
     Pass,
     Play,
-    _DRAWS,
     parse_move,
     play_by_ids,
 )
@@ -170,11 +170,13 @@ class State:
         from chickenfoot.formats import position_from_parts
 
         if not isinstance(rules, Rules):
-            raise RulesError(f"rules={_short(rules)} is invalid: must be a Rules object", field="rules")
+            raise RulesError(
+                f"rules={_short(rules)} is invalid: must be a Rules object", field="rules"
+            )
         if centre is None:
             centre = Tile(rules.centre_of_round(0), rules.centre_of_round(0))
         if board is None:
-            board = [centre] if rules.centre == "set_aside" else []
+            board = [str(centre)] if rules.centre == "set_aside" else []
         return position_from_parts(
             rules,
             centre=_text(centre),

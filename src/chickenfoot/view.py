@@ -39,9 +39,9 @@ from chickenfoot.state import (
     LegalMoves,
     Phase,
     State,
+    _generate,
     _make,
     _new_legal,
-    _generate,
     _settle,
     _short,
 )
@@ -368,10 +368,10 @@ _VIEW_KEYS: Final = (
 
 def view_from_dict(obj: Any) -> View:
     """Read and check a ``chickenfoot/view`` document; see :meth:`View.from_dict`."""
+    from chickenfoot.errors import InvalidMoveError
     from chickenfoot.formats import _kind, _list, _read_board, _tile, check_header, rules_from_dict
     from chickenfoot.moves import parse_move
     from chickenfoot.outcome import Termination
-    from chickenfoot.errors import InvalidMoveError
     from chickenfoot.sampling import check_history
 
     doc = check_header(obj, VIEW_FORMAT, _VIEW_KEYS)
@@ -385,7 +385,9 @@ def view_from_dict(obj: Any) -> View:
 
     def count(value: Any, path: str) -> int:
         if type(value) is not int or not 0 <= value <= rules.set_size:
-            raise FormatError(path, f"expected a count from 0 to {rules.set_size}, got {_short(value)}")
+            raise FormatError(
+                path, f"expected a count from 0 to {rules.set_size}, got {_short(value)}"
+            )
         return value
 
     seat = seat_of(doc["seat"], "seat")
@@ -407,7 +409,9 @@ def view_from_dict(obj: Any) -> View:
         hand |= 1 << tile.id
     raw_sizes = _list(doc["hand_sizes"], "hand_sizes")
     if len(raw_sizes) != players:
-        raise FormatError("hand_sizes", f"expected {players} sizes (one per player), got {len(raw_sizes)}")
+        raise FormatError(
+            "hand_sizes", f"expected {players} sizes (one per player), got {len(raw_sizes)}"
+        )
     sizes = tuple(count(v, f"hand_sizes[{i}]") for i, v in enumerate(raw_sizes))
     if sizes[seat] != hand.bit_count():
         raise FormatError(
@@ -443,7 +447,9 @@ def view_from_dict(obj: Any) -> View:
         except InvalidMoveError as err:
             raise FormatError(f"{where}[1]", str(err)) from None
         if move is None:
-            raise FormatError(f"{where}[1]", f"expected a move such as '9-4@9-9', got {_kind(raw[1])}")
+            raise FormatError(
+                f"{where}[1]", f"expected a move such as '9-4@9-9', got {_kind(raw[1])}"
+            )
         events.append(Event(who, move))
     table = _public_table(rules, centre.id, board, seat, hand, bone, turn, drawn, outcome)
     v = View(
@@ -477,12 +483,16 @@ def _read_outcome(value: Any, sizes: tuple[int, ...], bone: int) -> Outcome | No
             raise FormatError("outcome", f"seat {empty[0]} has no tiles, so the round is over")
         return None
     if not isinstance(value, dict) or set(value) != {"kind", "seat"}:
-        raise FormatError("outcome", f"expected null or {{'kind': ..., 'seat': ...}}, got {_kind(value)}")
+        raise FormatError(
+            "outcome", f"expected null or {{'kind': ..., 'seat': ...}}, got {_kind(value)}"
+        )
     kind, seat = value["kind"], value["seat"]
     if kind == "out":
         if not empty or seat != empty[0]:
             want = f"seat {empty[0]} went out" if empty else "no hand is empty"
-            raise FormatError("outcome.seat", f"{_short(seat)} does not agree with the hand sizes ({want})")
+            raise FormatError(
+                "outcome.seat", f"{_short(seat)} does not agree with the hand sizes ({want})"
+            )
         return Outcome(Termination.OUT, seat)
     if kind == "blocked":
         if seat is not None:

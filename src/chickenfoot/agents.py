@@ -1,0 +1,382 @@
+"""Players: the :class:`Agent` protocol, built-in agents, and drivers that hand them views.
+
+An agent sees what its seat may know (a :class:`~chickenfoot.View`), never the state: the
+drivers :func:`play_round` and :func:`play_match` build each view and check each answer.
+Every built-in agent is an immutable value, deterministic for the random generator it is
+given, and picklable, so simulations can ship it to other processes or machines.
+
+>>> import random
+>>> from chickenfoot import Rules, deal
+>>> agents = [GreedyAgent(), RandomAgent(), RandomAgent(), RandomAgent()]
+>>> end = play_round(deal(Rules(), seed=4), agents, random.Random(0))
+>>> end.is_over(), len(end.history) > 20
+(True, True)
+
+Writing an agent takes one method (docs: Agents):
+
+>>> class FirstMove:
+...     def choose(self, view, legal, rng):
+...         return legal[0]
+>>> play_round(deal(Rules(), seed=4), [FirstMove()] * 4, random.Random(0)).is_over()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+import attrs
+
+from chickenfoot.errors import AgentError, InvalidMoveError
+from chickenfoot.moves import Move, Play, parse_move
+from chickenfoot.playout import playout
+from chickenfoot.rules import Rules
+from chickenfoot.state import LegalMoves, State, _short, apply
+from chickenfoot.tiles import Tile
+
+if TYPE_CHECKING:
+    from chickenfoot.match import Match
+    from chickenfoot.view import View
+
+__all__ = [
+    "Agent",
+    "GreedyAgent",
+    "HeuristicAgent",
+    "RandomAgent",
+    "SearchAgent",
+    "play_match",
+    "play_round",
+]
+
+
+class Agent(Protocol):
+    """Anything with a ``choose`` method: given a view, its legal moves and a random
+    generator, return one of the legal moves.
+
+    ``legal`` is never empty and is ``view.legal_moves``; the agent's seat is
+    ``view.seat`` (it is always that seat's turn). Use ``rng`` for every random choice,
+    so that a seed reproduces a game.
+    """
+
+    def choose(self, view: View, legal: LegalMoves, rng: random.Random) -> Move:
+        """The move to make."""
+        ...
+
+
+def _value(tile: Tile, rules: Rules) -> int:
+    """A tile's penalty points: its pips, ``0-0`` at ``double_blank``."""
+    return rules.double_blank if tile.id == 0 else tile.pips
+
+
+@attrs.frozen
+class RandomAgent:
+    """Any legal move, uniformly at random.
+
+    >>> import random
+    >>> from chickenfoot import Rules, deal
+    >>> v = deal(Rules(), seed=2).view(0)
+    >>> str(RandomAgent().choose(v, v.legal_moves, random.Random(1)))
+    '9-2@9-9'
+    """
+
+    def choose(self, view: View, legal: LegalMoves, rng: random.Random) -> Move:
+        """A uniformly random legal move."""
+        return rng.choice(legal)
+
+
+@attrs.frozen
+class GreedyAgent:
+    """Sheds the most points first: the play of the tile worth the most penalty points
+    (``0-0`` at the rules' ``double_blank``), the first listed among equals; draws or
+    passes only when it has no play.
+
+    >>> from chickenfoot import Rules, deal
+    >>> v = deal(Rules(), seed=2).view(0)
+    >>> [str(m) for m in v.legal_moves], str(GreedyAgent().choose(v, v.legal_moves, None))
+    (['9-2@9-9', '9-7@9-9'], '9-7@9-9')
+    """
+
+    def choose(self, view: View, legal: LegalMoves, rng: random.Random | None) -> Move:
+        """The play shedding the most points."""
+        rules = view.rules
+        best: Move = legal[0]
+        best_value = -1
+        for m in legal:
+            if isinstance(m, Play):
+                value = _value(m.tile, rules)
+                if value > best_value:
+                    best, best_value = m, value
+        return best
+
+
+@attrs.frozen(kw_only=True)
+class HeuristicAgent:
+    """Greedy, with judgement: scores each play by the points it sheds plus what it does
+    to the table, and plays the best.
+
+    - ``follow``: for each tile it keeps that matches the number it leaves open (it can
+      play on next), and three times that when it keeps the double of that number;
+    - ``hurt``: for each other seat that provably lacked the number it leaves open (it
+      drew or passed while that number was open, and has not drawn since);
+    - ``foot``: for laying a double it can help fill (it keeps a tile that matches it),
+      and minus ``foot`` for one it cannot;
+    - ``keep``: minus this for giving up a tile that matches a double it still holds.
+
+    >>> import random
+    >>> from chickenfoot import Rules, deal
+    >>> v = deal(Rules(), seed=2).view(0)
+    >>> str(HeuristicAgent().choose(v, v.legal_moves, random.Random(0)))
+    '9-7@9-9'
+    """
+
+    follow: float = 2.0
+    hurt: float = 3.0
+    foot: float = 6.0
+    keep: float = 3.0
+
+    def choose(self, view: View, legal: LegalMoves, rng: random.Random | None) -> Move:
+        """The play with the best score (the first listed among equals)."""
+        plays = [m for m in legal if isinstance(m, Play)]
+        if not plays:
+            return legal[0]
+        if len(plays) == 1:
+            return plays[0]
+        rules = view.rules
+        hand = view.hand
+        lacking = _lacking(view)
+        best, best_score = plays[0], float("-inf")
+        for m in plays:
+            tile = m.tile
+            rest = [t for t in hand if t is not tile]
+            score = float(_value(tile, rules))
+            # The number this play leaves open (None: a double, which closes its line).
+            if m.anchor is None:
+                number: int | None = None
+            elif tile.is_double:
+                number = None
+                helpers = sum(1 for t in rest if t.has(tile.high))
+                score += self.foot if helpers else -self.foot
+            elif view.pending_hub is not None:  # a toe
+                number = tile.other(view.pending_hub.high)
+            else:
+                number = _open_number(view, m)
+            if number is not None:
+                followers = sum(1 for t in rest if t.has(number))
+                own_double = any(t.is_double and t.high == number for t in rest)
+                score += self.follow * followers * (3 if own_double else 1)
+                score += self.hurt * sum(1 for seat_lacks in lacking if seat_lacks >> number & 1)
+            doubles = [t.high for t in rest if t.is_double]
+            if any(tile.has(d) for d in doubles) and not tile.is_double:
+                score -= self.keep
+            if score > best_score:
+                best, best_score = m, score
+        return best
+
+
+def _open_number(view: View, m: Play) -> int | None:
+    """The number a play on an open end leaves open."""
+    for anchor, number in view.open_ends:
+        if anchor is m.anchor:
+            return m.tile.other(number)
+    return None  # pragma: no cover - every listed play is on an open end or a hub
+
+
+def _lacking(view: View) -> list[int]:
+    """Per other seat: a bitmask of the numbers it provably lacked at its last draw or pass
+    and has not drawn a tile since (empty for the viewer)."""
+    cached = view._cache.get("lacking")
+    if cached is None:
+        from chickenfoot.sampling import public_facts
+
+        cached = view._cache["lacking"] = public_facts(view)
+    return cached
+
+
+@attrs.frozen(kw_only=True)
+class SearchAgent:
+    """Determinized Monte Carlo search: deal the unseen tiles at random consistently with
+    the history (:meth:`View.sample <chickenfoot.View.sample>`), try every legal move on
+    each deal, finish the round with a fast random :func:`~chickenfoot.playout`, and play
+    the move whose rounds ended best on average.
+
+    A round's result for the agent is its penalty minus the mean penalty of the others
+    (lower is better). ``iterations`` deals are tried per decision; with ``time_limit``
+    (seconds) it stops early when the time is up (then a seed no longer fixes the game).
+    ``rollout`` finishes each round: ``"greedy"`` (every seat sheds its heaviest tile;
+    deterministic, so every move is judged on the same future) or ``"random"`` (uniform
+    random moves, faster, the same random choices after every move of a deal).
+
+    >>> import random
+    >>> from chickenfoot import Rules, deal
+    >>> v = deal(Rules(), seed=2).view(0)
+    >>> m = SearchAgent(iterations=8).choose(v, v.legal_moves, random.Random(0))
+    >>> m in v.legal_moves
+    True
+    """
+
+    iterations: int = attrs.field(default=32)
+    time_limit: float | None = attrs.field(default=None)
+    rollout: str = attrs.field(default="greedy")
+
+    @iterations.validator
+    def _check_iterations(self, attribute: attrs.Attribute[int], value: int) -> None:
+        if type(value) is not int or value < 1:
+            raise AgentError(f"iterations={_short(value)} is invalid: must be a positive integer")
+
+    @time_limit.validator
+    def _check_time_limit(self, attribute: attrs.Attribute[float | None], value: object) -> None:
+        if value is None:
+            return
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e9:
+            raise AgentError(f"time_limit={_short(value)} is invalid: must be seconds above 0")
+
+    @rollout.validator
+    def _check_rollout(self, attribute: attrs.Attribute[str], value: object) -> None:
+        if value not in ("greedy", "random"):
+            raise AgentError(f"rollout={_short(value)} is invalid: must be 'greedy' or 'random'")
+
+    def choose(self, view: View, legal: LegalMoves, rng: random.Random) -> Move:
+        """The move with the best mean result over sampled deals."""
+        if len(legal) == 1:
+            return legal[0]
+        seat = view.seat
+        totals = [0.0] * len(legal)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        for _ in range(self.iterations):
+            world = view.sample(rng)
+            seed = rng.getrandbits(64)
+            for i, m in enumerate(legal):
+                if self.rollout == "greedy":
+                    end = playout(apply(world, m), policy=_greedy_policy)
+                else:
+                    # The same random choices after every move: the comparison of the moves
+                    # is not drowned in the noise of the rollouts.
+                    end = playout(apply(world, m), random.Random(seed))
+                pens = end.penalties()
+                totals[i] += pens[seat] - (sum(pens) - pens[seat]) / (len(pens) - 1)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        best = min(range(len(legal)), key=totals.__getitem__)
+        return legal[best]
+
+
+def _greedy_policy(state: State, legal: LegalMoves) -> Move:
+    """The greedy choice on a full state (for rollouts): the play worth the most points."""
+    best: Move = legal[0]
+    best_value = -1
+    blank = state.rules.double_blank
+    for m in legal:
+        if isinstance(m, Play):
+            t = m.tile
+            value = blank if t.id == 0 else t.pips
+            if value > best_value:
+                best, best_value = m, value
+    return best
+
+
+# -- drivers ------------------------------------------------------------------------------
+
+
+def _check_agents(agents: object, players: int) -> None:
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+        raise AgentError(f"agents must be a sequence of agents, got {_short(agents)}")
+    if len(agents) != players:
+        raise AgentError(f"expected {players} agents (one per seat), got {len(agents)}")
+    for i, a in enumerate(agents):
+        if not callable(getattr(a, "choose", None)):
+            kind = type(a).__name__[:40]
+            raise AgentError(f"agents[{i}] (a {kind}) has no choose(view, legal, rng) method")
+
+
+def _ask(agent: Agent, state: State, rng: random.Random) -> Move:
+    """The agent's move for the seat to act, checked: listed in the legal moves."""
+    seat = state.turn
+    v = state.view(seat)
+    legal = v.legal_moves
+    if len(legal) == 1:
+        return legal[0]
+    answer = agent.choose(v, legal, rng)
+    move = answer
+    if isinstance(answer, str):
+        try:
+            move = parse_move(answer, max_pip=state.rules.max_pip)
+        except InvalidMoveError:
+            raise AgentError(
+                f"{_name(agent)} at seat {seat} answered {_short(answer)}, which is not a move "
+                f"of the double-{state.rules.max_pip} set in notation (e.g. {legal[0]})"
+            ) from None
+    if not isinstance(move, Move):
+        raise AgentError(
+            f"{_name(agent)} at seat {seat} returned {_short(answer)}, which is not a move"
+        )
+    if move not in legal:
+        raise AgentError(
+            f"{_name(agent)} at seat {seat} chose {move}, which is not legal here "
+            f"(legal: {', '.join(map(str, legal[:8]))}{', ...' if len(legal) > 8 else ''})"
+        )
+    return move
+
+
+def _name(agent: object) -> str:
+    return type(agent).__name__
+
+
+def play_round(state: State, agents: Sequence[Agent], rng: random.Random) -> State:
+    """Play the round from ``state`` to its end, ``agents[seat]`` choosing for each seat.
+
+    Each agent is handed its seat's view and the legal moves; a forced move (the only
+    legal one) is made without asking. An answer that is not one of the legal moves raises
+    :class:`~chickenfoot.AgentError` naming the agent, the seat and the answer.
+
+    >>> import random
+    >>> from chickenfoot import Rules, deal
+    >>> class Cheat:
+    ...     def choose(self, view, legal, rng):
+    ...         return "pass"
+    >>> play_round(deal(Rules(), seed=2), [Cheat()] * 4, random.Random(0))
+    Traceback (most recent call last):
+    ...
+    chickenfoot.errors.AgentError: Cheat at seat 0 chose pass, which is not legal here (legal: 9-2@9-9, 9-7@9-9)
+    """
+    _check_agents(agents, state.players)
+    while not state.is_over():
+        state = apply(state, _ask(agents[state.turn], state, rng))
+    return state
+
+
+def play_match(
+    rules: Rules,
+    agents: Sequence[Agent],
+    *,
+    seed: int,
+    rng: random.Random,
+    on_round: Callable[[State], object] | None = None,
+) -> Match:
+    """Play a whole match (``rules.match`` rounds, dealt from ``seed``) among ``agents``.
+
+    Each round is played with :func:`play_round`; ``on_round``, if given, is called with
+    each round's final state (its ``history`` holds every move) before the next is dealt.
+
+    >>> import random
+    >>> from chickenfoot import Rules, Rounds
+    >>> ends = []
+    >>> m = play_match(Rules(match=Rounds(2)), [GreedyAgent()] * 4, seed=1,
+    ...                rng=random.Random(0), on_round=ends.append)
+    >>> m.is_over(), m.rounds_played, [e.is_over() for e in ends]
+    (True, 2, [True, True])
+    >>> m.scores == tuple(e.penalties() for e in ends)
+    True
+    """
+    from chickenfoot.match import Match
+
+    _check_agents(agents, rules.players)
+    m = Match.start(rules, seed=seed)
+    while m.round is not None:
+        end = play_round(m.round, agents, rng)
+        if on_round is not None:
+            on_round(end)
+        m = Match.from_scores(rules, seed=seed, scores=(*m.scores, end.penalties()))
+    return m
