@@ -351,6 +351,22 @@ class State:
 
         return view(self, seat)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The history is a chain of nested cells; pickle it flat (no deep recursion).
+        return (
+            _restore,
+            (
+                self.rules,
+                self._centre,
+                self.board,
+                self._hands,
+                self._bone,
+                self.turn,
+                self._drawn,
+                tuple((e.seat, e.move) for e in self.history),
+            ),
+        )
+
     def __deepcopy__(self, memo: Any) -> State:
         return self
 
@@ -557,6 +573,23 @@ def _settle(
         result,
         log if log is not _NO_LOG else (None, turn, _DRAWS[drawn]) if drawn >= 0 else None,
     )
+
+
+def _restore(
+    rules: Rules,
+    centre: int,
+    board: tuple[Play, ...],
+    hands: tuple[int, ...],
+    bone: tuple[int, ...],
+    turn: int,
+    drawn: int,
+    events: tuple[tuple[int, Move], ...],
+) -> State:
+    """Unpickle a :class:`State` (see ``State.__reduce__``)."""
+    log: Any = None
+    for seat, move in events:
+        log = (log, seat, move)
+    return _settle(rules, centre, board, hands, bone, turn, drawn, log)
 
 
 # -- legal moves -----------------------------------------------------------------------------
