@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import examples, positions, rules
 
 import chickenfoot as cf
 from chickenfoot.agents import _lacking
+from strategies import examples, positions, rules
 
 ALL_AGENTS = [
     cf.RandomAgent(),
@@ -147,7 +147,10 @@ def test_a_notation_answer_is_accepted() -> None:
         ([cf.RandomAgent()] * 3, "expected 4 agents (one per seat), got 3"),
         ("abcd", "agents must be a sequence of agents"),
         (None, "agents must be a sequence of agents"),
-        ([cf.RandomAgent()] * 3 + [object()], "agents[3] (a object) has no choose(view, legal, rng) method"),
+        (
+            [cf.RandomAgent()] * 3 + [object()],
+            "agents[3] (a object) has no choose(view, legal, rng) method",
+        ),
     ],
 )
 def test_bad_agent_lists(agents: Any, fragment: str) -> None:

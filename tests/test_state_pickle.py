@@ -5,10 +5,10 @@ from __future__ import annotations
 import pickle
 
 from hypothesis import given, settings
-from strategies import examples, positions
 
 import chickenfoot as cf
 from chickenfoot.state import _settle
+from strategies import examples, positions
 
 
 @settings(max_examples=examples(100))

@@ -41,6 +41,7 @@ from chickenfoot.perft import perft
 from chickenfoot.playout import Policy, playout
 from chickenfoot.record import RECORD_FORMAT, Record, RecordMoveError
 from chickenfoot.rules import PRESETS, MatchLength, Rounds, Rules, Threshold, half_match
+from chickenfoot.simulation import AgentStats, SimulationResult, simulate
 from chickenfoot.state import (
     LegalMoves,
     Phase,
@@ -51,7 +52,6 @@ from chickenfoot.state import (
     outcome,
     penalties,
 )
-from chickenfoot.simulation import AgentStats, SimulationResult, simulate
 from chickenfoot.tiles import MAX_PIP, Tile, set_size, tile_id, tiles_of_set
 from chickenfoot.view import VIEW_FORMAT, View, view
 

@@ -128,6 +128,7 @@ def _random_playout(s: State, rng: random.Random) -> State:
     rows = _PLAY_ROWS
     union_get = _UNION.get
     draws = _DRAWS
+    with_, pips = WITH, PIPS  # locals: the loop reads them on most moves
     log = s._log
     result = None
     while True:
@@ -155,7 +156,7 @@ def _random_playout(s: State, rng: random.Random) -> State:
                 while c:
                     v = c.bit_length() - 1
                     c ^= 1 << v
-                    total += (cand & WITH[v]).bit_count() * ends[v].bit_count()
+                    total += (cand & with_[v]).bit_count() * ends[v].bit_count()
             else:
                 total = 1
             n = total + 1 if extra else total
@@ -185,7 +186,7 @@ def _random_playout(s: State, rng: random.Random) -> State:
                     while True:
                         t = cand.bit_length() - 1
                         cand ^= 1 << t
-                        x, y = PIPS[t]
+                        x, y = pips[t]
                         anchors = ends[x] | ends[y]
                         k = anchors.bit_count()
                         if q < k:
@@ -205,12 +206,12 @@ def _random_playout(s: State, rng: random.Random) -> State:
                     m = play_by_ids(t, a)
                 board.append(m)
                 log = (log, turn, m)
-                x, y = PIPS[t]
+                x, y = pips[t]
                 if a < 0:
                     laid = True
-                    pending, need, mask = t, opening_toes, WITH[x]
+                    pending, need, mask = t, opening_toes, with_[x]
                 elif pending >= 0:
-                    o = y if x == PIPS[pending][0] else x
+                    o = y if x == pips[pending][0] else x
                     ends[o] |= 1 << t
                     nums |= 1 << o
                     need -= 1
@@ -228,7 +229,7 @@ def _random_playout(s: State, rng: random.Random) -> State:
                     if not ev:
                         nums ^= 1 << v
                     if x == y:
-                        pending, need, mask = t, foot_toes, WITH[x]
+                        pending, need, mask = t, foot_toes, with_[x]
                     else:
                         ends[o] |= 1 << t
                         nums |= 1 << o

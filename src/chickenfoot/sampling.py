@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Final
 from chickenfoot.errors import FormatError
 from chickenfoot.moves import _DRAWS, Draw, Play
 from chickenfoot.outcome import Termination
-from chickenfoot.state import State, _do_play, _make, _settle
+from chickenfoot.state import State, _do_draw, _do_play, _make, _settle
 from chickenfoot.tiles import WITH
 
 if TYPE_CHECKING:
@@ -60,8 +60,8 @@ class _Problem:
         "base",
         "bone_slot",
         "cap",
-        "drawn_slot",
         "draw_slots",
+        "drawn_slot",
         "feasible",
         "force",
         "noplay",
@@ -137,7 +137,7 @@ def _problem(view: View) -> _Problem:
     cached = view._cache.get("problem")
     if cached is None:
         cached = view._cache["problem"] = _analyse(view)
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 def _analyse(v: View) -> _Problem:
@@ -265,23 +265,26 @@ def _analyse(v: View) -> _Problem:
             sizes[seat] -= 1
             if sizes[seat] == 0:
                 out = seat
-        else:  # a pass
-            if not after_draw:
-                if bone_now:
-                    raise _fail(where, f"seat {seat} passes while the boneyard has tiles")
-                noplay[seat].append((i, mask))
+        elif not after_draw:  # a pass at the start of a turn
+            if bone_now:
+                raise _fail(where, f"seat {seat} passes while the boneyard has tiles")
+            noplay[seat].append((i, mask))
     if events:
         last = events[-1]
-        if isinstance(last.move, Draw) or out >= 0:
-            want = last.seat
-        else:
-            want = (last.seat + 1) % players
+        stays = isinstance(last.move, Draw) or out >= 0
+        want = last.seat if stays else (last.seat + 1) % players
         if v.turn != want:
             raise _fail("turn", f"after the history it is seat {want}'s turn, not {v.turn}'s")
-    if (v.drawn is not None) != (
-        bool(events) and events[-1].seat == me and isinstance(events[-1].move, Draw)
-    ) or (v.drawn is not None and events[-1].move.tile != v.drawn):
-        raise _fail("drawn", "must be the tile of seat's own draw that ends the history")
+    last_draw = events[-1].move if events and events[-1].seat == me else None
+    if not isinstance(last_draw, Draw):
+        last_draw = None
+    if (
+        events
+        and (last_draw is not None or v.drawn is not None)
+        and (last_draw is None or last_draw.tile != v.drawn)
+    ):
+        # (An empty history may start after the draw: a position read as it stands.)
+        raise _fail("drawn", f"must be the tile of seat {me}'s own draw that ends the history")
     mask_now = table._mask
     outcome = v.outcome()
     if outcome is not None and outcome.termination is Termination.BLOCKED:
@@ -298,7 +301,9 @@ def _analyse(v: View) -> _Problem:
     hand = own
     for i, (seat, move) in enumerate(events):
         for k, m in noplay[seat] if seat == me else ():
-            if k == i and hand & m:
+            # (A history that starts with a draw may start with a position read as it
+            # stands, which the reader does not check for how the turn arose.)
+            if k == i and hand & m and (i or not isinstance(move, Draw)):
                 raise _fail(
                     f"history[{i}]", f"seat {me} held a playable tile, so could not do that"
                 )
@@ -320,8 +325,8 @@ def _analyse(v: View) -> _Problem:
 
     # The tiles to place, and where each may go.
     known = own | own_drawn
-    for m in board[:start_len]:
-        known |= 1 << m._t
+    for placed in board[:start_len]:
+        known |= 1 << placed._t
     tiles = [t for t in range(rules.set_size) if not known >> t & 1]
     bone_slot = len(cap)
     cap.append(v.boneyard_size)
@@ -386,17 +391,17 @@ def _analyse(v: View) -> _Problem:
     for k, option in enumerate(options):
         p.feasible, final = option, k == len(options) - 1
         p.force, unblock = [], False
-        if outcome is None and not v.boneyard_size and v.drawn is None and not v.has_drawn:
-            if not own_hand & mask_now:
-                # Someone must hold a playable tile, or the round would be blocked.
-                unblock = True
-                p.force = [
-                    (i, g)
-                    for i, t in enumerate(tiles)
-                    if mask_now >> t & 1 and t not in played
-                    for g in p.feasible[i]
-                    if owner[g] >= 0
-                ]
+        at_turn_start = v.drawn is None and not v.has_drawn
+        if outcome is None and not v.boneyard_size and at_turn_start and not own_hand & mask_now:
+            # Someone must hold a playable tile, or the round would be blocked.
+            unblock = True
+            p.force = [
+                (i, g)
+                for i, t in enumerate(tiles)
+                if mask_now >> t & 1 and t not in played
+                for g in p.feasible[i]
+                if owner[g] >= 0
+            ]
         base = _complete(p)
         if base is None:
             if final:
@@ -510,10 +515,7 @@ def _assign(p: _Problem, rng: random.Random) -> list[int] | None:
             continue
         cands = [g for g in p.feasible[x] if room[g]]
         while True:
-            if len(cands) == 1:
-                g = cands[0]
-            else:
-                g = rng.choices(cands, [room[c] for c in cands])[0]
+            g = cands[0] if len(cands) == 1 else rng.choices(cands, [room[c] for c in cands])[0]
             if move_to(x, g):
                 break
             cands.remove(g)
@@ -524,7 +526,7 @@ def _deal(v: View, rng: random.Random) -> tuple[_Problem, list[int], list[int]]:
     p = _problem(v)
     where = _assign(p, rng)
     assert where is not None  # forcing succeeded once, so it always can
-    bone = [t for t, g in zip(p.tiles, where) if g == p.bone_slot]
+    bone = [t for t, g in zip(p.tiles, where, strict=True) if g == p.bone_slot]
     rng.shuffle(bone)
     return p, where, bone
 
@@ -536,7 +538,7 @@ def sample_state(v: View, rng: random.Random) -> State:
     hands = [0] * players
     hands[me] = v._table._hands[me]
     in_slot = {}
-    for t, g in zip(p.tiles, where):
+    for t, g in zip(p.tiles, where, strict=True):
         r = p.owner[g]
         if g >= players:
             in_slot[g] = t
@@ -563,17 +565,16 @@ def sample_record(v: View, rng: random.Random) -> Record:
     players = v.players
     hands = list(p.start_hands)
     in_slot = {}
-    for t, g in zip(p.tiles, where):
+    for t, g in zip(p.tiles, where, strict=True):
         if g < players:
             hands[g] |= 1 << t
         elif g != p.bone_slot:
             in_slot[g] = t
     moves = []
     drawn = []
-    for i, (seat, move) in enumerate(v.history):
+    for i, event in enumerate(v.history):
         g = p.draw_slots[i]
-        if g >= 0:
-            move = _DRAWS[in_slot[g]]
+        move = _DRAWS[in_slot[g]] if g >= 0 else event.move
         if isinstance(move, Draw):
             assert move.tile is not None
             drawn.append(move.tile.id)
@@ -585,7 +586,14 @@ def sample_record(v: View, rng: random.Random) -> Record:
         hands=[[_tile(t) for t in _bits(h)] for h in hands],
         boneyard=[_tile(t) for t in drawn + bone],
         turn=p.start_turn,
+        drawn=None if v.history else v.drawn,  # a history may start after the draw
     )
+    if moves and not start.is_legal(moves[0]):
+        # Only a position read as it stands, with a drawn tile that could not have been
+        # drawn: the record starts there, after the draw.
+        first = moves.pop(0)
+        assert isinstance(first, Draw) and first.tile is not None
+        start = _do_draw(start, first.tile.id)
     return Record(start, moves)
 
 
