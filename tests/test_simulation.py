@@ -317,7 +317,16 @@ class NoChoose:
         ({"games": 2.0}, RulesError, "games=2.0 is invalid"),
         ({"games": True}, RulesError, "games=True is invalid"),
         ({"games": "5"}, RulesError, "games='5' is invalid"),
-        ({"seed": 1.5}, RulesError, "^seed=1.5 is invalid: must be an integer$"),
+        (
+            {"seed": 1.5},
+            RulesError,
+            "^seed=1.5 is invalid: must be an integer of at most 4,000 digits$",
+        ),
+        (
+            {"seed": -(10**5000)},
+            RulesError,
+            "^seed=a negative integer of about 5,001 digits is invalid",
+        ),
         ({"seed": "1"}, RulesError, "seed='1' is invalid"),
         ({"seed": None}, RulesError, "seed=None is invalid"),
         ({"seed": False}, RulesError, "seed=False is invalid"),

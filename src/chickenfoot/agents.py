@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING, Protocol
 
 import attrs
 
-from chickenfoot.errors import AgentError, InvalidMoveError
+from chickenfoot.errors import AgentError, InvalidMoveError, brief
 from chickenfoot.moves import Move, Play, parse_move
 from chickenfoot.playout import playout
 from chickenfoot.rules import Rules
-from chickenfoot.state import LegalMoves, State, _short, apply
+from chickenfoot.state import LegalMoves, State, apply
 from chickenfoot.tiles import Tile
 
 if TYPE_CHECKING:
@@ -224,19 +224,19 @@ class SearchAgent:
     @iterations.validator
     def _check_iterations(self, attribute: attrs.Attribute[int], value: int) -> None:
         if type(value) is not int or value < 1:
-            raise AgentError(f"iterations={_short(value)} is invalid: must be a positive integer")
+            raise AgentError(f"iterations={brief(value)} is invalid: must be a positive integer")
 
     @time_limit.validator
     def _check_time_limit(self, attribute: attrs.Attribute[float | None], value: object) -> None:
         if value is None:
             return
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e9:
-            raise AgentError(f"time_limit={_short(value)} is invalid: must be seconds above 0")
+            raise AgentError(f"time_limit={brief(value)} is invalid: must be seconds above 0")
 
     @rollout.validator
     def _check_rollout(self, attribute: attrs.Attribute[str], value: object) -> None:
         if value not in ("greedy", "random"):
-            raise AgentError(f"rollout={_short(value)} is invalid: must be 'greedy' or 'random'")
+            raise AgentError(f"rollout={brief(value)} is invalid: must be 'greedy' or 'random'")
 
     def choose(self, view: View, legal: LegalMoves, rng: random.Random) -> Move:
         """The move with the best mean result over sampled deals."""
@@ -282,7 +282,7 @@ def _greedy_policy(state: State, legal: LegalMoves) -> Move:
 
 def _check_agents(agents: object, players: int) -> None:
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
-        raise AgentError(f"agents must be a sequence of agents, got {_short(agents)}")
+        raise AgentError(f"agents must be a sequence of agents, got {brief(agents)}")
     if len(agents) != players:
         raise AgentError(f"expected {players} agents (one per seat), got {len(agents)}")
     for i, a in enumerate(agents):
@@ -305,12 +305,12 @@ def _ask(agent: Agent, state: State, rng: random.Random) -> Move:
             move = parse_move(answer, max_pip=state.rules.max_pip)
         except InvalidMoveError:
             raise AgentError(
-                f"{_name(agent)} at seat {seat} answered {_short(answer)}, which is not a move "
+                f"{_name(agent)} at seat {seat} answered {brief(answer)}, which is not a move "
                 f"of the double-{state.rules.max_pip} set in notation (e.g. {legal[0]})"
             ) from None
     if not isinstance(move, Move):
         raise AgentError(
-            f"{_name(agent)} at seat {seat} returned {_short(answer)}, which is not a move"
+            f"{_name(agent)} at seat {seat} returned {brief(answer)}, which is not a move"
         )
     if move not in legal:
         raise AgentError(

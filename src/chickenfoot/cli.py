@@ -27,7 +27,7 @@ from typing import Any, NoReturn, TextIO
 
 from chickenfoot import __version__
 from chickenfoot.deal import deal
-from chickenfoot.errors import ChickenFootError, RulesError
+from chickenfoot.errors import ChickenFootError, RulesError, brief
 from chickenfoot.moves import Draw
 from chickenfoot.render import render
 from chickenfoot.rules import PRESETS, Rules
@@ -57,7 +57,7 @@ def _set_option(text: str) -> tuple[str, Any]:
     field, sep, raw = text.partition("=")
     if not sep or not field:
         raise argparse.ArgumentTypeError(
-            f"expected FIELD=VALUE (e.g. double_blank=25), got {text!r}"
+            f"expected FIELD=VALUE (e.g. double_blank=25), got {brief(text)}"
         )
     try:
         value = json.loads(raw)
@@ -154,7 +154,7 @@ def rules_from_args(preset: str, players: int, changes: Sequence[tuple[str, Any]
     """
     if preset not in PRESETS:
         raise RulesError(
-            f"preset={preset!r} is invalid: must be one of {', '.join(map(repr, PRESETS))}",
+            f"preset={brief(preset)} is invalid: must be one of {', '.join(map(repr, PRESETS))}",
             field="preset",
         )
     # Built from the JSON form, so that ``--set`` values read as in a rules document.

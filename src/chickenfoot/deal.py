@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import random
 
-from chickenfoot.errors import RulesError
+from chickenfoot.errors import RulesError, brief
 from chickenfoot.moves import Play, play_by_ids
 from chickenfoot.rules import Rules
 from chickenfoot.state import _BLOCKED, State, _blocked, _make
 from chickenfoot.tiles import DOUBLE_ID, MAX_PIP, PIPS, WITH, set_size
 
 __all__ = ["deal", "shuffled_tiles"]
+
+# The deal seeds its generator with the text f"{seed}:{round}" (docs: Formats, seeded
+# deals); Python prints integers of up to 4,300 digits, so both stay well below that.
+_MAX_BITS = 13_000  # 2**13000 has 3,914 digits
 
 _BIT = tuple(1 << t for t in range(set_size(MAX_PIP)))  # distinct bits: their sum is their union
 
@@ -50,12 +54,17 @@ def deal(rules: Rules, seed: int, round: int = 0) -> State:
     (False, 0, ['9-9'])
     """
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules={rules!r} is invalid: must be a Rules object", field="rules")
-    if type(seed) is not int:
-        raise RulesError(f"seed={seed!r} is invalid: must be an integer", field="seed")
-    if type(round) is not int or round < 0:
+        raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
+    if type(seed) is not int or seed.bit_length() > _MAX_BITS:
         raise RulesError(
-            f"round={round!r} is invalid: must be a non-negative integer", field="round"
+            f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits",
+            field="seed",
+        )
+    if type(round) is not int or round < 0 or round.bit_length() > _MAX_BITS:
+        raise RulesError(
+            f"round={brief(round)} is invalid: must be a non-negative integer of at most "
+            "4,000 digits",
+            field="round",
         )
     tiles = shuffled_tiles(rules, seed, round)
     hs, p = rules.hand_size, rules.players

@@ -7,6 +7,7 @@ True
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any
 
 __all__ = [
@@ -75,3 +76,35 @@ class AgentError(ChickenFootError):
 
 def _rebuild_rules_error(message: str, field: str) -> RulesError:
     return RulesError(message, field=field)
+
+
+def brief(value: object, limit: int = 60) -> str:
+    """A bounded ``repr`` of ``value`` for an error message.
+
+    Long strings are cut with their length said, huge integers are described rather than
+    printed (Python refuses to print one of over 4,300 digits), deep or long containers are
+    abbreviated, and a ``__repr__`` that fails is not called again.
+
+    >>> brief("9-4@9-9"), brief("x" * 10_000)
+    ("'9-4@9-9'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (10,000 characters)")
+    >>> brief(-(10**5000)), brief([[[[[[1]]]]]])
+    ('a negative integer of about 5,001 digits', '[[[[[...]]]]]')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        digits = int(value.bit_length() * 0.30103) + 1
+        sign = "a negative" if value < 0 else "an"
+        return f"{sign} integer of about {digits:,} digits"
+    if isinstance(value, (str, bytes)) and len(value) > limit:
+        unit = "characters" if isinstance(value, str) else "bytes"
+        return f"{value[:limit]!r}... ({len(value):,} {unit})"
+    r = reprlib.Repr()
+    r.maxlevel = 4
+    r.maxstring = r.maxother = limit
+    r.maxlist = r.maxtuple = r.maxdict = r.maxset = 8
+    try:
+        text = r.repr(value)
+        if "..." not in text:  # nothing was cut: the plain repr is as short, and in order
+            text = repr(value)
+    except Exception:  # a hostile or broken __repr__: say only what it is
+        return f"<a {type(value).__name__[:40]}>"
+    return text if len(text) <= 3 * limit else text[: 3 * limit] + "..."

@@ -20,7 +20,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from chickenfoot.errors import FormatError, InvalidMoveError, RulesError
+from chickenfoot.errors import FormatError, InvalidMoveError, RulesError, brief
 from chickenfoot.moves import Play, play_by_ids
 from chickenfoot.rules import Rules
 from chickenfoot.state import State, _settle
@@ -70,10 +70,12 @@ def check_header(obj: Any, fmt: str, keys: tuple[str, ...], path: str = "") -> M
         if key not in keys:
             raise FormatError(_join(path, str(key)), f"unknown key (a {fmt} has {', '.join(keys)})")
     if obj["format"] != fmt:
-        raise FormatError(_join(path, "format"), f"expected {fmt!r}, got {obj['format']!r}")
+        raise FormatError(
+            _join(path, "format"), f"expected {brief(fmt)}, got {brief(obj['format'])}"
+        )
     version = obj["version"]
     if type(version) is not int:
-        raise FormatError(_join(path, "version"), f"expected the integer 1, got {version!r}")
+        raise FormatError(_join(path, "version"), f"expected the integer 1, got {brief(version)}")
     if version != VERSION:
         what = "newer than this library reads" if version > VERSION else "not a known version"
         raise FormatError(_join(path, "version"), f"version {version} is {what} (1)")
@@ -192,7 +194,9 @@ def position_from_parts(
         )
     turn = doc["turn"]
     if type(turn) is not int or not 0 <= turn < rules.players:
-        raise FormatError(_join(path, "turn"), f"{turn!r} is not a seat (0 to {rules.players - 1})")
+        raise FormatError(
+            _join(path, "turn"), f"{brief(turn)} is not a seat (0 to {rules.players - 1})"
+        )
     drawn_value = doc["drawn"]
     drawn = -1
     if drawn_value is not None:
@@ -213,7 +217,9 @@ def _read_board(value: Any, path: str, rules: Rules, centre: Tile, place: Any) -
         return ()
     first = _join(path, 0)
     if raw[0] != str(centre) and _tile(raw[0], first, n) is not centre:
-        raise FormatError(first, f"the board must start with the centre {centre}, got {raw[0]!r}")
+        raise FormatError(
+            first, f"the board must start with the centre {centre}, got {brief(raw[0])}"
+        )
     place(centre, first)
     board = [play_by_ids(centre.id, -1)]
     ends: dict[int, int] = {}  # anchor id -> open number
@@ -222,7 +228,7 @@ def _read_board(value: Any, path: str, rules: Rules, centre: Tile, place: Any) -
         where = _join(path, i)
         text = raw[i]
         if not isinstance(text, str) or text.count("@") != 1:
-            raise FormatError(where, f"expected a placement TILE@ANCHOR, got {text!r}")
+            raise FormatError(where, f"expected a placement TILE@ANCHOR, got {brief(text)}")
         tile_text, anchor_text = text.split("@")
         tile = _tile(tile_text, where, n)
         anchor = _tile(anchor_text, where, n)
@@ -305,7 +311,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise FormatError("", f"not valid JSON: the key {key!r} appears twice in an object")
+                raise FormatError(
+                    "", f"not valid JSON: the key {brief(key)} appears twice in an object"
+                )
             seen.add(key)
     return obj
 

@@ -30,7 +30,7 @@ from typing import Any, Final
 import attrs
 
 from chickenfoot.deal import deal
-from chickenfoot.errors import FormatError, IllegalMoveError, RulesError
+from chickenfoot.errors import FormatError, IllegalMoveError, RulesError, brief
 from chickenfoot.formats import VERSION, check_header, loads, position_from_dict, rules_from_dict
 from chickenfoot.moves import Move
 from chickenfoot.rules import Rounds, Rules, Threshold
@@ -218,12 +218,12 @@ def _read_scores(raw: Any, players: int, path: str) -> Scores:
     for i, row in enumerate(raw):
         rp = f"{path}[{i}]"
         if not isinstance(row, (list, tuple)):
-            raise FormatError(rp, f"expected an array of {players} scores, got {row!r}")
+            raise FormatError(rp, f"expected an array of {players} scores, got {brief(row)}")
         if len(row) != players:
             raise FormatError(rp, f"expected {players} scores (one per seat), got {len(row)}")
         for seat, value in enumerate(row):
             if type(value) is not int or value < 0:
-                raise FormatError(f"{rp}[{seat}]", f"{value!r} is not a non-negative integer")
+                raise FormatError(f"{rp}[{seat}]", f"{brief(value)} is not a non-negative integer")
         rows.append(tuple(row))
     return tuple(rows)
 
@@ -253,13 +253,13 @@ def _check_match(rules: Rules, scores: Scores, round: Any) -> None:
             f"the match is not over after {len(scores)} rounds, so round must be a position",
         )
     if not isinstance(round, State):
-        raise FormatError("round", f"expected a State or None, got {round!r}")
+        raise FormatError("round", f"expected a State or None, got {brief(round)}")
     if round.rules != rules:
         mine, theirs = rules.to_dict(), round.rules.to_dict()
         field = next(k for k in mine if mine[k] != theirs[k])
         raise FormatError(
             f"round.rules.{field}",
-            f"{theirs[field]!r} differs from the match rules ({mine[field]!r})",
+            f"{brief(theirs[field])} differs from the match rules ({brief(mine[field])})",
         )
     k = len(scores)
     d = rules.centre_of_round(k)
@@ -316,9 +316,11 @@ class Match:
         round: State | None,
     ) -> None:
         if not isinstance(rules, Rules):
-            raise RulesError(f"rules={rules!r} is invalid: must be a Rules object", field="rules")
+            raise RulesError(
+                f"rules={brief(rules)} is invalid: must be a Rules object", field="rules"
+            )
         if type(seed) is not int:
-            raise RulesError(f"seed={seed!r} is invalid: must be an integer", field="seed")
+            raise RulesError(f"seed={brief(seed)} is invalid: must be an integer", field="seed")
         try:
             checked = _read_scores(scores, rules.players, "scores")
             _check_match(rules, checked, round)
@@ -357,7 +359,9 @@ class Match:
         >>> Match.from_scores(Rules(players=2, match=Rounds(1)), seed=3, scores=[(0, 9)]).round
         """
         if not isinstance(rules, Rules):
-            raise RulesError(f"rules={rules!r} is invalid: must be a Rules object", field="rules")
+            raise RulesError(
+                f"rules={brief(rules)} is invalid: must be a Rules object", field="rules"
+            )
         try:
             checked = _read_scores(scores, rules.players, "scores")
         except FormatError as err:
@@ -460,7 +464,7 @@ class Match:
         rules = rules_from_dict(doc["rules"], "rules")
         seed = doc["seed"]
         if type(seed) is not int:
-            raise FormatError("seed", f"expected an integer, got {seed!r}")
+            raise FormatError("seed", f"expected an integer, got {brief(seed)}")
         scores = _read_scores(doc["scores"], rules.players, "scores")
         raw_round = doc["round"]
         round = None if raw_round is None else position_from_dict(raw_round, "round")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final, NamedTuple
 
-from chickenfoot.errors import InvalidMoveError
+from chickenfoot.errors import InvalidMoveError, brief
 from chickenfoot.tiles import _BY_ID, MAX_PIP, Tile, tile_id
 
 __all__ = ["DRAW", "PASS", "Draw", "Event", "Move", "Pass", "Play", "parse_move"]
@@ -36,6 +36,9 @@ class Move:
         raise NotImplementedError
 
     def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __copy__(self) -> Move:
@@ -68,7 +71,7 @@ class Play(Move):
     def __new__(cls, tile: Tile, anchor: Tile | None = None) -> Play:
         if not isinstance(tile, Tile) or not (anchor is None or isinstance(anchor, Tile)):
             raise InvalidMoveError(
-                f"Play({tile!r}, {anchor!r}): expected a Tile and a Tile or None"
+                f"Play({brief(tile)}, {brief(anchor)}): expected a Tile and a Tile or None"
             )
         return play_by_ids(tile.id, -1 if anchor is None else anchor.id)
 
@@ -99,7 +102,9 @@ def play_by_ids(t: int, a: int) -> Play:
         osa(m, "anchor", None if a < 0 else _BY_ID[a])
         osa(m, "_t", t)
         osa(m, "_a", a)
-        row[a] = m
+        # setdefault is one atomic step: two threads that both missed still share the one
+        # object stored first, so moves stay comparable by identity.
+        m = row.setdefault(a, m)
     return m
 
 
@@ -117,7 +122,7 @@ class Draw(Move):
         if tile is None:
             return DRAW
         if not isinstance(tile, Tile):
-            raise InvalidMoveError(f"Draw({tile!r}): expected a Tile or None")
+            raise InvalidMoveError(f"Draw({brief(tile)}): expected a Tile or None")
         return _DRAWS[tile.id]
 
     @classmethod
@@ -203,7 +208,7 @@ def parse_move(text: str, *, max_pip: int = MAX_PIP) -> Move:
     chickenfoot.errors.InvalidMoveError: '9-4 @ 9-9' is not a move: expected TILE@ANCHOR ...
     """
     if not isinstance(text, str):
-        raise InvalidMoveError(f"{text!r} is not a move: expected a string")
+        raise InvalidMoveError(f"{brief(text)} is not a move: expected a string")
     if text == "draw":
         return DRAW
     if text == "pass":
@@ -214,7 +219,7 @@ def parse_move(text: str, *, max_pip: int = MAX_PIP) -> Move:
         # Compare the digits as text first: a thousand-digit number must not reach int().
         groups = [g for g in m.groups() if g is not None]
         if any(len(g) > 2 or int(g) > min(max_pip, MAX_PIP) for g in groups):
-            raise InvalidMoveError(f"{text!r} names a tile outside the double-{max_pip} set")
+            raise InvalidMoveError(f"{brief(text)} names a tile outside the double-{max_pip} set")
         nums = [int(g) for g in groups]
         if is_draw:
             return _DRAWS[tile_id(nums[0], nums[1])]
@@ -222,6 +227,6 @@ def parse_move(text: str, *, max_pip: int = MAX_PIP) -> Move:
             tile_id(nums[0], nums[1]), tile_id(nums[2], nums[3]) if len(nums) == 4 else -1
         )
     raise InvalidMoveError(
-        f"{text!r} is not a move: expected TILE@ANCHOR (e.g. '9-4@9-9'), TILE, "
+        f"{brief(text)} is not a move: expected TILE@ANCHOR (e.g. '9-4@9-9'), TILE, "
         "'draw', 'draw:TILE' or 'pass'"
     )

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from chickenfoot.errors import ChickenFootError
+from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import DRAW, PASS, Play
 from chickenfoot.state import State, _do_draw, _do_pass, _do_play, _generate
 
@@ -25,7 +25,7 @@ def perft(state: State, depth: int) -> int:
     ``draw`` takes the front tile, so the count is a pure function of the position.
     """
     if type(depth) is not int or depth < 0:
-        raise ValueError(f"depth={depth!r} is invalid: must be a non-negative integer")
+        raise ValueError(f"depth={brief(depth)} is invalid: must be a non-negative integer")
     return _perft(state, depth)
 
 

@@ -26,7 +26,7 @@ from typing import Any, Final
 
 import attrs
 
-from chickenfoot.errors import ChickenFootError, FormatError
+from chickenfoot.errors import ChickenFootError, FormatError, brief
 from chickenfoot.formats import VERSION, check_header, loads, position_from_dict
 from chickenfoot.moves import Move, parse_move
 from chickenfoot.state import State
@@ -53,7 +53,7 @@ class RecordMoveError(FormatError):
     def __init__(
         self, index: int, text: str, reason: str, error: ChickenFootError | None = None
     ) -> None:
-        super().__init__(f"moves[{index}]", f"{text!r} cannot be played: {reason}")
+        super().__init__(f"moves[{index}]", f"{brief(text)} cannot be played: {reason}")
         self.index = index
         self.text = text
         self.reason = reason
@@ -85,9 +85,11 @@ class Record:
 
     def __init__(self, start: State, moves: Iterable[Move | str] = ()) -> None:
         if not isinstance(start, State):
-            raise FormatError("start", f"expected a State, got {start!r}")
+            raise FormatError("start", f"expected a State, got {brief(start)}")
         if isinstance(moves, str):
-            raise FormatError("moves", f"expected a sequence of moves, got the string {moves!r}")
+            raise FormatError(
+                "moves", f"expected a sequence of moves, got the string {brief(moves)}"
+            )
         states = [start]
         parsed: list[Move] = []
         state = start
@@ -178,7 +180,7 @@ class Record:
         start = position_from_dict(doc["start"], "start")
         moves = doc["moves"]
         if not isinstance(moves, list):
-            raise FormatError("moves", f"expected an array of moves, got {moves!r}")
+            raise FormatError("moves", f"expected an array of moves, got {brief(moves)}")
         for i, text in enumerate(moves):
             if not isinstance(text, str):
                 raise RecordMoveError(i, repr(text), _NOT_A_MOVE)

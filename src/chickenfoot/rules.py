@@ -23,7 +23,7 @@ from typing import Any, Final, Literal, TypeGuard
 
 import attrs
 
-from chickenfoot.errors import RulesError
+from chickenfoot.errors import RulesError, brief
 from chickenfoot.tiles import MAX_PIP, set_size
 
 __all__ = [
@@ -96,7 +96,7 @@ MatchLength = Rounds | Threshold
 
 
 def _fail(field: str, value: object, valid: str) -> RulesError:
-    return RulesError(f"{field}={value!r} is invalid: {valid}", field=field)
+    return RulesError(f"{field}={brief(value)} is invalid: {valid}", field=field)
 
 
 def _check_players(value: object) -> int:
@@ -158,7 +158,7 @@ class Rules:
         key = (_check_players(self.players), _check_max_pip(self.max_pip))
         if key not in HAND_SIZES:
             raise RulesError(
-                f"hand_size is required: (players={key[0]}, max_pip={key[1]}) is not in the "
+                f"hand_size is required: (players={brief(key[0])}, max_pip={key[1]}) is not in the "
                 "R2 table (2-6 players with max_pip=9, 7-8 with max_pip=12)",
                 field="hand_size",
             )

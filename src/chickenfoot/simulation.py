@@ -28,9 +28,9 @@ from typing import Any, NamedTuple
 import attrs
 
 from chickenfoot.agents import Agent, _check_agents, play_match
-from chickenfoot.errors import AgentError, ChickenFootError, RulesError
+from chickenfoot.errors import AgentError, ChickenFootError, RulesError, brief
 from chickenfoot.rules import Rules
-from chickenfoot.state import State, _short
+from chickenfoot.state import State
 
 __all__ = ["AgentStats", "SimulationResult", "mean_interval", "simulate", "wilson_interval"]
 
@@ -213,20 +213,23 @@ def _check(
     rules: Any, agents: Any, games: Any, seed: Any, executor: Any, progress: Any
 ) -> tuple[Agent, ...]:
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules={_short(rules)} is invalid: must be a Rules object", field="rules")
+        raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
     _check_agents(agents, rules.players)
     if type(games) is not int or games < 1:
         raise RulesError(
-            f"games={_short(games)} is invalid: must be a positive integer", field="games"
+            f"games={brief(games)} is invalid: must be a positive integer", field="games"
         )
-    if type(seed) is not int:
-        raise RulesError(f"seed={_short(seed)} is invalid: must be an integer", field="seed")
+    if type(seed) is not int or seed.bit_length() > 13_000:
+        raise RulesError(
+            f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits",
+            field="seed",
+        )
     if executor is not None and not isinstance(executor, Executor):
         raise ChickenFootError(
-            f"executor={_short(executor)} is invalid: must be a concurrent.futures.Executor or None"
+            f"executor={brief(executor)} is invalid: must be a concurrent.futures.Executor or None"
         )
     if progress is not None and not callable(progress):
-        raise ChickenFootError(f"progress={_short(progress)} is invalid: must be callable or None")
+        raise ChickenFootError(f"progress={brief(progress)} is invalid: must be callable or None")
     if isinstance(executor, ProcessPoolExecutor):
         for i, a in enumerate(agents):
             try:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from chickenfoot.errors import IllegalMoveError, InvalidMoveError, RulesError
+from chickenfoot.errors import IllegalMoveError, InvalidMoveError, RulesError, brief
 from chickenfoot.moves import (
     _DRAWS,
     DRAW,
@@ -171,7 +171,7 @@ class State:
 
         if not isinstance(rules, Rules):
             raise RulesError(
-                f"rules={_short(rules)} is invalid: must be a Rules object", field="rules"
+                f"rules={brief(rules)} is invalid: must be a Rules object", field="rules"
             )
         if centre is None:
             centre = Tile(rules.centre_of_round(0), rules.centre_of_round(0))
@@ -394,20 +394,6 @@ def _is_seq(value: Any) -> bool:
 
 def _texts(values: Any) -> Any:
     return [_text(v) for v in values] if _is_seq(values) else values
-
-
-def _short(value: Any) -> str:
-    """A bounded ``repr`` for error messages (huge integers and deep nesting included)."""
-    import reprlib
-
-    if isinstance(value, int) and value.bit_length() > 64:
-        return f"<an integer of {value.bit_length()} bits>"
-    r = reprlib.Repr()
-    r.maxstring = r.maxother = 40
-    try:
-        return r.repr(value)
-    except Exception:  # a hostile __repr__: say only what it is
-        return f"<a {type(value).__name__}>"
 
 
 # -- internal construction (the hot path) ----------------------------------------------------
@@ -819,7 +805,7 @@ def apply(state: State, move: Move | str) -> State:
         if tile is not None and tile.id in state._bone and _draw_ok(state):
             return _do_draw(state, tile.id)
     elif not isinstance(move, Move):
-        raise InvalidMoveError(f"{move!r} is not a move (expected a Move or its notation)")
+        raise InvalidMoveError(f"{brief(move)} is not a move (expected a Move or its notation)")
     assert isinstance(move, Move)
     _check_in_set(state, move)
     raise IllegalMoveError(f"{move} by seat {state.turn}: {_why_illegal(state, move)}")
@@ -967,7 +953,7 @@ def _check_in_set(s: State, move: Move) -> None:
     for tile in (getattr(move, "tile", None), getattr(move, "anchor", None)):
         if tile is not None and tile.id >= size:
             raise InvalidMoveError(
-                f"{str(move)!r} names {tile}, which is not in the double-{s.rules.max_pip} set"
+                f"{brief(str(move))} names {tile}, which is not in the double-{s.rules.max_pip} set"
             )
 
 

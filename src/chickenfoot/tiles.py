@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, Final
 
-from chickenfoot.errors import InvalidMoveError
+from chickenfoot.errors import InvalidMoveError, brief
 
 __all__ = ["MAX_PIP", "Tile", "set_size", "tile_id", "tiles_of_set"]
 
@@ -72,7 +72,7 @@ class Tile:
             or not (0 <= a <= MAX_PIP and 0 <= b <= MAX_PIP)
         ):
             raise InvalidMoveError(
-                f"{a!r}-{b!r} is not a tile: numbers must be integers from 0 to {MAX_PIP}"
+                f"{brief(a)}-{brief(b)} is not a tile: numbers must be integers from 0 to {MAX_PIP}"
             )
         return _BY_ID[tile_id(a, b)]
 
@@ -92,7 +92,7 @@ class Tile:
         Tile(9, 4)
         """
         if type(tid) is not int or not 0 <= tid < len(_BY_ID):
-            raise InvalidMoveError(f"{tid!r} is not a tile id (0 to {len(_BY_ID) - 1})")
+            raise InvalidMoveError(f"{brief(tid)} is not a tile id (0 to {len(_BY_ID) - 1})")
         return _BY_ID[tid]
 
     @classmethod
@@ -108,11 +108,11 @@ class Tile:
         """
         m = _TILE_TEXT.match(text) if isinstance(text, str) else None
         if m is None:
-            raise InvalidMoveError(f"{text!r} is not a tile: expected H-L such as '9-4'")
+            raise InvalidMoveError(f"{brief(text)} is not a tile: expected H-L such as '9-4'")
         # Compare the digits as text first: a thousand-digit number must not reach int().
         limit = min(max_pip, MAX_PIP)
         if any(len(g) > 2 or int(g) > limit for g in m.groups()):
-            raise InvalidMoveError(f"{text!r} is not a tile of the double-{max_pip} set")
+            raise InvalidMoveError(f"{brief(text)} is not a tile of the double-{max_pip} set")
         return _BY_ID[tile_id(int(m.group(1)), int(m.group(2)))]
 
     @property
@@ -138,6 +138,9 @@ class Tile:
         raise ValueError(f"{self} does not show {number}")
 
     def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Tile is immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Tile is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:

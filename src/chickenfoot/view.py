@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from chickenfoot.errors import FormatError, SeatError
+from chickenfoot.errors import FormatError, SeatError, brief
 from chickenfoot.moves import DRAW, Draw, Event, Play
 from chickenfoot.outcome import Outcome
 from chickenfoot.rules import Rules
@@ -43,7 +43,6 @@ from chickenfoot.state import (
     _make,
     _new_legal,
     _settle,
-    _short,
 )
 from chickenfoot.tiles import _BY_ID, Tile, iter_bits
 
@@ -273,7 +272,7 @@ def view(state: State, seat: int) -> View:
     """
     players = len(state._hands)
     if type(seat) is not int or not 0 <= seat < players:
-        raise SeatError(f"seat {_short(seat)} is not a seat of this round (0 to {players - 1})")
+        raise SeatError(f"seat {brief(seat)} is not a seat of this round (0 to {players - 1})")
     hand = state._hands[seat]
     events: list[Event] = []
     log = state._log
@@ -380,13 +379,13 @@ def view_from_dict(obj: Any) -> View:
 
     def seat_of(value: Any, path: str) -> int:
         if type(value) is not int or not 0 <= value < players:
-            raise FormatError(path, f"{_short(value)} is not a seat (0 to {players - 1})")
+            raise FormatError(path, f"{brief(value)} is not a seat (0 to {players - 1})")
         return value
 
     def count(value: Any, path: str) -> int:
         if type(value) is not int or not 0 <= value <= rules.set_size:
             raise FormatError(
-                path, f"expected a count from 0 to {rules.set_size}, got {_short(value)}"
+                path, f"expected a count from 0 to {rules.set_size}, got {brief(value)}"
             )
         return value
 
@@ -491,7 +490,7 @@ def _read_outcome(value: Any, sizes: tuple[int, ...], bone: int) -> Outcome | No
         if not empty or seat != empty[0]:
             want = f"seat {empty[0]} went out" if empty else "no hand is empty"
             raise FormatError(
-                "outcome.seat", f"{_short(seat)} does not agree with the hand sizes ({want})"
+                "outcome.seat", f"{brief(seat)} does not agree with the hand sizes ({want})"
             )
         return Outcome(Termination.OUT, seat)
     if kind == "blocked":
@@ -502,4 +501,4 @@ def _read_outcome(value: Any, sizes: tuple[int, ...], bone: int) -> Outcome | No
         if bone:
             raise FormatError("outcome", f"a round with {bone} tiles left to draw is not blocked")
         return Outcome(Termination.BLOCKED)
-    raise FormatError("outcome.kind", f"expected 'out' or 'blocked', got {_short(kind)}")
+    raise FormatError("outcome.kind", f"expected 'out' or 'blocked', got {brief(kind)}")
