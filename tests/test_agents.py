@@ -264,13 +264,13 @@ def _left_open(v: cf.View, m: cf.Play) -> int | None:
 @settings(max_examples=examples(80))
 @given(live_positions)
 def test_heuristic_hurt_leaves_open_what_most_others_lack(s: cf.State) -> None:
-    # With only 'hurt' weighted (100 outweighs any tile's pips), the chosen play leaves open
-    # a number lacked by as many other seats as any play can.
+    # With only 'hurt' weighted (10**6 outweighs any tile's value, 0-0 at any double_blank
+    # included), the chosen play leaves open a number lacked by as many other seats as any.
     v, legal = _to_act(s)
     plays = [m for m in legal if isinstance(m, cf.Play)]
     if len(plays) < 2:
         return
-    agent = cf.HeuristicAgent(follow=0, hurt=100, foot=0, keep=0)
+    agent = cf.HeuristicAgent(follow=0, hurt=10**6, foot=0, keep=0)
     lacking = _lacking(v)
 
     def hurt(m: cf.Play) -> int:
@@ -289,7 +289,8 @@ def test_heuristic_foot_lays_doubles_it_can_help_fill(s: cf.State) -> None:
     plays = [m for m in legal if isinstance(m, cf.Play)]
     if len(plays) < 2:
         return
-    m = cf.HeuristicAgent(follow=0, hurt=0, foot=100, keep=0).choose(v, legal, random.Random(0))
+    # foot = 10**6 outweighs any tile's value (0-0 may count any double_blank).
+    m = cf.HeuristicAgent(follow=0, hurt=0, foot=10**6, keep=0).choose(v, legal, random.Random(0))
     assert isinstance(m, cf.Play)
 
     def helped(p: cf.Play) -> bool:

@@ -124,8 +124,8 @@ for _ in range(5000):
         (lambda: cf.Rules(players=HUGE), cf.RulesError),
         (lambda: cf.Rules(double_blank="x" * 5_000_000), cf.RulesError),
         (lambda: cf.Rules.from_dict({"players": DEEP}), cf.RulesError),
-        (lambda: cf.deal(cf.Rules(), seed=float(1)), cf.RulesError),
-        (lambda: cf.deal(cf.Rules(), seed=1, round=HUGE), cf.RulesError),
+        (lambda: cf.deal(cf.Rules(), seed=float(1)), cf.ArgumentError),
+        (lambda: cf.deal(cf.Rules(), seed=1, round=HUGE), cf.ArgumentError),
         (lambda: cf.parse_move(DEEP), cf.InvalidMoveError),
         (lambda: cf.parse_move("x" * 5_000_000), cf.InvalidMoveError),
         (lambda: cf.apply(cf.deal(cf.Rules(), seed=1), DEEP), cf.InvalidMoveError),
@@ -159,3 +159,92 @@ def test_a_broken_repr_is_not_called_twice() -> None:
             raise RuntimeError("no")
 
     assert brief(Broken()) == "<a Broken>"
+
+
+# -- one policy for bad arguments --------------------------------------------------------------
+
+S = cf.deal(cf.Rules(), seed=1)
+
+
+class _Unknown(cf.Move):
+    """A Move subclass the library does not know."""
+
+    __slots__ = ()
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: cf.perft(S, -1), cf.ArgumentError, "depth=-1 is invalid: must be a non-negative integer"),
+        (lambda: cf.perft(None, 1), cf.ArgumentError, "perft needs a State, got None"),
+        (lambda: cf.Rules.preset(["x"]), cf.RulesError, "preset=['x'] is invalid: must be one of"),
+        (lambda: cf.parse_move("9-9", max_pip="9"), cf.ArgumentError, "max_pip='9' is invalid: must be an integer 0 to 18"),
+        (lambda: cf.Tile.parse("9-9", max_pip=None), cf.ArgumentError, "max_pip=None is invalid"),
+        (lambda: cf.Record(S, 5), cf.FormatError, "moves: expected a sequence of moves, got 5"),
+        (lambda: cf.apply(S, _Unknown()), cf.InvalidMoveError, "is not a move (expected a Move or its notation)"),
+        (lambda: cf.legal_moves(None), cf.ArgumentError, "legal_moves needs a State, got None"),
+        (lambda: cf.apply({"turn": 0}, "9-2@9-9"), cf.ArgumentError, "apply needs a State, got {'turn': 0}"),
+        (lambda: cf.apply(None, cf.PASS), cf.ArgumentError, "apply needs a State, got None"),
+        (lambda: cf.is_legal(None, "pass"), cf.ArgumentError, "is_legal needs a State, got None"),
+        (lambda: cf.outcome(None), cf.ArgumentError, "outcome needs a State, got None"),
+        (lambda: cf.penalties(None), cf.ArgumentError, "penalties needs a State, got None"),
+        (lambda: cf.view(None, 0), cf.ArgumentError, "view needs a State, got None"),
+        (lambda: cf.playout(None), cf.ArgumentError, "playout needs a State, got None"),
+        (lambda: cf.playout(S, 5), cf.ArgumentError, "rng=5 is invalid: must be a random.Random or None"),
+        (lambda: cf.playout(S, policy=5), cf.ArgumentError, "policy=5 is invalid: must be callable"),
+        (lambda: S.hand(4), cf.SeatError, "seat 4 is not a seat of this round (0 to 3)"),
+        (lambda: S.hand(-1), cf.SeatError, "seat -1 is not a seat of this round (0 to 3)"),
+        (lambda: S.hand("0"), cf.SeatError, "seat '0' is not a seat of this round (0 to 3)"),
+        (lambda: cf.deal(cf.Rules(), seed="abc"), cf.ArgumentError, "seed='abc' is invalid: must be an integer"),
+        (lambda: cf.State.from_json(cf.Match.start(cf.Rules(), seed=1).to_json()), cf.FormatError, "format: expected 'chickenfoot/position', got 'chickenfoot/match'"),
+        (lambda: cf.Record.from_dict(S.to_dict()), cf.FormatError, "format: expected 'chickenfoot/record', got 'chickenfoot/position'"),
+    ],
+)  # fmt: skip
+def test_every_bad_argument_raises_the_library_error_naming_it(
+    call: Any, error: type, message: str
+) -> None:
+    with pytest.raises(error) as info:
+        call()
+    assert message in str(info.value)
+    assert isinstance(info.value, cf.ChickenFootError) and isinstance(info.value, ValueError)
+
+
+def test_argument_errors_are_also_type_errors() -> None:
+    # Code that catches the conventional TypeError for a wrong type keeps working.
+    with pytest.raises(TypeError):
+        cf.legal_moves("not a state")
+    assert issubclass(cf.ArgumentError, TypeError) and issubclass(cf.ArgumentError, ValueError)
+
+
+def test_the_hot_paths_still_accept_states_after_a_bad_call() -> None:
+    with pytest.raises(cf.ArgumentError):
+        cf.apply(None, "9-3@9-9")
+    assert str(cf.apply(S, "9-3@9-9").board[-1]) == "9-3@9-9"
+
+
+# -- the command line: one line, exit status 2 -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["rules", "--set", "match=" + "[" * 1000],
+        ["rules", "--set", "match=" + "[" * 1000 + "]" * 1000],
+        ["demo", "--set", "double_blank=" + "9" * 4300],
+        ["rules", "--set", "players=" + "9" * 5000],
+        ["demo", "--seed", "9" * 5000],
+        ["demo", "--round", "-1"],
+        ["rules", "--set", "x" * 100_000],
+    ],
+    ids=lambda argv: f"{argv[0]} {argv[1]} {argv[2][:12]}",
+)
+def test_the_command_line_never_prints_a_traceback(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from chickenfoot.cli import main
+
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("chickenfoot: error: ")
+    assert "Traceback" not in err and len(err) < 600

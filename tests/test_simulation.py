@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import chickenfoot.simulation as simulation
 from chickenfoot import ChickenFootError, Rounds, Rules, RulesError, deal, half_match
 from chickenfoot.agents import GreedyAgent, RandomAgent, play_match, play_round
-from chickenfoot.errors import AgentError
+from chickenfoot.errors import AgentError, ArgumentError
 from chickenfoot.simulation import (
     AgentStats,
     SimulationResult,
@@ -312,24 +312,24 @@ class NoChoose:
             AgentError,
             r"^agents\[3\] \(a NoChoose\) has no choose\(view, legal, rng\) method$",
         ),
-        ({"games": 0}, RulesError, "^games=0 is invalid: must be a positive integer$"),
-        ({"games": -3}, RulesError, "games=-3 is invalid"),
-        ({"games": 2.0}, RulesError, "games=2.0 is invalid"),
-        ({"games": True}, RulesError, "games=True is invalid"),
-        ({"games": "5"}, RulesError, "games='5' is invalid"),
+        ({"games": 0}, ArgumentError, "^games=0 is invalid: must be a positive integer$"),
+        ({"games": -3}, ArgumentError, "games=-3 is invalid"),
+        ({"games": 2.0}, ArgumentError, "games=2.0 is invalid"),
+        ({"games": True}, ArgumentError, "games=True is invalid"),
+        ({"games": "5"}, ArgumentError, "games='5' is invalid"),
         (
             {"seed": 1.5},
-            RulesError,
+            ArgumentError,
             "^seed=1.5 is invalid: must be an integer of at most 4,000 digits$",
         ),
         (
             {"seed": -(10**5000)},
-            RulesError,
+            ArgumentError,
             "^seed=a negative integer of about 5,001 digits is invalid",
         ),
-        ({"seed": "1"}, RulesError, "seed='1' is invalid"),
-        ({"seed": None}, RulesError, "seed=None is invalid"),
-        ({"seed": False}, RulesError, "seed=False is invalid"),
+        ({"seed": "1"}, ArgumentError, "seed='1' is invalid"),
+        ({"seed": None}, ArgumentError, "seed=None is invalid"),
+        ({"seed": False}, ArgumentError, "seed=False is invalid"),
         ({"executor": 2}, ChickenFootError, "executor=2 is invalid: must be a concurrent"),
         ({"progress": 1}, ChickenFootError, "progress=1 is invalid: must be callable"),
     ],
@@ -346,7 +346,7 @@ def test_bad_input(kwargs: dict[str, Any], error: type[Exception], message: str)
 def test_bad_input_messages_are_bounded() -> None:
     huge = "x" * 10_000
     for kwargs in ({"seed": huge}, {"games": huge}, {"games": [0] * 10_000}, {"seed": 2.0**900}):
-        with pytest.raises(RulesError) as info:
+        with pytest.raises(ArgumentError) as info:
             simulate(ONE_ROUND, FOUR, **{"games": 1, "seed": 0, **kwargs})
         assert len(str(info.value)) < 200
     with pytest.raises(RulesError) as info:

@@ -20,6 +20,7 @@ from chickenfoot.agents import (
 from chickenfoot.deal import deal, shuffled_tiles
 from chickenfoot.errors import (
     AgentError,
+    ArgumentError,
     ChickenFootError,
     FormatError,
     IllegalMoveError,
@@ -68,6 +69,7 @@ __all__ = [
     "Agent",
     "AgentError",
     "AgentStats",
+    "ArgumentError",
     "ChickenFootError",
     "Draw",
     "Event",

@@ -61,7 +61,7 @@ def _set_option(text: str) -> tuple[str, Any]:
         )
     try:
         value = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON (or too deep, or too long a number)
         value = raw
     return field, value
 
@@ -274,8 +274,14 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+    except (RecursionError, MemoryError, OverflowError, ValueError, TypeError) as err:
+        # Never a traceback: an input too big or too deep for Python itself.
+        _error(f"{type(err).__name__}: {brief(str(err), 200)}")
+        return EXIT_USAGE
 
 
 def _error(message: str) -> None:
     line = " ".join(message.split())  # one line, whatever the message holds
+    if len(line) > 400:  # e.g. argparse quoting a 5,000-digit number in full
+        line = f"{line[:400]}... ({len(line):,} characters)"
     print(f"{PROG}: error: {line}", file=sys.stderr)

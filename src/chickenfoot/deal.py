@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from chickenfoot.errors import RulesError, brief
+from chickenfoot.errors import ArgumentError, RulesError, brief
 from chickenfoot.moves import Play, play_by_ids
 from chickenfoot.rules import Rules
 from chickenfoot.state import _BLOCKED, State, _blocked, _make
@@ -56,15 +56,13 @@ def deal(rules: Rules, seed: int, round: int = 0) -> State:
     if not isinstance(rules, Rules):
         raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
     if type(seed) is not int or seed.bit_length() > _MAX_BITS:
-        raise RulesError(
-            f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits",
-            field="seed",
+        raise ArgumentError(
+            f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits"
         )
     if type(round) is not int or round < 0 or round.bit_length() > _MAX_BITS:
-        raise RulesError(
+        raise ArgumentError(
             f"round={brief(round)} is invalid: must be a non-negative integer of at most "
-            "4,000 digits",
-            field="round",
+            "4,000 digits"
         )
     tiles = shuffled_tiles(rules, seed, round)
     hs, p = rules.hand_size, rules.players

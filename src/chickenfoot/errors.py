@@ -12,6 +12,7 @@ from typing import Any
 
 __all__ = [
     "AgentError",
+    "ArgumentError",
     "ChickenFootError",
     "FormatError",
     "IllegalMoveError",
@@ -61,6 +62,13 @@ class FormatError(ChickenFootError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FormatError, (self.path, self.reason))
+
+
+class ArgumentError(ChickenFootError, TypeError):
+    """An argument of the wrong kind or out of range that is not a rules field, a move, a
+    document, a seat or an agent: a state that is not a ``State``, a seed, a round number, a
+    depth, a random generator. It is also a :class:`TypeError`, as Python's own would be.
+    """
 
 
 class SeatError(ChickenFootError):

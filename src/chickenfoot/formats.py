@@ -63,16 +63,14 @@ def check_header(obj: Any, fmt: str, keys: tuple[str, ...], path: str = "") -> M
     """Check that ``obj`` is a ``fmt`` document of version 1 with exactly ``keys``."""
     if not isinstance(obj, Mapping):
         raise FormatError(path, f"expected a {fmt} document (a JSON object), got {_kind(obj)}")
+    if "format" in obj and obj["format"] != fmt:  # a different document: say so first
+        raise FormatError(_join(path, "format"), f"expected {fmt!r}, got {brief(obj['format'])}")
     for key in keys:
         if key not in obj:
             raise FormatError(_join(path, key), "missing")
     for key in obj:
         if key not in keys:
             raise FormatError(_join(path, str(key)), f"unknown key (a {fmt} has {', '.join(keys)})")
-    if obj["format"] != fmt:
-        raise FormatError(
-            _join(path, "format"), f"expected {brief(fmt)}, got {brief(obj['format'])}"
-        )
     version = obj["version"]
     if type(version) is not int:
         raise FormatError(_join(path, "version"), f"expected the integer 1, got {brief(version)}")

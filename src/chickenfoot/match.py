@@ -30,7 +30,7 @@ from typing import Any, Final
 import attrs
 
 from chickenfoot.deal import deal
-from chickenfoot.errors import FormatError, IllegalMoveError, RulesError, brief
+from chickenfoot.errors import ArgumentError, FormatError, IllegalMoveError, RulesError, brief
 from chickenfoot.formats import VERSION, check_header, loads, position_from_dict, rules_from_dict
 from chickenfoot.moves import Move
 from chickenfoot.rules import Rounds, Rules, Threshold
@@ -319,8 +319,10 @@ class Match:
             raise RulesError(
                 f"rules={brief(rules)} is invalid: must be a Rules object", field="rules"
             )
-        if type(seed) is not int:
-            raise RulesError(f"seed={brief(seed)} is invalid: must be an integer", field="seed")
+        if type(seed) is not int or seed.bit_length() > 13_000:
+            raise ArgumentError(
+                f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits"
+            )
         try:
             checked = _read_scores(scores, rules.players, "scores")
             _check_match(rules, checked, round)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final, NamedTuple
 
-from chickenfoot.errors import InvalidMoveError, brief
+from chickenfoot.errors import ArgumentError, InvalidMoveError, brief
 from chickenfoot.tiles import _BY_ID, MAX_PIP, Tile, tile_id
 
 __all__ = ["DRAW", "PASS", "Draw", "Event", "Move", "Pass", "Play", "parse_move"]
@@ -190,6 +190,11 @@ class Event(NamedTuple):
         return f"{self.seat}:{self.move}"
 
 
+def _check_max_pip(max_pip: object) -> None:
+    if type(max_pip) is not int or not 0 <= max_pip <= MAX_PIP:
+        raise ArgumentError(f"max_pip={brief(max_pip)} is invalid: must be an integer 0 to 18")
+
+
 _NUM = r"(?:0|[1-9][0-9]*)"
 _MOVE_TEXT: Final = re.compile(rf"({_NUM})-({_NUM})(?:@({_NUM})-({_NUM}))?\Z")
 _DRAW_TEXT: Final = re.compile(rf"draw:({_NUM})-({_NUM})\Z")
@@ -207,6 +212,7 @@ def parse_move(text: str, *, max_pip: int = MAX_PIP) -> Move:
     ...
     chickenfoot.errors.InvalidMoveError: '9-4 @ 9-9' is not a move: expected TILE@ANCHOR ...
     """
+    _check_max_pip(max_pip)
     if not isinstance(text, str):
         raise InvalidMoveError(f"{brief(text)} is not a move: expected a string")
     if text == "draw":

@@ -8,15 +8,11 @@
 
 from __future__ import annotations
 
-from chickenfoot.errors import ChickenFootError, brief
+from chickenfoot.errors import ArgumentError, brief
 from chickenfoot.moves import DRAW, PASS, Play
 from chickenfoot.state import State, _do_draw, _do_pass, _do_play, _generate
 
 __all__ = ["perft"]
-
-
-class _DepthError(ChickenFootError):
-    pass
 
 
 def perft(state: State, depth: int) -> int:
@@ -24,8 +20,10 @@ def perft(state: State, depth: int) -> int:
 
     ``draw`` takes the front tile, so the count is a pure function of the position.
     """
+    if not isinstance(state, State):
+        raise ArgumentError(f"perft needs a State, got {brief(state)}")
     if type(depth) is not int or depth < 0:
-        raise ValueError(f"depth={brief(depth)} is invalid: must be a non-negative integer")
+        raise ArgumentError(f"depth={brief(depth)} is invalid: must be a non-negative integer")
     return _perft(state, depth)
 
 

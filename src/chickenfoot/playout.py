@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from chickenfoot.errors import ArgumentError, brief
 from chickenfoot.moves import _DRAWS, _PLAY_ROWS, DRAW, PASS, Move, Play, play_by_ids
 from chickenfoot.state import (
     _BLOCKED,
@@ -67,8 +68,14 @@ def playout(
     >>> end.is_over()
     True
     """
+    if not isinstance(state, State):
+        raise ArgumentError(f"playout needs a State, got {brief(state)}")
     if policy is not None:
+        if not callable(policy):
+            raise ArgumentError(f"policy={brief(policy)} is invalid: must be callable")
         return _policy_playout(state, policy)
+    if rng is not None and not isinstance(rng, random.Random):
+        raise ArgumentError(f"rng={brief(rng)} is invalid: must be a random.Random or None")
     if rng is None:
         rng = random.Random()
     kind = type(rng)

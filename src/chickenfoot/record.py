@@ -90,6 +90,8 @@ class Record:
             raise FormatError(
                 "moves", f"expected a sequence of moves, got the string {brief(moves)}"
             )
+        if not isinstance(moves, Iterable):
+            raise FormatError("moves", f"expected a sequence of moves, got {brief(moves)}")
         states = [start]
         parsed: list[Move] = []
         state = start

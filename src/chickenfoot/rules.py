@@ -277,7 +277,9 @@ class Rules:
         (12, 7, 'holder', 4, 'zero_rounds')
         """
         try:
-            extra = PRESETS[name]
+            extra = PRESETS[name] if isinstance(name, str) else None
+            if extra is None:
+                raise KeyError(name)
         except KeyError:
             raise _fail("preset", name, f"must be one of {', '.join(map(repr, PRESETS))}") from None
         return cls(players=players, **{**extra, **changes})

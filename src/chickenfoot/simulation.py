@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 import attrs
 
 from chickenfoot.agents import Agent, _check_agents, play_match
-from chickenfoot.errors import AgentError, ChickenFootError, RulesError, brief
+from chickenfoot.errors import AgentError, ArgumentError, ChickenFootError, RulesError, brief
 from chickenfoot.rules import Rules
 from chickenfoot.state import State
 
@@ -216,13 +216,10 @@ def _check(
         raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
     _check_agents(agents, rules.players)
     if type(games) is not int or games < 1:
-        raise RulesError(
-            f"games={brief(games)} is invalid: must be a positive integer", field="games"
-        )
+        raise ArgumentError(f"games={brief(games)} is invalid: must be a positive integer")
     if type(seed) is not int or seed.bit_length() > 13_000:
-        raise RulesError(
-            f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits",
-            field="seed",
+        raise ArgumentError(
+            f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits"
         )
     if executor is not None and not isinstance(executor, Executor):
         raise ChickenFootError(
@@ -264,8 +261,9 @@ def simulate(
 
     The agents must be picklable for an executor that runs games in other processes
     (the built-in agents are); with a :class:`~concurrent.futures.ProcessPoolExecutor`
-    that is checked first. Bad arguments raise :class:`~chickenfoot.RulesError` (``rules``,
-    ``games``, ``seed``), :class:`~chickenfoot.AgentError` (``agents``) or
+    that is checked first. Bad arguments raise :class:`~chickenfoot.RulesError` (``rules``),
+    :class:`~chickenfoot.ArgumentError` (``games``, ``seed``),
+    :class:`~chickenfoot.AgentError` (``agents``) or
     :class:`~chickenfoot.ChickenFootError` (``executor``, ``progress``).
 
     >>> from chickenfoot import Rules, Rounds

@@ -29,7 +29,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from chickenfoot.errors import IllegalMoveError, InvalidMoveError, RulesError, brief
+from chickenfoot.errors import (
+    ArgumentError,
+    IllegalMoveError,
+    InvalidMoveError,
+    RulesError,
+    SeatError,
+    brief,
+)
 from chickenfoot.moves import (
     _DRAWS,
     DRAW,
@@ -230,7 +237,18 @@ class State:
         return tuple(_tiles(h) for h in self._hands)
 
     def hand(self, seat: int) -> tuple[Tile, ...]:
-        """The tiles of ``seat``, in id order."""
+        """The tiles of ``seat``, in id order.
+
+        >>> from chickenfoot import deal, Rules
+        >>> deal(Rules(), seed=1).hand(4)
+        Traceback (most recent call last):
+        ...
+        chickenfoot.errors.SeatError: seat 4 is not a seat of this round (0 to 3)
+        """
+        if type(seat) is not int or not 0 <= seat < len(self._hands):
+            raise SeatError(
+                f"seat {brief(seat)} is not a seat of this round (0 to {len(self._hands) - 1})"
+            )
         return _tiles(self._hands[seat])
 
     @property
@@ -721,7 +739,10 @@ def legal_moves(state: State) -> LegalMoves:
     >>> [str(m) for m in legal_moves(deal(Rules(), seed=1))]
     ['9-0@9-9', '9-3@9-9', '9-8@9-9']
     """
-    return _new_legal(LegalMoves, _generate(state))
+    try:
+        return _new_legal(LegalMoves, _generate(state))
+    except AttributeError:
+        raise _not_a_state(state, "legal_moves") from None
 
 
 def is_legal(state: State, move: Move | str) -> bool:
@@ -736,6 +757,8 @@ def is_legal(state: State, move: Move | str) -> bool:
     >>> is_legal(s, "9-3@9-9"), is_legal(s, "draw"), is_legal(s, "junk")
     (True, False, False)
     """
+    if not isinstance(state, State):
+        raise _not_a_state(state, "is_legal")
     if isinstance(move, str):
         try:
             move = parse_move(move, max_pip=state.rules.max_pip)
@@ -750,6 +773,10 @@ def is_legal(state: State, move: Move | str) -> bool:
     if isinstance(move, Draw) and move.tile is not None:
         return move.tile.id in state._bone and _draw_ok(state)
     return False
+
+
+def _not_a_state(value: object, where: str) -> ArgumentError:
+    return ArgumentError(f"{where} needs a State, got {brief(value)}")
 
 
 def _play_ok(s: State, move: Play) -> bool:
@@ -789,24 +816,30 @@ def apply(state: State, move: Move | str) -> State:
     ...
     chickenfoot.errors.IllegalMoveError: draw by seat 0: seat 0 can play (e.g. 9-0@9-9), so may not draw
     """
-    if isinstance(move, Play):
-        if _play_ok(state, move):
-            return _do_play(state, move)
-    elif move is DRAW:
-        if _draw_ok(state):
-            return _do_draw(state, state._bone[0])
-    elif move is PASS:
-        if _pass_ok(state):
-            return _do_pass(state)
-    elif isinstance(move, str):
-        return apply(state, parse_move(move, max_pip=state.rules.max_pip))
-    elif isinstance(move, Draw):
-        tile = move.tile
-        if tile is not None and tile.id in state._bone and _draw_ok(state):
-            return _do_draw(state, tile.id)
-    elif not isinstance(move, Move):
+    try:  # (free in CPython 3.11+: the checks below run only when something is wrong)
+        if isinstance(move, Play):
+            if _play_ok(state, move):
+                return _do_play(state, move)
+        elif move is DRAW:
+            if _draw_ok(state):
+                return _do_draw(state, state._bone[0])
+        elif move is PASS:
+            if _pass_ok(state):
+                return _do_pass(state)
+        elif isinstance(move, str):
+            return apply(state, parse_move(move, max_pip=state.rules.max_pip))
+        elif isinstance(move, Draw):
+            tile = move.tile
+            if tile is not None and tile.id in state._bone and _draw_ok(state):
+                return _do_draw(state, tile.id)
+    except AttributeError:
+        if not isinstance(state, State):
+            raise _not_a_state(state, "apply") from None
+        raise
+    if not isinstance(state, State):
+        raise _not_a_state(state, "apply")
+    if type(move) not in (Play, Draw, Pass):
         raise InvalidMoveError(f"{brief(move)} is not a move (expected a Move or its notation)")
-    assert isinstance(move, Move)
     _check_in_set(state, move)
     raise IllegalMoveError(f"{move} by seat {state.turn}: {_why_illegal(state, move)}")
 
@@ -1030,6 +1063,8 @@ def outcome(state: State) -> Outcome | None:
     >>> outcome(deal(Rules(), seed=1)) is None
     True
     """
+    if not isinstance(state, State):
+        raise _not_a_state(state, "outcome")
     return state._outcome
 
 
@@ -1042,6 +1077,8 @@ def penalties(state: State) -> tuple[int, ...]:
     ...     t.id == 0 for h in s.hands for t in h)
     True
     """
+    if not isinstance(state, State):
+        raise _not_a_state(state, "penalties")
     blank = state.rules.double_blank
     out = []
     for h in state._hands:

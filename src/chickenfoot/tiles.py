@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, Final
 
-from chickenfoot.errors import InvalidMoveError, brief
+from chickenfoot.errors import ArgumentError, InvalidMoveError, brief
 
 __all__ = ["MAX_PIP", "Tile", "set_size", "tile_id", "tiles_of_set"]
 
@@ -106,6 +106,8 @@ class Tile:
         ...
         chickenfoot.errors.InvalidMoveError: '10-2' is not a tile of the double-9 set
         """
+        if type(max_pip) is not int or not 0 <= max_pip <= MAX_PIP:
+            raise ArgumentError(f"max_pip={brief(max_pip)} is invalid: must be an integer 0 to 18")
         m = _TILE_TEXT.match(text) if isinstance(text, str) else None
         if m is None:
             raise InvalidMoveError(f"{brief(text)} is not a tile: expected H-L such as '9-4'")

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from chickenfoot.errors import FormatError, SeatError, brief
+from chickenfoot.errors import ArgumentError, FormatError, SeatError, brief
 from chickenfoot.moves import DRAW, Draw, Event, Play
 from chickenfoot.outcome import Outcome
 from chickenfoot.rules import Rules
@@ -270,6 +270,8 @@ def view(state: State, seat: int) -> View:
     ...
     chickenfoot.errors.SeatError: seat 5 is not a seat of this round (0 to 3)
     """
+    if not isinstance(state, State):
+        raise ArgumentError(f"view needs a State, got {brief(state)}")
     players = len(state._hands)
     if type(seat) is not int or not 0 <= seat < players:
         raise SeatError(f"seat {brief(seat)} is not a seat of this round (0 to {players - 1})")
