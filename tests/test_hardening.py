@@ -248,3 +248,30 @@ def test_the_command_line_never_prints_a_traceback(
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("chickenfoot: error: ")
     assert "Traceback" not in err and len(err) < 600
+
+
+# -- memory before rejection -------------------------------------------------------------------
+
+
+def test_a_huge_document_is_refused_before_it_is_parsed() -> None:
+    # 50 MB of tile strings in one hand: refused by its length, without building the list
+    # (which would take hundreds of MB).
+    import tracemalloc
+
+    doc = S.to_dict()
+    head = cf.State.from_dict(doc).to_json()[:-1]
+    text = head + ', "pad": [' + '"9-9",' * 8_000_000 + '"9-9"]}'
+    data = text.encode()
+    tracemalloc.start()
+    try:
+        with pytest.raises(cf.FormatError, match=r"^the document is [\d,]+ characters long"):
+            cf.State.from_json(text)
+        with pytest.raises(cf.FormatError, match="at most 4,194,304 are read"):
+            cf.Match.from_json(data)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000  # no copy of the 48 MB text, no parsed list
+    from chickenfoot.formats import MAX_DOCUMENT, loads
+
+    assert loads(" " * (MAX_DOCUMENT - 2) + "[]") == []  # the limit itself is accepted

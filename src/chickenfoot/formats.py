@@ -27,6 +27,7 @@ from chickenfoot.state import State, _settle
 from chickenfoot.tiles import PIPS, Tile, set_size
 
 __all__ = [
+    "MAX_DOCUMENT",
     "POSITION_FORMAT",
     "VERSION",
     "check_header",
@@ -39,6 +40,8 @@ __all__ = [
 ]
 
 VERSION: Final = 1
+MAX_DOCUMENT: Final = 4 * 1024 * 1024
+"""The longest JSON text the readers accept (characters, or bytes), checked before parsing."""
 POSITION_FORMAT: Final = "chickenfoot/position"
 _POSITION_KEYS: Final = (
     "format",
@@ -292,7 +295,23 @@ def loads(text: str | bytes) -> Any:
     Traceback (most recent call last):
     ...
     chickenfoot.errors.FormatError: not valid JSON: the key 'turn' appears twice in an object
+
+    A document longer than :data:`MAX_DOCUMENT` (4 MiB of text) is refused before it is
+    parsed, so a huge one costs no memory. A position takes about 1 kB; a match, a record
+    or a view of the largest table stays far below the limit.
+
+    >>> loads("[" + "0," * 3_000_000 + "0]")
+    Traceback (most recent call last):
+    ...
+    chickenfoot.errors.FormatError: the document is 6,000,003 characters long; at most 4,194,304 are read
     """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise FormatError("", f"expected JSON text (str or bytes), got {brief(text)}")
+    if len(text) > MAX_DOCUMENT:
+        unit = "characters" if isinstance(text, str) else "bytes"
+        raise FormatError(
+            "", f"the document is {len(text):,} {unit} long; at most {MAX_DOCUMENT:,} are read"
+        )
     try:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except FormatError:
