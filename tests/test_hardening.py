@@ -3,15 +3,18 @@ stay intact, interning holds under threads, and error messages stay bounded."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
 
 import chickenfoot as cf
 from chickenfoot.errors import brief
+from strategies import examples, positions
 
 # -- shared immutable objects ---------------------------------------------------------------
 
@@ -275,3 +278,34 @@ def test_a_huge_document_is_refused_before_it_is_parsed() -> None:
     from chickenfoot.formats import MAX_DOCUMENT, loads
 
     assert loads(" " * (MAX_DOCUMENT - 2) + "[]") == []  # the limit itself is accepted
+
+
+# -- a key stable across processes ---------------------------------------------------------------
+
+
+@settings(max_examples=examples(100))
+@given(positions(), positions())
+def test_keys_are_equal_exactly_when_states_are(a: cf.State, b: cf.State) -> None:
+    assert (a.key() == b.key()) == (a == b)
+    assert all(type(x) is int for x in a.key())
+    assert cf.State.from_json(a.to_json()).key() == a.key()
+
+
+def test_the_key_hashes_the_same_in_every_process() -> None:
+    # String hashes change with PYTHONHASHSEED; the key holds integers only.
+    code = (
+        "import chickenfoot as cf; s = cf.deal(cf.Rules.preset('classic'), seed=3);"
+        "s = s.apply(s.legal_moves[0]); print(hash(s.key()))"
+    )
+    hashes = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout.strip()
+        for seed in ("0", "1", "12345")
+    }
+    s = cf.deal(cf.Rules.preset("classic"), seed=3)
+    assert hashes == {str(hash(s.apply(s.legal_moves[0]).key()))}

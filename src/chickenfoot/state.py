@@ -50,7 +50,7 @@ from chickenfoot.moves import (
     play_by_ids,
 )
 from chickenfoot.outcome import Outcome, Termination
-from chickenfoot.rules import Rules
+from chickenfoot.rules import Rounds, Rules
 from chickenfoot.tiles import _BY_ID, MAX_PIP, PIPS, WITH, Tile, iter_bits, set_size
 
 if TYPE_CHECKING:
@@ -356,6 +356,49 @@ class State:
     def is_legal(self, move: Move | str) -> bool:
         """Whether :meth:`apply` would accept ``move``; see :func:`is_legal`."""
         return is_legal(self, move)
+
+    def key(self) -> tuple[int, ...]:
+        """A key of the position made of integers only: equal states have equal keys and
+        unequal states different ones, and its hash is the same in every process and run
+        (integers hash by value, whatever ``PYTHONHASHSEED``), so it can key a transposition
+        table shared between processes or be stored (``list(key)`` is JSON).
+
+        ``hash(state)`` itself is only stable within a process (moves hash by identity).
+
+        >>> from chickenfoot import deal, Rules
+        >>> s = deal(Rules(), seed=1)
+        >>> s.key() == State.from_json(s.to_json()).key(), s.key() == s.apply("9-3@9-9").key()
+        (True, False)
+        >>> hash(deal(Rules(), seed=1).apply("9-3@9-9").key()) == hash(s.apply("9-3@9-9").key())
+        True
+        """
+        r = self.rules
+        m = r.match
+        match = (0, m.count, 0) if isinstance(m, Rounds) else (1, m.points, int(m.inclusive))
+        board = self.board
+        return (
+            r.players,
+            r.max_pip,
+            r.hand_size,
+            r.opening_toes,
+            r.foot_toes,
+            r.double_blank,
+            int(r.centre == "holder"),
+            int(r.draw == "until_playable"),
+            int(r.drawn_tile == "may_play"),
+            int(r.may_draw_instead),
+            *match,
+            int(r.tie_break == "zero_rounds"),
+            r.first_leader,
+            self._centre,
+            self.turn,
+            self._drawn,
+            len(board),
+            *(m._t for m in board),
+            *(m._a for m in board),
+            *self._hands,
+            *self._bone,
+        )
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know of this state: a :class:`~chickenfoot.View`.
