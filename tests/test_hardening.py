@@ -173,10 +173,13 @@ def test_a_broken_repr_is_not_called_twice() -> None:
 S = cf.deal(cf.Rules(), seed=1)
 
 
-class _Unknown(cf.Move):
-    """A Move subclass the library does not know."""
+def test_move_cannot_be_extended() -> None:
+    # The moves are a closed set; a Move subclass would reach code that expects one of
+    # Play, Draw and Pass (it used to escape as NotImplementedError from apply and Record).
+    with pytest.raises(TypeError, match="Move cannot be extended"):
 
-    __slots__ = ()
+        class Odd(cf.Move):
+            __slots__ = ()
 
 
 @pytest.mark.parametrize(
@@ -188,7 +191,8 @@ class _Unknown(cf.Move):
         (lambda: cf.parse_move("9-9", max_pip="9"), cf.ArgumentError, "max_pip='9' is invalid: must be an integer 0 to 18"),
         (lambda: cf.Tile.parse("9-9", max_pip=None), cf.ArgumentError, "max_pip=None is invalid"),
         (lambda: cf.Record(S, 5), cf.FormatError, "moves: expected a sequence of moves, got 5"),
-        (lambda: cf.apply(S, _Unknown()), cf.InvalidMoveError, "is not a move (expected a Move or its notation)"),
+        (lambda: cf.apply(S, object()), cf.InvalidMoveError, "is not a move (expected a Move or its notation)"),
+        (lambda: cf.Record(S, [[[[[[[[[[[]]]]]]]]]]]), cf.FormatError, "moves[0]: "),
         (lambda: cf.legal_moves(None), cf.ArgumentError, "legal_moves needs a State, got None"),
         (lambda: cf.apply({"turn": 0}, "9-2@9-9"), cf.ArgumentError, "apply needs a State, got {'turn': 0}"),
         (lambda: cf.apply(None, cf.PASS), cf.ArgumentError, "apply needs a State, got None"),

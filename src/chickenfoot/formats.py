@@ -102,6 +102,8 @@ def rules_from_dict(obj: Any, path: str = "rules") -> Rules:
         return Rules.from_dict(obj)
     except RulesError as err:
         field = err.field if err.field and err.field != "rules" else ""
+        if len(field) > 40:  # an unknown field may be any text
+            field = brief(field, 40)
         raise FormatError(_join(path, field) if field else path, str(err)) from None
 
 

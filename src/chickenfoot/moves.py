@@ -23,9 +23,18 @@ __all__ = ["DRAW", "PASS", "Draw", "Event", "Move", "Pass", "Play", "parse_move"
 
 
 class Move:
-    """Base class of :class:`Play`, :class:`Draw` and :class:`Pass`."""
+    """Base class of :class:`Play`, :class:`Draw` and :class:`Pass`, the only moves there
+    are: it cannot be extended outside this module.
+    """
 
     __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if cls.__module__ != __name__:
+            raise TypeError(
+                f"{cls.__name__}: the moves are Play, Draw and Pass; Move cannot be extended"
+            )
+        super().__init_subclass__(**kwargs)
 
     @staticmethod
     def parse(text: str, *, max_pip: int = MAX_PIP) -> Move:

@@ -185,7 +185,7 @@ class Record:
             raise FormatError("moves", f"expected an array of moves, got {brief(moves)}")
         for i, text in enumerate(moves):
             if not isinstance(text, str):
-                raise RecordMoveError(i, repr(text), _NOT_A_MOVE)
+                raise RecordMoveError(i, brief(text), _NOT_A_MOVE)
         return cls(start, moves)
 
     @classmethod
@@ -205,7 +205,7 @@ def _parse(index: int, raw: object, max_pip: int) -> tuple[Move, str]:
     if isinstance(raw, Move):
         return raw, str(raw)
     if not isinstance(raw, str):
-        raise RecordMoveError(index, repr(raw), _NOT_A_MOVE)
+        raise RecordMoveError(index, brief(raw), _NOT_A_MOVE)
     try:
         return parse_move(raw, max_pip=max_pip), raw
     except ChickenFootError as err:

@@ -96,7 +96,8 @@ MatchLength = Rounds | Threshold
 
 
 def _fail(field: str, value: object, valid: str) -> RulesError:
-    return RulesError(f"{field}={brief(value)} is invalid: {valid}", field=field)
+    name = field if len(field) <= 40 else brief(field, 40)  # an unknown field may be long
+    return RulesError(f"{name}={brief(value)} is invalid: {valid}", field=field)
 
 
 def _check_players(value: object) -> int:
@@ -325,7 +326,8 @@ class Rules:
             raise _fail("rules", obj, "must be a JSON object")
         for key, value in obj.items():
             if key not in _FIELDS:
-                raise _fail(str(key), value, f"not a rules field (fields: {', '.join(_FIELDS)})")
+                name = key if isinstance(key, str) else brief(key)
+                raise _fail(name, value, f"not a rules field (fields: {', '.join(_FIELDS)})")
         kwargs = dict(obj)
         if "match" in kwargs:
             kwargs["match"] = _match_from_dict(kwargs["match"])
