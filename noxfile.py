@@ -19,10 +19,24 @@ def tests(session: nox.Session) -> None:
     """Unit, scenario, property and conformance tests, plus every doctest.
 
     Editable install: the doctests are collected from ``src/``, so the package imported
-    must be that same tree.
+    must be that same tree. Prints the package's line and branch coverage.
     """
-    session.install("-e", ".", *TEST_DEPS)
-    session.run("pytest", *session.posargs)
+    session.install("-e", ".", *TEST_DEPS, "pytest-cov")
+    session.run(
+        "pytest", "--cov=chickenfoot", "--cov-branch", "--cov-report=term", *session.posargs
+    )
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """Hypothesis fuzzing of every loader, parser and the command line (not in CI).
+
+    ``nox -s fuzz -- 600`` fuzzes for ten minutes (default: 60 seconds); further arguments
+    go to ``bench/fuzz.py`` (e.g. ``-- 60 --target State.from_json``).
+    """
+    session.install(".", "hypothesis>=6.100")
+    budget, *rest = session.posargs or ["60"]
+    session.run("python", "bench/fuzz.py", "--seconds", budget, *rest)
 
 
 @nox.session
@@ -81,3 +95,15 @@ def docs(session: nox.Session) -> None:
     """Build the documentation site (mkdocs-material + mkdocstrings)."""
     session.install(".", "mkdocs-material", "mkdocstrings[python]")
     session.run("mkdocs", "build", "--strict", env={"NO_MKDOCS_2_WARNING": "1"})
+
+
+@nox.session
+def mutation(session: nox.Session) -> None:
+    """mutmut on the core modules, with the score and the survivors (not in CI; hours).
+
+    ``nox -s mutation -- tiles moves`` mutates only those modules; further options go to
+    ``bench/mutation.py`` (``--max-children 1``, ``--no-confirm``). Configuration:
+    ``[tool.mutmut]`` in ``pyproject.toml``; figures and survivors: ``bench/mutation.md``.
+    """
+    session.install(".", "mutmut>=3.8,<4", *TEST_DEPS)
+    session.run("python", "bench/mutation.py", *session.posargs)

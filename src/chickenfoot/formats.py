@@ -73,13 +73,14 @@ def check_header(obj: Any, fmt: str, keys: tuple[str, ...], path: str = "") -> M
             raise FormatError(_join(path, key), "missing")
     for key in obj:
         if key not in keys:
-            raise FormatError(_join(path, str(key)), f"unknown key (a {fmt} has {', '.join(keys)})")
+            name = key if isinstance(key, str) and len(key) <= 40 else brief(key, 40)
+            raise FormatError(_join(path, name), f"unknown key (a {fmt} has {', '.join(keys)})")
     version = obj["version"]
     if type(version) is not int:
         raise FormatError(_join(path, "version"), f"expected the integer 1, got {brief(version)}")
     if version != VERSION:
         what = "newer than this library reads" if version > VERSION else "not a known version"
-        raise FormatError(_join(path, "version"), f"version {version} is {what} (1)")
+        raise FormatError(_join(path, "version"), f"version {brief(version)} is {what} (1)")
     return obj
 
 

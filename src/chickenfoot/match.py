@@ -416,7 +416,9 @@ class Match:
         """The match after ``move`` in the current round; see :func:`match_apply`."""
         state = self.round
         if state is None:
-            raise IllegalMoveError(f"{move}: the match is over after {len(self.scores)} rounds")
+            short = isinstance(move, str) and len(move) <= 60
+            text = str(move) if isinstance(move, Move) or short else brief(move)
+            raise IllegalMoveError(f"{text}: the match is over after {len(self.scores)} rounds")
         after = apply(state, move)
         if after._outcome is None:
             return Match._trusted(self.rules, self.seed, self.scores, after)
