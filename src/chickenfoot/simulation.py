@@ -135,7 +135,7 @@ class SimulationResult:
     rounds_per_match: float
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready summary (the rules as their SPEC section 5 document).
+        """A JSON-ready summary (the rules as their JSON object, docs: Formats).
 
         >>> from chickenfoot import Rules, Rounds
         >>> from chickenfoot.agents import RandomAgent
