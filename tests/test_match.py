@@ -685,3 +685,101 @@ def test_property_save_and_load_change_nothing(
     choices.setstate(state)
     end_loaded, _, _ = play_match(loaded, choices)
     assert end_loaded == end and end_loaded.result() == end.result()
+
+
+# -- the finished round stays reachable ----------------------------------------------------------
+
+
+def _play_until_rounds(m: Match, rounds: int, seed: int = 0) -> Match:
+    rng = random.Random(seed)
+    while m.rounds_played < rounds:
+        m = m.apply(rng.choice(m.legal_moves))
+    return m
+
+
+def test_last_round_is_the_final_table_of_the_round_that_ended() -> None:
+    rules = Rules(players=3, match=Rounds(2))
+    m = Match.start(rules, seed=5)
+    assert m.last_round is None
+    rng = random.Random(1)
+    while m.rounds_played == 0:
+        before = m.round
+        assert before is not None and m.last_round is None
+        m = m.apply(rng.choice(m.legal_moves))
+    last = m.last_round
+    assert last is not None and last.is_over()
+    # the position the winning move produced: one move after `before`, same round
+    assert last.centre == Tile(9, 9) and last.history[:-1] == before.history
+    assert last.penalties() == m.scores[0]
+    assert m.round is not None and m.round.centre == Tile(8, 8)
+    # it stays while the next round is played, and moves on when that one ends
+    m2 = m.apply(m.legal_moves[0])
+    assert m2.last_round is last
+    m3 = _play_until_rounds(m2, 2)
+    assert m3.is_over() and m3.last_round is not None and m3.last_round.centre == Tile(8, 8)
+    assert m3.last_round.penalties() == m3.scores[1]
+
+
+def test_last_round_is_not_part_of_the_value() -> None:
+    m = _play_until_rounds(Match.start(Rules(players=2, match=Rounds(3)), seed=2), 1)
+    bare = Match.from_scores(m.rules, seed=m.seed, scores=m.scores)
+    assert bare.last_round is None and m.last_round is not None
+    assert bare == m and hash(bare) == hash(m)
+
+
+def test_last_round_in_the_match_document() -> None:
+    m = _play_until_rounds(Match.start(Rules(players=2, match=Rounds(3)), seed=2), 1)
+    assert m.last_round is not None
+    d = m.to_dict()
+    assert list(d) == ["format", "version", "rules", "seed", "scores", "round", "last_round"]
+    assert d["last_round"] == m.last_round.to_dict()
+    back = Match.from_json(m.to_json())
+    assert back == m and back.last_round == m.last_round
+    # for readers that know only the six keys
+    plain = m.to_dict(last_round=False)
+    assert "last_round" not in plain and json.loads(m.to_json(last_round=False)) == plain
+    assert Match.from_dict(plain).last_round is None
+    assert Match.from_dict({**plain, "last_round": None}).last_round is None
+    # a match with no finished round writes no last_round
+    assert "last_round" not in Match.start(Rules(players=2), seed=2).to_dict()
+
+
+def test_bad_last_round_names_the_problem() -> None:
+    rules = Rules(players=2, match=Rounds(3))
+    m = _play_until_rounds(Match.start(rules, seed=2), 2)
+    d = m.to_dict()
+    first = _play_until_rounds(Match.start(rules, seed=2), 1).to_dict()
+    assert m.last_round is not None and m.round is not None
+    cases: list[tuple[Any, str, str]] = [
+        (
+            first["last_round"],
+            "last_round.centre",
+            "9-9 is not the centre of round 1, which is 8-8",
+        ),
+        (first["round"], "last_round", "the round is not over: a finished round is expected"),
+        (
+            [],
+            "last_round",
+            "expected a chickenfoot/position document (a JSON object), got an array",
+        ),
+    ]
+    for value, path, message in cases:
+        with pytest.raises(FormatError) as err:
+            Match.from_dict({**d, "last_round": value})
+        assert err.value.path == path
+        assert str(err.value) == f"{path}: {message}"
+    with pytest.raises(FormatError) as err:
+        Match.from_dict(
+            {**d, "scores": [d["scores"][0], [d["scores"][1][0] + 1, d["scores"][1][1]]]}
+        )
+    assert err.value.path == "last_round"
+    assert "differ from the last scores" in str(err.value)
+    start = Match.start(rules, seed=2).to_dict()
+    with pytest.raises(FormatError) as err:
+        Match.from_dict({**start, "last_round": d["last_round"]})
+    assert str(err.value) == "last_round: no round has been scored, so last_round must be null"
+    # the constructor checks it the same way, as a RulesError
+    with pytest.raises(RulesError) as rerr:
+        Match(rules, 2, m.scores, m.round, last_round=State.from_dict(first["round"]))
+    assert str(rerr.value) == "last_round: the round is not over: a finished round is expected"
+    assert Match(rules, 2, m.scores, m.round, last_round=m.last_round).last_round is m.last_round

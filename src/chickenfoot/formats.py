@@ -62,8 +62,10 @@ def _join(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else key
 
 
-def check_header(obj: Any, fmt: str, keys: tuple[str, ...], path: str = "") -> Mapping[str, Any]:
-    """Check that ``obj`` is a ``fmt`` document of version 1 with exactly ``keys``."""
+def check_header(
+    obj: Any, fmt: str, keys: tuple[str, ...], path: str = "", optional: tuple[str, ...] = ()
+) -> Mapping[str, Any]:
+    """Check that ``obj`` is a ``fmt`` document of version 1 with ``keys`` (and ``optional``)."""
     if not isinstance(obj, Mapping):
         raise FormatError(path, f"expected a {fmt} document (a JSON object), got {_kind(obj)}")
     if "format" in obj and obj["format"] != fmt:  # a different document: say so first
@@ -72,9 +74,10 @@ def check_header(obj: Any, fmt: str, keys: tuple[str, ...], path: str = "") -> M
         if key not in obj:
             raise FormatError(_join(path, key), "missing")
     for key in obj:
-        if key not in keys:
+        if key not in keys and key not in optional:
             name = key if isinstance(key, str) and len(key) <= 40 else brief(key, 40)
-            raise FormatError(_join(path, name), f"unknown key (a {fmt} has {', '.join(keys)})")
+            known = ", ".join((*keys, *(f"{k} (optional)" for k in optional)))
+            raise FormatError(_join(path, name), f"unknown key (a {fmt} has {known})")
     version = obj["version"]
     if type(version) is not int:
         raise FormatError(_join(path, "version"), f"expected the integer 1, got {brief(version)}")

@@ -47,6 +47,7 @@ __all__ = [
 
 MATCH_FORMAT: Final = "chickenfoot/match"
 _MATCH_KEYS: Final = ("format", "version", "rules", "seed", "scores", "round")
+_MATCH_OPTIONAL: Final = ("last_round",)
 _NO_MOVES: Final = LegalMoves()
 
 Scores = tuple[tuple[int, ...], ...]
@@ -273,6 +274,38 @@ def _check_match(rules: Rules, scores: Scores, round: Any) -> None:
         )
 
 
+def _check_last_round(rules: Rules, scores: Scores, last: Any) -> None:
+    """Check that ``last`` is the final position of the last scored round (FormatError paths)."""
+    if last is None:
+        return
+    if not scores:
+        raise FormatError("last_round", "no round has been scored, so last_round must be null")
+    if not isinstance(last, State):
+        raise FormatError("last_round", f"expected a State or None, got {brief(last)}")
+    if last.rules != rules:
+        mine, theirs = rules.to_dict(), last.rules.to_dict()
+        field = next(k for k in mine if mine[k] != theirs[k])
+        raise FormatError(
+            f"last_round.rules.{field}",
+            f"{brief(theirs[field])} differs from the match rules ({brief(mine[field])})",
+        )
+    k = len(scores) - 1
+    d = rules.centre_of_round(k)
+    if last.centre.high != d:
+        raise FormatError(
+            "last_round.centre",
+            f"{last.centre} is not the centre of round {k}, which is {d}-{d}",
+        )
+    if not last.is_over():
+        raise FormatError("last_round", "the round is not over: a finished round is expected")
+    if last.penalties() != scores[-1]:
+        raise FormatError(
+            "last_round",
+            f"its penalties {list(last.penalties())} differ from the last scores "
+            f"{list(scores[-1])}",
+        )
+
+
 def _as_rules_error(err: FormatError) -> RulesError:
     field = err.path.split(".")[0].split("[")[0]
     return RulesError(str(err), field=field)
@@ -289,6 +322,11 @@ class Match:
     ``Match(rules, seed, scores, round)`` checks that its parts fit together (the scores'
     shape, that the match is over exactly when ``round`` is ``None``, the round's rules and
     centre) and raises :class:`~chickenfoot.RulesError` naming the part otherwise.
+
+    :attr:`last_round` keeps the final position of the round that ended last, so a program
+    can still show that round's table after :meth:`apply` has dealt the next one. Like a
+    state's history it is context, not part of the match's value: it is left out of ``==``
+    and ``hash``.
 
     >>> from chickenfoot import Rules, Threshold
     >>> m = Match.from_scores(Rules(players=2, match=Threshold(100)), seed=1,
@@ -307,6 +345,12 @@ class Match:
     """The per-seat scores (R11 penalties) of each finished round, in order."""
     round: State | None
     """The round in play (round number :attr:`rounds_played`), or ``None`` once over."""
+    last_round: State | None = attrs.field(default=None, eq=False, kw_only=True)
+    """The final position of the last finished round (``None`` before the first one ends).
+
+    Its penalties are the last row of :attr:`scores`. A match read from a document without
+    a ``last_round`` (or built with :meth:`from_scores`) has ``None`` here.
+    """
 
     def __init__(
         self,
@@ -314,6 +358,8 @@ class Match:
         seed: int,
         scores: Sequence[Sequence[int]],
         round: State | None,
+        *,
+        last_round: State | None = None,
     ) -> None:
         if not isinstance(rules, Rules):
             raise RulesError(
@@ -326,17 +372,26 @@ class Match:
         try:
             checked = _read_scores(scores, rules.players, "scores")
             _check_match(rules, checked, round)
+            _check_last_round(rules, checked, last_round)
         except FormatError as err:
             raise _as_rules_error(err) from None
-        self.__attrs_init__(rules, seed, checked, round)
+        self.__attrs_init__(rules, seed, checked, round, last_round=last_round)
 
     @classmethod
-    def _trusted(cls, rules: Rules, seed: int, scores: Scores, round: State | None) -> Match:
+    def _trusted(
+        cls,
+        rules: Rules,
+        seed: int,
+        scores: Scores,
+        round: State | None,
+        last_round: State | None,
+    ) -> Match:
         m = object.__new__(cls)
         object.__setattr__(m, "rules", rules)
         object.__setattr__(m, "seed", seed)
         object.__setattr__(m, "scores", scores)
         object.__setattr__(m, "round", round)
+        object.__setattr__(m, "last_round", last_round)
         return m
 
     @classmethod
@@ -421,24 +476,29 @@ class Match:
             raise IllegalMoveError(f"{text}: the match is over after {len(self.scores)} rounds")
         after = apply(state, move)
         if after._outcome is None:
-            return Match._trusted(self.rules, self.seed, self.scores, after)
+            return Match._trusted(self.rules, self.seed, self.scores, after, self.last_round)
         scores = (*self.scores, after.penalties())
         nxt = None
         if _end_reason(self.rules, scores) is None:
             nxt = deal(self.rules, self.seed, len(scores))
-        return Match._trusted(self.rules, self.seed, scores, nxt)
+        return Match._trusted(self.rules, self.seed, scores, nxt, after)
 
     # -- JSON -----------------------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, last_round: bool = True) -> dict[str, Any]:
         """The ``chickenfoot/match`` document (SPEC section 5).
 
         >>> from chickenfoot import Rules
         >>> d = Match.start(Rules(), seed=4).to_dict()
         >>> d["format"], d["seed"], d["scores"], d["round"]["board"]
         ('chickenfoot/match', 4, [], ['9-9'])
+
+        Once a round has ended the document also holds its final position as
+        ``last_round``, so a reader can show that round's table; this key is the library's
+        addition to the format, optional on input. ``last_round=False`` leaves it out, for
+        readers that know only the keys above.
         """
-        return {
+        doc: dict[str, Any] = {
             "format": MATCH_FORMAT,
             "version": VERSION,
             "rules": self.rules.to_dict(),
@@ -446,10 +506,13 @@ class Match:
             "scores": [list(row) for row in self.scores],
             "round": None if self.round is None else self.round.to_dict(),
         }
+        if last_round and self.last_round is not None:
+            doc["last_round"] = self.last_round.to_dict()
+        return doc
 
-    def to_json(self, *, indent: int | None = None) -> str:
-        """The match document as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent)
+    def to_json(self, *, indent: int | None = None, last_round: bool = True) -> str:
+        """The match document as JSON text (``last_round`` as in :meth:`to_dict`)."""
+        return json.dumps(self.to_dict(last_round=last_round), indent=indent)
 
     @classmethod
     def from_dict(cls, obj: Any) -> Match:
@@ -464,7 +527,7 @@ class Match:
         ...
         chickenfoot.errors.FormatError: scores[0][1]: -1 is not a non-negative integer
         """
-        doc = check_header(obj, MATCH_FORMAT, _MATCH_KEYS)
+        doc = check_header(obj, MATCH_FORMAT, _MATCH_KEYS, optional=_MATCH_OPTIONAL)
         rules = rules_from_dict(doc["rules"], "rules")
         seed = doc["seed"]
         if type(seed) is not int:
@@ -473,7 +536,10 @@ class Match:
         raw_round = doc["round"]
         round = None if raw_round is None else position_from_dict(raw_round, "round")
         _check_match(rules, scores, round)
-        return cls._trusted(rules, seed, scores, round)
+        raw_last = doc.get("last_round")
+        last = None if raw_last is None else position_from_dict(raw_last, "last_round")
+        _check_last_round(rules, scores, last)
+        return cls._trusted(rules, seed, scores, round, last)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Match:
