@@ -2,7 +2,7 @@
 
 Shared by ``tests/test_fuzz.py`` (a short fixed budget in the normal suite) and
 ``bench/fuzz.py`` (a time budget: ``nox -s fuzz -- SECONDS``), so both hold the library to
-the same properties (issue 8, SPEC section 7). For every call of every target:
+the same properties (issue 8; the bad-input contract of docs/formats.md). For every call of every target:
 
 * it returns, or raises a :class:`chickenfoot.ChickenFootError` (a ``ValueError``), or a
   ``TypeError`` that the library raised itself (a ``raise`` statement in the package: a

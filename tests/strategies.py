@@ -6,7 +6,7 @@ Import these from any test module (``from strategies import rules, positions``; 
 Strategies
 ----------
 ``rules()``
-    Every valid :class:`~chickenfoot.Rules`: all values of every SPEC section 3 field, the
+    Every valid :class:`~chickenfoot.Rules`: all values of every variant field (docs/rules.md), the
     presets for 2-8 players (optionally with non-structural fields changed), the R2 table
     with defaults, tiny sets (double-2, double-3, ...) with small ``opening_toes`` /
     ``foot_toes``, and big tables (double-15 with 10 players, double-18). Shrinks towards
@@ -24,7 +24,7 @@ Strategies
 Reference model
 ---------------
 ``reference_legal_moves(s)``, ``reference_outcome(s)``, ``reference_successor(s, m)``,
-``hub_toes(s)`` and ``tile_census(s)`` re-derive the rules of SPEC sections 1, 2 and 6
+``hub_toes(s)`` and ``tile_census(s)`` re-derive the terms, R1-R12 (docs/rules.md) and the move order (docs/formats.md)
 from the public views of a state (board, hands, boneyard, turn, drawn, rules) only, walking
 the board from scratch. They share no code with ``chickenfoot.state`` and serve as the
 oracle of the property and state-machine tests.
@@ -85,11 +85,11 @@ R2_TABLE: dict[tuple[int, int], int] = {
     (7, 12): 10,
     (8, 12): 9,
 }
-"""SPEC R2, copied from the SPEC (not from the library): ``(players, max_pip) -> hand_size``."""
+"""R2 of docs/rules.md, copied from the page (not from the library): ``(players, max_pip) -> hand_size``."""
 
 
 def set_tiles(max_pip: int) -> list[Tile]:
-    """Every tile of the double-``max_pip`` set in id order, enumerated from SPEC section 1.
+    """Every tile of the double-``max_pip`` set in id order, enumerated from the terms of docs/rules.md.
 
     >>> [str(t) for t in set_tiles(2)]
     ['0-0', '1-0', '1-1', '2-0', '2-1', '2-2']
@@ -199,7 +199,7 @@ def _big_rules(draw: st.DrawFn) -> Rules:
 
 
 def rules(*, min_pip: int = 2, max_pip: int = 18) -> st.SearchStrategy[Rules]:
-    """Valid rules configurations over every SPEC section 3 variant, sets from double-``min_pip``
+    """Valid rules configurations over every variant of docs/rules.md, sets from double-``min_pip``
     to double-``max_pip``.
 
     Tiny sets come first (shrinking goes there); big tables (double-15 with 10 players,
@@ -361,7 +361,7 @@ def hub_toes(s: State) -> dict[Tile, tuple[int, int]]:
 
 
 def pending_hubs(s: State) -> list[Tile]:
-    """The hubs with fewer toes than they need (SPEC: at most one).
+    """The hubs with fewer toes than they need (docs/rules.md, "pending hub": at most one).
 
     >>> pending_hubs(deal(Rules(), seed=1))
     [Tile(9, 9)]
@@ -423,7 +423,7 @@ def reference_outcome(s: State) -> dict[str, Any] | None:
 
 
 def reference_legal_moves(s: State) -> list[Move]:
-    """The legal moves by SPEC R6-R10 and section 6, in section 6 order.
+    """The legal moves by R6-R10 (docs/rules.md), in the order of docs/formats.md.
 
     >>> s = deal(Rules(), seed=1)
     >>> reference_legal_moves(s) == [Play(t, s.centre) for t in s.hand(0) if t.has(9)]

@@ -1,4 +1,4 @@
-"""The position JSON document (SPEC section 5): the example, round trips, and every rejection
+"""The position JSON document (docs/formats.md): the example, round trips, and every rejection
 with the exact ``FormatError.path``."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from chickenfoot import FormatError, Rules, State, apply, deal, legal_moves
 from chickenfoot.formats import position_from_dict, position_from_json
 
-# The SPEC section 5 example, verbatim.
+# The example of docs/formats.md ("Position"), verbatim.
 EXAMPLE: dict[str, Any] = {
     "format": "chickenfoot/position",
     "version": 1,

@@ -1,4 +1,4 @@
-"""Property tests of one round (SPEC sections 1, 2, 5, 6 and 7) over every rules variant.
+"""Property tests of one round (docs/rules.md and docs/formats.md) over every rules variant.
 
 Positions come from ``strategies.positions`` (seeded deals plus random legal moves), rules
 from ``strategies.rules``; ``strategies`` also holds the reference model these tests check
@@ -110,7 +110,7 @@ def check_every_move(s: State) -> None:
     accepted: list[Move] = []
     for m in candidates:
         if isinstance(m, Draw) and m.tile is not None:
-            # never listed (SPEC section 6); legal whenever draw is and the tile is there
+            # never listed (docs/formats.md); legal whenever draw is and the tile is there
             expected = DRAW in legal and m.tile in s.boneyard
         else:
             expected = m in legal
@@ -366,7 +366,7 @@ def test_penalties_recount_the_hands(s: State) -> None:
 
 
 def expected_deal(r: Rules, seed: int, k: int) -> dict[str, Any]:
-    """SPEC section 6 "Seeded deals", R3-R5 and the holder rule, re-implemented."""
+    """Seeded deals (docs/formats.md), R3-R5 and the holder rule, re-implemented."""
     n = r.max_pip
     tiles = [(a, b) for a in range(n + 1) for b in range(a + 1)]  # id order
     centre = (n - k % (n + 1),) * 2
@@ -404,7 +404,7 @@ def test_deal_follows_the_spec_algorithm(r: Rules, seed: int, k: int) -> None:
 
 
 def test_expected_deal_is_the_documented_house_example() -> None:
-    # SPEC R4/R5 on seed 1000 round 0, checked against tests/data/deals.jsonl's first line
+    # R4/R5 (docs/rules.md) on seed 1000 round 0, checked against tests/data/deals.jsonl's first line
     doc = expected_deal(Rules(), 1000, 0)
     assert doc["hands"][0] == [
         "3-1",

@@ -1,4 +1,4 @@
-"""Records (SPEC section 5, ``chickenfoot/record``): build, save, load, replay, bad input."""
+"""Records (``chickenfoot/record``, docs/formats.md): build, save, load, replay, bad input."""
 
 from __future__ import annotations
 

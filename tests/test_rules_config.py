@@ -1,4 +1,4 @@
-"""The rules configuration (SPEC section 3 and the rules JSON of section 5): validation,
+"""The rules configuration (the variants of docs/rules.md and the rules object of docs/formats.md): validation,
 derived defaults, presets, ``replace`` and the dict form."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Scenario tests: one or more hand-built positions for every rule and variant of the SPEC.
+"""Scenario tests: one or more hand-built positions for every rule and variant of docs/rules.md.
 
 Every position is a small set (double-3 or double-4) written out tile by tile, so each
-expected legal-move list below was worked out by hand from SPEC sections 2, 3 and 6 (plays
+expected legal-move list below was worked out by hand from docs/rules.md and the move order of docs/formats.md (plays
 sorted by tile id, then anchor id; ``draw``; ``pass``). Tile ids used in the reasoning:
 
     0-0:0  1-0:1  1-1:2  2-0:3  2-1:4  2-2:5  3-0:6  3-1:7  3-2:8  3-3:9
@@ -38,7 +38,7 @@ from chickenfoot import (
 from chickenfoot.match import Match
 from chickenfoot.tiles import Tile  # not in chickenfoot.__all__ yet
 
-# Double-3, two players, 2 opening toes and 1 toe per foot (the SPEC section 5 example's rules).
+# Double-3, two players, 2 opening toes and 1 toe per foot (the rules of the docs/formats.md example).
 D3 = {"players": 2, "max_pip": 3, "hand_size": 3, "opening_toes": 2, "foot_toes": 1}
 # Double-4, two players, 2 opening toes and the house 3 toes per foot.
 D4 = {"players": 2, "max_pip": 4, "hand_size": 4, "opening_toes": 2, "foot_toes": 3}
@@ -71,7 +71,7 @@ def position(
 
 
 def moves(state: State) -> list[str]:
-    """The legal moves in notation, in SPEC section 6 order."""
+    """The legal moves in notation, in the documented order."""
     return [str(m) for m in legal_moves(state)]
 
 

@@ -32,7 +32,7 @@ from chickenfoot import (
 from chickenfoot.moves import Event
 from strategies import examples, positions, rules, seeds
 
-# The SPEC section 5 example position: double-three, 2 players, 2 opening toes, 1 toe a foot.
+# The example position of docs/formats.md: double-three, 2 players, 2 opening toes, 1 toe a foot.
 RULES = Rules(players=2, max_pip=3, hand_size=3, opening_toes=2, foot_toes=1)
 PARTS: dict[str, Any] = {
     "centre": "3-3",
@@ -68,7 +68,7 @@ def test_the_spec_example() -> None:
     s = State.setup(RULES, **PARTS)
     assert s == State.from_dict(document(RULES, PARTS))
     assert s.to_dict() == document(RULES, PARTS)
-    # SPEC section 5: the example's legal moves are ["2-0@1-0"].
+    # docs/formats.md: the example's legal moves are ["2-0@1-0"].
     assert [str(m) for m in s.legal_moves] == ["2-0@1-0"]
     assert s.history == ()
 
@@ -161,7 +161,7 @@ def test_holder_mode_defaults_to_an_empty_board_and_the_first_leader() -> None:
     s = State.setup(r, hands=hands, boneyard=["1-0", "2-1", "3-0", "3-2"])
     assert s.board == () and s.centre == Tile(3, 3) and not s.centre_laid
     # turn is rules.first_leader, not the holder of the centre (that is deal's rule):
-    # seat 1 does not hold 3-3, so it draws (SPEC section 6, holder mode).
+    # seat 1 does not hold 3-3, so it draws (docs/formats.md, "Order of the legal moves", holder mode).
     assert s.turn == 1 and list(s.legal_moves) == [DRAW]
     assert s.to_dict()["board"] == [] and s == State.from_dict(s.to_dict())
 

@@ -1,4 +1,4 @@
-"""Tiles and moves: ids, order, notation (SPEC sections 1 and 4), interning, pickling."""
+"""Tiles and moves: ids, order, notation (the terms of docs/rules.md, the notation of docs/formats.md), interning, pickling."""
 
 from __future__ import annotations
 

@@ -88,7 +88,7 @@ def test_history_is_every_move_applied_with_draws_named(
         m = rng.choice(legal_moves(s))
         if m is DRAW and s.boneyard_size > 1 and rng.random() < 0.3:
             m = Draw(rng.choice(s.boneyard))
-        # SPEC section 4: ``draw`` is the front tile of the boneyard.
+        # docs/formats.md, "Move notation": ``draw`` is the front tile of the boneyard.
         named = Draw(s.boneyard[0]) if m is DRAW else m
         applied.append(Event(s.turn, named))
         s = apply(s, m) if rng.random() < 0.5 else s.apply(str(m))
@@ -422,7 +422,7 @@ def consistent_deals(v: View) -> tuple[set[tuple[Any, ...]], int]:
     Brute force with only ``State.setup``, ``is_legal``, ``apply`` and ``view``: the
     seat's start hand is known (its hand, plus what it played, less what it drew); every
     other start hand is tried, and for each draw in the history every tile of the
-    boneyard (a named draw of tile ``t`` is a boneyard with ``t`` in front: SPEC 4), then
+    boneyard (a named draw of tile ``t`` is a boneyard with ``t`` in front: docs/formats.md), then
     the history's moves are replayed and the final view must equal ``v``.
 
     The start's turn follows R5 and R4: the seat dealt the centre (holder mode), else the

@@ -1,4 +1,4 @@
-"""Seeded, reproducible deals (SPEC section 6, R4 and R5).
+"""Seeded, reproducible deals (docs/formats.md, "Seeded deals"; the rules page, R4 and R5).
 
 >>> from chickenfoot import Rules
 >>> s = deal(Rules(), seed=1000)
@@ -28,7 +28,7 @@ _BIT = tuple(1 << t for t in range(set_size(MAX_PIP)))  # distinct bits: their s
 
 
 def shuffled_tiles(rules: Rules, seed: int, round: int = 0) -> list[int]:
-    """The tile ids of round ``round`` in dealt order (SPEC section 6, "Seeded deals").
+    """The tile ids of round ``round`` in dealt order (docs/formats.md, "Seeded deals").
 
     The tiles to deal, in id order (without the centre in ``set_aside`` mode), shuffled by
     ``random.Random(f"{seed}:{round}")``.

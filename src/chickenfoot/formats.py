@@ -1,4 +1,4 @@
-"""JSON documents (SPEC section 5): the ``chickenfoot/position`` reader and writer.
+"""JSON documents (docs/formats.md): the ``chickenfoot/position`` reader and writer.
 
 Readers check everything and raise :class:`~chickenfoot.FormatError` naming the path of the
 bad part (``hands[2][5]``, ``rules.max_pip``, ``board[3]``); never a bare ``KeyError`` or

@@ -1,4 +1,4 @@
-"""Moves and their notation (SPEC section 4): plays, draws and passes.
+"""Moves and their notation (the move notation of docs/formats.md): plays, draws and passes.
 
 Moves are interned immutable values, so they compare and hash by identity at C speed.
 
@@ -210,7 +210,7 @@ _DRAW_TEXT: Final = re.compile(rf"draw:({_NUM})-({_NUM})\Z")
 
 
 def parse_move(text: str, *, max_pip: int = MAX_PIP) -> Move:
-    """Parse SPEC section 4 notation: ``9-4@9-9``, ``9-9``, ``draw``, ``draw:5-3``, ``pass``.
+    """Parse move notation (docs/formats.md, "Move notation"): ``9-4@9-9``, ``9-9``, ``draw``, ``draw:5-3``, ``pass``.
 
     Numbers above ``max_pip`` do not name a tile. Errors quote the text.
 

@@ -1,4 +1,4 @@
-"""How a round ended (SPEC R10), in the style of python-chess ``Outcome``/``Termination``.
+"""How a round ended (the rules page, R10: docs/rules.md), in the style of python-chess ``Outcome``/``Termination``.
 
 >>> o = Outcome(Termination.OUT, 2)
 >>> o.termination.name, o.seat, str(o)

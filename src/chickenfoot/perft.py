@@ -1,4 +1,4 @@
-"""perft: count the leaf nodes of the move tree (SPEC section 6).
+"""perft: count the leaf nodes of the move tree (docs/formats.md, "Perft").
 
 >>> from chickenfoot import Rules, deal
 >>> s = deal(Rules(), seed=1)

@@ -113,7 +113,7 @@ def _random_playout(s: State, rng: random.Random) -> State:
 
     Instead of building each legal-move list, it counts the moves, draws the index exactly
     as ``rng.choice`` would (``Random._randbelow``: ``k = n.bit_length()``, then
-    ``getrandbits(k)`` until below ``n``), and walks to that move in SPEC order.
+    ``getrandbits(k)`` until below ``n``), and walks to that move in the legal-move order.
     """
     if s._outcome is not None:
         return s

@@ -1,4 +1,4 @@
-"""Records: a replayable round (SPEC section 5, ``chickenfoot/record``).
+"""Records: a replayable round (the ``chickenfoot/record`` document of docs/formats.md).
 
 A :class:`Record` is a start position and the moves played from it. Building one replays
 the moves, so every record holds only legal moves; a move that cannot be played raises
@@ -145,7 +145,7 @@ class Record:
     # -- JSON -----------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``chickenfoot/record`` document (SPEC section 5).
+        """The ``chickenfoot/record`` document (docs/formats.md, "Record").
 
         >>> from chickenfoot import Rules, deal
         >>> d = Record(deal(Rules(), seed=1), ["9-8@9-9"]).to_dict()

@@ -1,4 +1,4 @@
-"""The rules configuration: every house-rule variant of SPEC section 3, validated.
+"""The rules configuration: every house-rule variant of the rules page (docs/rules.md), validated.
 
 >>> r = Rules()
 >>> r.players, r.max_pip, r.hand_size, r.opening_toes, r.match
@@ -71,7 +71,7 @@ class Rounds:
     count: int
 
     def to_dict(self) -> dict[str, Any]:
-        """The SPEC section 5 form."""
+        """The JSON form (the ``match`` field of the rules object, docs/formats.md)."""
         return {"rounds": self.count}
 
 
@@ -87,7 +87,7 @@ class Threshold:
     inclusive: bool = attrs.field(default=False, kw_only=True)
 
     def to_dict(self) -> dict[str, Any]:
-        """The SPEC section 5 form."""
+        """The JSON form (the ``match`` field of the rules object, docs/formats.md)."""
         return {"threshold": self.points, "inclusive": self.inclusive}
 
 
@@ -114,10 +114,11 @@ def _check_max_pip(value: object) -> int:
 
 @attrs.frozen(kw_only=True)
 class Rules:
-    """A validated, immutable rules configuration (SPEC section 3); defaults are the house rules.
+    """A validated, immutable rules configuration; defaults are the house rules.
 
-    Every field is keyword-only. ``max_pip``, ``hand_size`` and ``match`` default from
-    ``players`` as the SPEC says; an impossible configuration raises :class:`RulesError`
+    Every field is keyword-only; the fields and their ranges are the variants of the rules
+    page (docs/rules.md, "Variants"). ``max_pip``, ``hand_size`` and ``match`` default from
+    ``players`` as that table says; an impossible configuration raises :class:`RulesError`
     naming the field, the value and what would be valid. Nothing is silently adjusted.
 
     >>> Rules(players=2, max_pip=3, hand_size=3, opening_toes=2, foot_toes=1).match
@@ -288,7 +289,7 @@ class Rules:
     # -- JSON ----------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field, in SPEC section 5 form.
+        """Every field, as the rules object of docs/formats.md.
 
         >>> Rules().to_dict()["match"]
         {'rounds': 10}
@@ -311,7 +312,7 @@ class Rules:
 
     @classmethod
     def from_dict(cls, obj: Any) -> Rules:
-        """Read the SPEC section 5 form; missing fields take their defaults.
+        """Read the rules object of docs/formats.md; missing fields take their defaults.
 
         Unknown fields and wrong types raise :class:`RulesError` naming the field.
 

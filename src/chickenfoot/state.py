@@ -1,7 +1,8 @@
 """One round of Chicken Foot: the immutable :class:`State`, its legal moves and ``apply``.
 
-This module is the rules core (SPEC sections 1, 2, 6 and 7 for one round). It imports only
-the tiles, moves, rules and outcome modules.
+This module is the rules core for one round: the terms and rules R1-R12 of the rules page
+(docs/rules.md), and the legal-move order and bad-input contract of docs/formats.md. It
+imports only the tiles, moves, rules and outcome modules.
 
 Representation, chosen for speed: hands are int bitmasks over tile ids, the boneyard a
 tuple of tile ids (front first), the board a tuple of interned :class:`~chickenfoot.Play`
@@ -124,7 +125,7 @@ class State:
 
     @classmethod
     def from_dict(cls, obj: Any) -> State:
-        """Read a ``chickenfoot/position`` document (SPEC section 5), checking everything.
+        """Read a ``chickenfoot/position`` document (docs/formats.md), checking everything.
 
         Raises :class:`~chickenfoot.FormatError` naming the path of the bad part.
 
@@ -202,7 +203,7 @@ class State:
         return position_from_json(text)
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``chickenfoot/position`` document (SPEC section 5).
+        """The ``chickenfoot/position`` document (docs/formats.md, "Position").
 
         >>> from chickenfoot import deal, Rules
         >>> d = deal(Rules(), seed=3).to_dict()
@@ -643,7 +644,7 @@ def _restore(
 
 
 def _generate(s: State) -> Sequence[Move]:
-    """The legal moves of ``s`` in SPEC section 6 order (a list or a shared tuple)."""
+    """The legal moves of ``s`` in the documented order (a list or a shared tuple)."""
     if s._outcome is not None:
         return ()
     d = s._drawn
@@ -658,7 +659,7 @@ def _generate(s: State) -> Sequence[Move]:
         moves = _TOES[pending].get(cand) or _hub_group(pending, cand)
     elif s.board:
         # Highest tile first (bit_length is cheaper than isolating the lowest bit of a
-        # multi-digit int), each group highest anchor first, then one reverse: SPEC order.
+        # multi-digit int), each group highest anchor first, then one reverse: the documented order.
         ends = s._ends
         backwards: list[Move] = []
         while cand:
@@ -740,7 +741,7 @@ def _pass_ok(s: State) -> bool:
 
 
 class LegalMoves(tuple[Move, ...]):
-    """The legal moves of a state, in SPEC section 6 order: an immutable sequence (a tuple).
+    """The legal moves of a state, in the documented order: an immutable sequence (a tuple).
 
     ``in`` also accepts notation strings and tests the listed moves (``draw:X-Y`` is never
     listed: use :func:`is_legal` for it); ``count()`` with no argument gives the number of
@@ -776,7 +777,7 @@ _new_legal = tuple.__new__
 
 
 def legal_moves(state: State) -> LegalMoves:
-    """The legal moves of ``state`` in SPEC section 6 order (empty when the round is over).
+    """The legal moves of ``state`` in the documented order (empty when the round is over).
 
     >>> from chickenfoot import Rules, deal
     >>> [str(m) for m in legal_moves(deal(Rules(), seed=1))]

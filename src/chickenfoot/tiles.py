@@ -1,4 +1,4 @@
-"""Tiles, tile ids and the tiles of a double-N set (SPEC section 1).
+"""Tiles, tile ids and the tiles of a double-N set (the terms of docs/rules.md).
 
 A :class:`Tile` is an immutable value, interned: ``Tile(9, 4) is Tile(4, 9)``. Its id is
 ``high * (high + 1) // 2 + low``; tiles order by id everywhere.
