@@ -6,13 +6,10 @@ tiles are hubs, toes and lines follows from the board order alone.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-import pytest
-
 import chickenfoot as cf
-from chickenfoot.render import Hub, Line, render, render_table, table
+from chickenfoot.render import render, render_compact, render_table
 
 T = cf.Tile
 
@@ -107,12 +104,6 @@ def test_feet_closed_lines_and_pending_foot() -> None:
             "Boneyard: 2 tiles",
         ]
     )
-    hubs = table(s)
-    assert [h.tile for h in hubs] == [T(4, 4), T(1, 1), T(0, 0)]
-    assert [h.on_line for h in hubs] == [None, T(4, 1), T(4, 2)]
-    assert [h.toes_needed for h in hubs] == [2, 2, 2]
-    assert hubs[2].lines == (Line(T(3, 0), ((0, 3),), None, 3, T(3, 0)),)
-    assert hubs[0].lines[1] == Line(T(4, 2), ((4, 2), (2, 0), (0, 0)), T(0, 0), None, None)
 
 
 def test_opening_in_progress_names_the_centre() -> None:
@@ -212,78 +203,71 @@ def test_double_blank_points_follow_the_rules() -> None:
 def test_holder_mode_before_the_centre_is_laid() -> None:
     s = cf.deal(cf.Rules.preset("classic"), seed=3)
     assert not s.centre_laid
-    assert table(s) == ()
+    assert s.table.hubs == ()
     lines = render(s).splitlines()
     assert lines[0] == "Table: empty (the centre 9-9 is not laid yet)"
     assert lines[1] == f"Turn: seat {s.turn}"
     assert lines[-1] == f"Boneyard: {55 - 4 * 7} tiles"
 
 
-def _random_round(rules: cf.Rules, seed: int) -> list[cf.State]:
-    rng = random.Random(seed)
-    s = cf.deal(rules, seed)
-    states = [s]
-    while not s.is_over():
-        s = cf.apply(s, rng.choice(cf.legal_moves(s)))
-        states.append(s)
-    return states
+def feet() -> cf.State:
+    return position(
+        max_pip=4,
+        board=[
+            *("4-4", "4-1@4-4", "4-2@4-4", "1-1@4-1", "1-0@1-1", "3-1@1-1"),
+            *("2-0@4-2", "0-0@2-0", "3-0@0-0"),
+        ],
+        hands=[["2-1", "4-3"], ["2-2", "3-3"]],
+        boneyard=["3-2", "4-0"],
+        hand_size=3,
+        opening_toes=2,
+        foot_toes=2,
+    )
 
 
-@pytest.mark.parametrize(
-    ("rules", "seed"),
-    [
-        (cf.Rules(), 11),
-        (cf.Rules(players=2), 12),
-        (cf.Rules.preset("four-toe", players=6), 13),
-        (cf.Rules.preset("classic", players=8), 14),
-        (cf.Rules(players=3, max_pip=4, hand_size=3, opening_toes=2, foot_toes=1), 15),
-    ],
-)
-def test_table_accounts_for_every_placed_tile(rules: cf.Rules, seed: int) -> None:
-    """Along random rounds: the hubs and lines hold every tile on the board exactly once,
-    their open ends are the state's open ends, and each hub but the centre closes one line."""
-    for s in _random_round(rules, seed):
-        hubs = table(s)
-        if not s.centre_laid:
-            assert hubs == ()
-            continue
-        assert hubs[0].tile is s.centre and hubs[0].toes_needed == rules.opening_toes
-        placed: list[cf.Tile] = [h.tile for h in hubs]
-        ends = []
-        closers = []
-        for hub in hubs:
-            assert len(hub.lines) <= hub.toes_needed
-            for line in hub.lines:
-                placed.append(line.toe)
-                # consecutive tiles touch on equal numbers; the first carries the hub's number
-                assert line.tiles[0][0] == hub.tile.high
-                for (_, outer), (inner, _) in zip(line.tiles, line.tiles[1:], strict=False):
-                    assert outer == inner
-                body = [T(a, b) for a, b in line.tiles]
-                assert body[0] is line.toe
-                if line.closed_by is None:
-                    placed.extend(body[1:])
-                    assert line.anchor is body[-1]
-                    assert line.open_end == line.tiles[-1][1]
-                    ends.append((line.anchor, line.open_end))
-                else:
-                    assert body[-1] is line.closed_by and line.closed_by.is_double
-                    placed.extend(body[1:-1])  # the closing double is listed as a hub
-                    closers.append(line.closed_by)
-        assert sorted(placed) == sorted(m.tile for m in s.board)
-        assert len(placed) == len(s.board)
-        assert sorted(ends) == sorted(s.open_ends)
-        assert sorted(closers) == sorted(h.tile for h in hubs[1:])
-        assert all(h.toes_needed == rules.foot_toes for h in hubs[1:])
-        pending = [h for h in hubs if len(h.lines) < h.toes_needed]
-        if s.pending_hub is None:
-            assert pending == []
-        else:
-            assert [h.tile for h in pending] == [s.pending_hub]
-            assert pending[0].toes_needed - len(pending[0].lines) == s.toes_needed
+FEET_TABLE = [
+    "centre 4-4  (2/2 toes)",
+    "  ├ 4|1 1|1 ▪ foot 1-1",
+    "  └ 4|2 2|0 0|0 ▪ foot 0-0",
+    "foot 1-1  (2/2 toes)",
+    "  ├ 1|0 → 0",
+    "  └ 1|3 → 3",
+    "foot 0-0  (1/2 toes, needs 1 more toe)",
+    "  └ 0|3* → 3",
+]
 
 
-def test_hub_and_line_are_values() -> None:
-    line = Line(T(9, 4), ((9, 4),), None, 4, T(9, 4))
-    assert Hub(T(9, 9), None, 6, (line,)) == Hub(T(9, 9), None, 6, (line,))
-    assert hash(line) == hash(Line(T(9, 4), ((9, 4),), None, 4, T(9, 4)))
+def test_compact_picture_of_a_whole_table() -> None:
+    assert render_compact(feet()) == "\n".join(
+        [
+            *FEET_TABLE,
+            "seat 0 to play · boneyard 2",
+            "  seat 0: 2-1 4-3 (2 tiles, 10 points)",
+            "  seat 1: 2-2 3-3 (2 tiles, 10 points)",
+        ]
+    )
+
+
+def test_compact_picture_as_one_seat_sees_it() -> None:
+    expected = "\n".join(
+        [
+            *FEET_TABLE,
+            "seat 0 to play · boneyard 2",
+            "  seat 0: 2 tiles",
+            "> seat 1: 2-2 3-3 (2 tiles, 10 points)",
+        ]
+    )
+    assert render_compact(feet(), seat=1) == expected
+    assert render_compact(feet().view(1)) == expected
+
+
+def test_compact_picture_status_rows() -> None:
+    drawn = cf.apply(spec_example(turn=1), "draw")
+    assert render_compact(drawn).splitlines()[3] == "seat 1 to play · has drawn 1-1 · boneyard 2"
+    out = cf.apply(spec_example(), "2-0@1-0")
+    lines = render_compact(out).splitlines()
+    assert lines[:3] == ["centre 3-3  (2/2 toes)", "  ├ 3|2 2|1 → 1", "  └ 3|1 1|0 0|2* → 2"]
+    assert lines[3] == "over: seat 0 went out · boneyard 3"
+    assert lines[4] == "  seat 0: none (0 tiles, 0 points)"
+    holder = cf.deal(cf.Rules.preset("classic", players=2), seed=3)
+    assert render_compact(holder).splitlines()[0] == "table empty: the centre 9-9 is not laid yet"

@@ -53,6 +53,7 @@ from chickenfoot.state import (
     outcome,
     penalties,
 )
+from chickenfoot.table import Hub, Line, Placed, Table
 from chickenfoot.tiles import MAX_PIP, Tile, set_size, tile_id, tiles_of_set
 from chickenfoot.view import VIEW_FORMAT, View, view
 
@@ -76,9 +77,11 @@ __all__ = [
     "FormatError",
     "GreedyAgent",
     "HeuristicAgent",
+    "Hub",
     "IllegalMoveError",
     "InvalidMoveError",
     "LegalMoves",
+    "Line",
     "Match",
     "MatchLength",
     "MatchResult",
@@ -86,6 +89,7 @@ __all__ = [
     "Outcome",
     "Pass",
     "Phase",
+    "Placed",
     "Play",
     "Policy",
     "RandomAgent",
@@ -99,6 +103,7 @@ __all__ = [
     "SimulationResult",
     "Standing",
     "State",
+    "Table",
     "Termination",
     "Threshold",
     "Tile",

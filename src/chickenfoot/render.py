@@ -1,12 +1,15 @@
-"""A plain-text picture of a round: the table, whose turn it is, the hands and the boneyard.
+"""Text pictures of a round: the table, whose turn it is, the hands and the boneyard.
+
+Two forms: :func:`render`, an indented tree that names every part (ASCII only), and
+:func:`render_compact`, one row per line of the table for play in a terminal (Unicode box
+characters and arrows). Both are drawn from :attr:`State.table <chickenfoot.State.table>`.
 
 The table is drawn hub by hub, in the order the hubs were laid (the centre first, then each
 double laid on a line). Under each hub come its toes in the order they were laid, each with
 its line from the toe to its open end. Tiles on a line are shown turned the way they lie,
 inner number first (``9|6 6|1 1|4``), so the matching numbers touch; the open end names
 the anchor tile in notation (``open 4 on 4-1`` means ``X-4@4-1`` plays there). A line that
-ends in a double is closed by it, and that double appears further down as a hub. The output
-is ASCII only.
+ends in a double is closed by it, and that double appears further down as a hub.
 
 >>> from chickenfoot import State
 >>> s = State.from_dict({"format": "chickenfoot/position", "version": 1,
@@ -29,102 +32,12 @@ Boneyard: 3 tiles
 
 from __future__ import annotations
 
-import attrs
-
-from chickenfoot.outcome import Termination
+from chickenfoot.outcome import Outcome, Termination
 from chickenfoot.state import State
-from chickenfoot.tiles import Tile
+from chickenfoot.table import Table
+from chickenfoot.view import View
 
-__all__ = ["Hub", "Line", "render", "render_table", "table"]
-
-
-@attrs.frozen
-class Line:
-    """One line of the table: the toe it grows from, its tiles turned as they lie, its end.
-
-    ``tiles`` holds ``(inner, outer)`` number pairs from the toe outwards. ``closed_by`` is the
-    double that closed the line (``None`` while it is open); ``open_end`` is the number the
-    next tile must match and ``anchor`` the tile it is laid against (both ``None`` when
-    closed).
-    """
-
-    toe: Tile
-    tiles: tuple[tuple[int, int], ...]
-    closed_by: Tile | None
-    open_end: int | None
-    anchor: Tile | None
-
-
-@attrs.frozen
-class Hub:
-    """A hub (the centre, or a double laid on a line) with its lines and toe count.
-
-    ``on_line`` is the toe of the line the double closed (``None`` for the centre);
-    ``toes_needed`` is how many toes the hub takes in all (``opening_toes`` or
-    ``foot_toes``).
-    """
-
-    tile: Tile
-    on_line: Tile | None
-    toes_needed: int
-    lines: tuple[Line, ...]
-
-
-def table(state: State) -> tuple[Hub, ...]:
-    """The hubs of the table, in the order they were laid, each with its lines.
-
-    Empty in ``holder`` mode before the centre is laid.
-
-    >>> from chickenfoot import Rules, apply, deal
-    >>> s = apply(deal(Rules(), seed=1), "9-3@9-9")
-    >>> hub, = table(s)
-    >>> hub.tile, hub.toes_needed, hub.lines[0].open_end, hub.lines[0].anchor
-    (Tile(9, 9), 6, 3, Tile(9, 3))
-    """
-    board = state.board
-    if not board:
-        return ()
-    children: dict[Tile, list[Tile]] = {}
-    for move in board[1:]:
-        assert move.anchor is not None
-        children.setdefault(move.anchor, []).append(move.tile)
-    rules = state.rules
-    hubs: list[Hub] = []
-    # Hubs in the order they were laid: walk the board, collecting each hub's lines.
-    line_of: dict[Tile, Tile] = {}  # a double laid on a line -> the toe of that line
-    for i, move in enumerate(board):
-        hub = move.tile
-        if i == 0:
-            needed = rules.opening_toes
-        elif hub.is_double and hub in line_of:
-            needed = rules.foot_toes
-        else:
-            continue
-        lines = []
-        for toe in children.get(hub, ()):
-            line = _walk(hub.high, toe, children)
-            if line.closed_by is not None:
-                line_of[line.closed_by] = toe
-            lines.append(line)
-        hubs.append(Hub(hub, line_of.get(hub), needed, tuple(lines)))
-    return tuple(hubs)
-
-
-def _walk(number: int, toe: Tile, children: dict[Tile, list[Tile]]) -> Line:
-    """Follow the line that grows from ``toe`` (laid on a hub of ``number``) to its end."""
-    tiles = []
-    end = number
-    tile = toe
-    while True:
-        outer = tile.other(end)
-        tiles.append((end, outer))
-        end = outer
-        if tile is not toe and tile.is_double:
-            return Line(toe, tuple(tiles), tile, None, None)
-        nxt = children.get(tile)
-        if not nxt:
-            return Line(toe, tuple(tiles), None, end, tile)
-        tile = nxt[0]
+__all__ = ["render", "render_compact", "render_table"]
 
 
 def _plural(count: int, word: str) -> str:
@@ -143,11 +56,11 @@ def render_table(state: State) -> str:
     if not state.board:
         return f"Table: empty (the centre {state.centre} is not laid yet)"
     out = [f"Table: centre {state.centre}"]
-    for hub in table(state):
+    for hub in state.table.hubs:
         where = "centre" if hub.on_line is None else f"closes the line of toe {hub.on_line}"
         out.append(f"  hub {hub.tile} ({where}): toes {len(hub.lines)}/{hub.toes_needed}")
         for line in hub.lines:
-            tiles = " ".join(f"{a}|{b}" for a, b in line.tiles)
+            tiles = " ".join(map(str, line.tiles))
             if line.closed_by is not None:
                 end = f"closed by the hub {line.closed_by}"
             else:
@@ -201,4 +114,85 @@ def render(state: State) -> str:
         tiles = " ".join(str(t) for t in hand) if hand else "none"
         out.append(f"  seat {seat}: {tiles} ({_plural(len(hand), 'tile')}, {points[seat]} points)")
     out.append(f"Boneyard: {_plural(state.boneyard_size, 'tile')}")
+    return "\n".join(out)
+
+
+def _ending(result: Outcome) -> str:
+    if result.termination is Termination.OUT:
+        return f"over: seat {result.seat} went out"
+    return "over: blocked (the boneyard is empty and nobody can play)"
+
+
+def _compact_table(table: Table, centre_text: str) -> list[str]:
+    if table.centre is None:
+        return [f"table empty: the centre {centre_text} is not laid yet"]
+    last = table.last
+    out = []
+    for hub in table.hubs:
+        head = f"centre {hub.tile}" if hub.is_centre else f"foot {hub.tile}"
+        count = f"{len(hub.lines)}/{hub.toes_needed} toes"
+        if hub.tile == table.pending:
+            more = _plural(table.toes_needed, "more toe")
+            count += f", needs {more}"
+        out.append(f"{head}  ({count})")
+        for i, line in enumerate(hub.lines):
+            branch = "└" if i == len(hub.lines) - 1 else "├"
+            tiles = " ".join(
+                f"{p}*" if last is not None and p.tile == last.tile else str(p) for p in line.tiles
+            )
+            closed = line.closed_by
+            end = f"→ {line.open_end}" if closed is None else f"▪ foot {closed}"
+            out.append(f"  {branch} {tiles} {end}")
+    return out
+
+
+def render_compact(position: State | View, *, seat: int | None = None) -> str:
+    """A one-screen text picture for play: one row per line of the table, then the hands.
+
+    Each hub is a row (``centre 9-9``, or ``foot 8-8`` for a double laid on a line) with
+    its toe count, followed by its lines, one per row, from the toe outwards: tiles turned
+    as they lie (inner number first) and the open number after ``→``, or ``▪ foot D`` where
+    the double ``D`` closed the line. The tile laid last is marked ``*``. Then a status row
+    (whose turn, the tile drawn this turn, the boneyard) and one row per seat.
+
+    ``position`` may be a :class:`~chickenfoot.State` (every hand shown) or a
+    :class:`~chickenfoot.View` (only the viewer's hand; the others as counts); ``seat``
+    draws a state as that seat sees it. The viewer's row is marked ``>``.
+
+    >>> from chickenfoot import Rules, deal
+    >>> s = deal(Rules(players=3), seed=2).apply("9-1@9-9").apply("9-4@9-9")
+    >>> print(render_compact(s, seat=2))
+    centre 9-9  (2/6 toes, needs 4 more toes)
+      ├ 9|1 → 1
+      └ 9|4* → 4
+    seat 2 to play · boneyard 12
+      seat 0: 13 tiles
+      seat 1: 13 tiles
+    > seat 2: 1-1 2-2 3-2 3-3 4-2 4-3 4-4 5-0 5-2 5-3 6-1 6-2 7-6 9-6 (14 tiles, 101 points)
+    """
+    if isinstance(position, State) and seat is not None:
+        position = position.view(seat)
+    out = _compact_table(position.table, str(position.centre))
+    result = position.outcome()
+    if result is None:
+        status = f"seat {position.turn} to play"
+        drawn = position.drawn
+        if drawn is not None:
+            status += f" · has drawn {drawn}"
+    else:
+        status = _ending(result)
+    out.append(f"{status} · boneyard {position.boneyard_size}")
+    if isinstance(position, View):
+        for s, size in enumerate(position.hand_sizes):
+            if s == position.seat:
+                tiles = " ".join(map(str, position.hand)) or "none"
+                count = f"{_plural(size, 'tile')}, {position.penalty} points"
+                out.append(f"> seat {s}: {tiles} ({count})")
+            else:
+                out.append(f"  seat {s}: {_plural(size, 'tile')}")
+    else:
+        points = position.penalties()
+        for s, hand in enumerate(position.hands):
+            tiles = " ".join(map(str, hand)) or "none"
+            out.append(f"  seat {s}: {tiles} ({_plural(len(hand), 'tile')}, {points[s]} points)")
     return "\n".join(out)

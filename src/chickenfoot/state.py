@@ -2,7 +2,7 @@
 
 This module is the rules core for one round: the terms and rules R1-R12 of the rules page
 (docs/rules.md), and the legal-move order and bad-input contract of docs/formats.md. It
-imports only the tiles, moves, rules and outcome modules.
+imports only the tiles, moves, rules, outcome and table modules.
 
 Representation, chosen for speed: hands are int bitmasks over tile ids, the boneyard a
 tuple of tile ids (front first), the board a tuple of interned :class:`~chickenfoot.Play`
@@ -52,6 +52,7 @@ from chickenfoot.moves import (
 )
 from chickenfoot.outcome import Outcome, Termination
 from chickenfoot.rules import Rounds, Rules
+from chickenfoot.table import Table, table_of
 from chickenfoot.tiles import _BY_ID, MAX_PIP, PIPS, WITH, Tile, iter_bits, set_size
 
 if TYPE_CHECKING:
@@ -298,6 +299,20 @@ class State:
         out = [(_BY_ID[a], v) for v, mask in enumerate(self._ends) for a in iter_bits(mask)]
         out.sort(key=lambda e: e[0].id)
         return tuple(out)
+
+    @property
+    def table(self) -> Table:
+        """The table as a structure: hubs, their toes and lines, how each tile lies.
+
+        Built from :attr:`board` on each access (a few microseconds per tile); see
+        :class:`~chickenfoot.Table`.
+
+        >>> from chickenfoot import deal, Rules
+        >>> t = deal(Rules(), seed=1).apply("9-3@9-9").table
+        >>> t.centre, t.pending, t.toes_needed, [str(line) for line in t.lines]
+        (Tile(9, 9), Tile(9, 9), 5, ['9|3 -> 3 on 9-3'])
+        """
+        return table_of(self.rules, self.board, self.pending_hub, self.toes_needed)
 
     @property
     def history(self) -> tuple[Event, ...]:

@@ -44,6 +44,7 @@ from chickenfoot.state import (
     _new_legal,
     _settle,
 )
+from chickenfoot.table import Table
 from chickenfoot.tiles import _BY_ID, Tile, iter_bits
 
 if TYPE_CHECKING:
@@ -114,6 +115,12 @@ class View:
     def toes_needed(self) -> int:
         """How many toes the pending hub still needs (0 when none is pending)."""
         return self._table.toes_needed
+
+    @property
+    def table(self) -> Table:
+        """The table as a structure (:class:`~chickenfoot.Table`): it is public, so a view
+        has all of it."""
+        return self._table.table
 
     @property
     def open_ends(self) -> tuple[tuple[Tile, int], ...]:
