@@ -227,7 +227,7 @@ def test_python_dash_m_error_is_one_line_and_no_traceback() -> None:
 
 
 def test_rules_house_default_is_the_spec_example(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "rules")
+    code, out, err = run(capsys, "rules", "house")
     assert (code, err) == (0, "")
     # SPEC section 5, "Rules": the house rules for 4 players, every field.
     assert json.loads(out) == {
@@ -314,7 +314,7 @@ def test_rules_four_toe_compact_with_overrides(capsys: pytest.CaptureFixture[str
         (["rules", "--set", "match=7"], "match=7 is invalid"),
         (["demo", "--players", "2", "--set", "hand_size=30"], "hand_size=30 is invalid"),
         ([], "the following arguments are required: COMMAND"),
-        (["play"], "invalid choice: 'play'"),
+        (["dance"], "invalid choice: 'dance'"),
         (["demo", "--sed", "1"], "unrecognized arguments: --sed 1"),
     ],
 )

@@ -1,15 +1,18 @@
-"""The ``chickenfoot`` command line (standard library only).
+"""The ``chickenfoot`` command line.
 
-Subcommands:
+Commands (``chickenfoot COMMAND --help`` for each; docs: Command line):
 
-- ``chickenfoot demo [--seed S] [--players P] [--preset NAME] [--round K] [--set FIELD=VALUE]``
-  plays one seeded round among random players and prints every move, the table at the end,
-  the outcome and the penalties.
-- ``chickenfoot rules [--preset NAME] [--players P] [--set FIELD=VALUE] [--compact]`` prints
-  the rules JSON (SPEC section 5) of a preset.
+- ``play``: a person against built-in bots, a whole match or one round, in the terminal;
+- ``simulate``: seeded matches among built-in agents, with a results table (or JSON);
+- ``show``, ``moves``, ``apply``, ``perft``, ``replay``, ``validate``: work on documents
+  (positions, records, matches, views; ``-`` reads standard input);
+- ``rules``: the presets, or the rules JSON of one;
+- ``demo``: one seeded round among random players, every move printed.
 
-Bad input (an unknown preset, an impossible rules configuration, a malformed option) prints
-one line, ``chickenfoot: error: ...``, on stderr and returns 2; never a traceback.
+Bad input (an unknown preset, an impossible rules configuration, a malformed option, a
+bad document) prints one line, ``chickenfoot: error: ...``, on stderr and returns 2; never
+a traceback. The ``rich`` package (``pip install "chickenfoot[cli]"``) adds a progress bar
+and coloured tables; everything works in plain text without it.
 
 >>> main(["rules", "--players", "1"])  # prints the error line on stderr
 2
@@ -22,143 +25,37 @@ import json
 import os
 import random
 import sys
-from collections.abc import Iterator, Sequence
-from typing import Any, NoReturn, TextIO
+from collections.abc import Iterator
+from typing import TextIO
 
 from chickenfoot import __version__
+from chickenfoot.cli._common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    PROG,
+    Formatter,
+    Parser,
+    UsageError,
+    rules_from_args,
+    rules_options,
+)
 from chickenfoot.deal import deal
-from chickenfoot.errors import ChickenFootError, RulesError, brief
+from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import Draw
 from chickenfoot.render import render
 from chickenfoot.rules import PRESETS, Rules
 from chickenfoot.state import State, legal_moves
 
-__all__ = ["demo_lines", "main", "play_demo", "rules_from_args"]
-
-PROG = "chickenfoot"
-EXIT_OK = 0
-EXIT_USAGE = 2
-"""Exit status for anything wrong with the command line, the rules it names included."""
-
-
-class UsageError(Exception):
-    """A bad command line: ``main`` prints it as one line and returns :data:`EXIT_USAGE`."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` that raises :class:`UsageError` instead of printing and exiting."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def _set_option(text: str) -> tuple[str, Any]:
-    """Parse ``FIELD=VALUE`` for ``--set``; VALUE is JSON, or a plain string if it is not."""
-    field, sep, raw = text.partition("=")
-    if not sep or not field:
-        raise argparse.ArgumentTypeError(
-            f"expected FIELD=VALUE (e.g. double_blank=25), got {brief(text)}"
-        )
-    try:
-        value = json.loads(raw)
-    except (ValueError, RecursionError):  # not JSON (or too deep, or too long a number)
-        value = raw
-    return field, value
-
-
-def _build_parser() -> _Parser:
-    parser = _Parser(
-        prog=PROG,
-        description="The rules of the domino game Chicken Foot.",
-        epilog="Run 'chickenfoot COMMAND --help' for the options of a command.",
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    commands.required = True
-
-    def rules_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--preset",
-            default="house",
-            metavar="NAME",
-            help=f"rules preset: {', '.join(PRESETS)} (default: house)",
-        )
-        p.add_argument(
-            "--players",
-            type=int,
-            default=4,
-            metavar="P",
-            help="number of players: 2 to 8, or more with --set max_pip=... --set hand_size=... "
-            "(default: 4)",
-        )
-        p.add_argument(
-            "--set",
-            type=_set_option,
-            action="append",
-            default=[],
-            dest="changes",
-            metavar="FIELD=VALUE",
-            help="override one rules field, VALUE in JSON "
-            "(e.g. --set double_blank=25 --set 'match={\"rounds\": 1}'); repeatable",
-        )
-
-    demo = commands.add_parser(
-        "demo",
-        help="play one seeded round among random players",
-        description="Play one seeded round among random players and print every move, the "
-        "table at the end, the outcome and the penalties. The same options always print the "
-        "same game.",
-    )
-    demo.add_argument(
-        "--seed",
-        type=int,
-        default=1,
-        metavar="S",
-        help="seed of the deal and of the players' choices (default: 1)",
-    )
-    demo.add_argument(
-        "--round",
-        type=int,
-        default=0,
-        metavar="K",
-        help="round of the match to deal, 0-based: its centre is N-K (default: 0)",
-    )
-    rules_options(demo)
-
-    rules = commands.add_parser(
-        "rules",
-        help="print the rules JSON of a preset",
-        description="Print the rules configuration (SPEC section 5 JSON) of a preset.",
-    )
-    rules_options(rules)
-    rules.add_argument("--compact", action="store_true", help="print on one line")
-    return parser
-
-
-def rules_from_args(preset: str, players: int, changes: Sequence[tuple[str, Any]] = ()) -> Rules:
-    """The rules of ``preset`` for ``players`` with ``changes`` (JSON field values) applied.
-
-    Raises :class:`~chickenfoot.RulesError` naming the field for anything invalid.
-
-    >>> rules_from_args("classic", 7).hand_size
-    7
-    >>> rules_from_args("house", 4, [("match", {"rounds": 1})]).match
-    Rounds(count=1)
-    >>> try:
-    ...     rules_from_args("house", 10)
-    ... except RulesError as err:
-    ...     print(err.field)
-    hand_size
-    >>> rules_from_args("house", 10, [("max_pip", 15), ("hand_size", 12)]).set_size
-    136
-    """
-    if preset not in PRESETS:
-        raise RulesError(
-            f"preset={brief(preset)} is invalid: must be one of {', '.join(map(repr, PRESETS))}",
-            field="preset",
-        )
-    # Built from the JSON form, so that ``--set`` values read as in a rules document.
-    return Rules.from_dict({"players": players, **PRESETS[preset], **dict(changes)})
+__all__ = [
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "UsageError",
+    "demo_lines",
+    "main",
+    "play_demo",
+    "rules_from_args",
+]
 
 
 def play_demo(rules: Rules, seed: int, round: int = 0) -> Iterator[tuple[int, str, State]]:
@@ -232,44 +129,287 @@ def _demo(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+PRESET_NOTES = {
+    "house": "the house rules: 6 toes on the centre, 3 on each foot, one draw",
+    "four-toe": "the house rules with 4 toes on the centre",
+    "classic": "7 tiles each, the holder of the double lays the centre, 4 toes, "
+    "ties broken by rounds scored 0",
+}
+"""One line per preset for ``chickenfoot rules`` (docs: Rules and variants)."""
+
+
 def _rules(args: argparse.Namespace, out: TextIO) -> int:
-    rules = rules_from_args(args.preset, args.players, args.changes)
+    preset = args.name
+    if preset is not None and args.preset is not None and preset != args.preset:
+        raise UsageError(f"two presets given: {brief(preset)} and --preset {brief(args.preset)}")
+    preset = preset or args.preset
+    if preset is None and args.players is None and not args.changes and not args.compact:
+        width = max(map(len, PRESETS))
+        lines = [f"{name:<{width}}  {PRESET_NOTES.get(name, '')}" for name in PRESETS]
+        lines.append("")
+        lines.append("Print one as JSON: chickenfoot rules NAME [--players P] [--set FIELD=VALUE]")
+        out.write("\n".join(lines) + "\n")
+        return EXIT_OK
+    rules = rules_from_args(
+        preset or "house", 4 if args.players is None else args.players, args.changes
+    )
     out.write(json.dumps(rules.to_dict(), indent=None if args.compact else 2) + "\n")
     return EXIT_OK
+
+
+def _examples(*lines: str) -> str:
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def _build_parser() -> Parser:
+    parser = Parser(
+        prog=PROG,
+        description="The rules of the domino game Chicken Foot: play, simulate, inspect.",
+        epilog=_examples(
+            "chickenfoot play --players 3 --bots heuristic",
+            "chickenfoot simulate --agents heuristic,greedy,random,random --games 200",
+            "chickenfoot show game.json",
+        )
+        + "\n\nRun 'chickenfoot COMMAND --help' for the options of a command.",
+        formatter_class=Formatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands.required = True
+
+    def command(name: str, help: str, description: str, *examples: str) -> Parser:
+        p: Parser = commands.add_parser(
+            name,
+            help=help,
+            description=description,
+            epilog=_examples(*examples),
+            formatter_class=Formatter,
+        )
+        return p
+
+    def file_argument(p: argparse.ArgumentParser, what: str) -> None:
+        p.add_argument("file", metavar="FILE", help=f"{what} ('-' reads standard input)")
+
+    # -- play --
+    play = command(
+        "play",
+        "play against built-in bots in the terminal",
+        "Play Chicken Foot against built-in bots: a whole match (the rules' match length: "
+        "10 rounds with the house rules) or, with --round, one round. The table is drawn "
+        "before each of your decisions, with your legal moves numbered; choose one by "
+        "number or notation. At the prompt: help, moves, table, undo, save FILE, quit.",
+        "chickenfoot play                           # 4 players, house rules, 3 heuristic bots",
+        "chickenfoot play --players 2 --bots search --seed 7",
+        "chickenfoot play --round --players 3 --bots greedy,random",
+        "chickenfoot play game.json                 # resume a saved game",
+    )
+    play.add_argument(
+        "file", nargs="?", metavar="FILE", help="a saved game to resume (match, record or position)"
+    )
+    play.add_argument("--resume", metavar="FILE", help="the same as giving FILE")
+    length = play.add_mutually_exclusive_group()
+    length.add_argument("--match", action="store_true", help="play a whole match (the default)")
+    length.add_argument(
+        "--round",
+        nargs="?",
+        const=0,
+        type=int,
+        metavar="K",
+        help="play one round only: round K of a match (default 0, the highest double)",
+    )
+    rules_options(play, defaults=False)
+    play.add_argument(
+        "--seed", type=int, metavar="S", help="seed of the deals and the bots (default: random)"
+    )
+    play.add_argument(
+        "--bots",
+        default="heuristic",
+        metavar="NAMES",
+        help="the bots, in seat order after yours: random, greedy, heuristic, search or "
+        "search:N; comma-separated, or one name for all (default: heuristic)",
+    )
+    play.add_argument(
+        "--seat", type=int, default=0, metavar="N", help="your seat, from 0 (default: 0)"
+    )
+
+    # -- simulate --
+    sim = command(
+        "simulate",
+        "play seeded matches among built-in agents and summarize them",
+        "Play GAMES whole matches among built-in agents, seats rotating from game to game, "
+        "and print each agent's mean score and win rate with 95%% intervals. The numbers "
+        "depend only on the rules, the agents, --games and --seed (not on --workers).",
+        "chickenfoot simulate --games 500 --workers 2",
+        "chickenfoot simulate --agents search:16,heuristic --players 2 --games 50",
+        "chickenfoot simulate --set 'match={\"rounds\": 1}' --json",
+    )
+    sim.add_argument(
+        "--agents",
+        metavar="NAMES",
+        help="one agent per seat, comma-separated (random, greedy, heuristic, search, "
+        "search:N), or one name for all (default: heuristic,greedy, then random)",
+    )
+    sim.add_argument(
+        "--games", type=int, default=100, metavar="N", help="matches to play (default: 100)"
+    )
+    sim.add_argument("--seed", type=int, default=1, metavar="S", help="seed (default: 1)")
+    sim.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="processes to play on (default: 1, this process)",
+    )
+    sim.add_argument("--json", action="store_true", help="print the result as JSON")
+    rules_options(sim, defaults=False)
+
+    # -- documents --
+    show = command(
+        "show",
+        "draw a position, record, match or view",
+        "Draw the table of a document: a position (every hand), a record (its final "
+        "position), a match (the score sheet and the round in play) or a view (what its "
+        "seat sees).",
+        "chickenfoot show game.json",
+        "chickenfoot apply pos.json 9-4@9-9 | chickenfoot show -",
+        "chickenfoot show pos.json --svg table.svg",
+    )
+    file_argument(show, "the document")
+    show.add_argument(
+        "--long",
+        action="store_true",
+        help="the detailed ASCII picture (every line with its anchor), not the compact one",
+    )
+    show.add_argument(
+        "--svg", metavar="OUT", help="write an SVG picture to OUT instead ('-': stdout)"
+    )
+
+    moves = command(
+        "moves",
+        "list the legal moves of a position",
+        "Print the legal moves of a position (or a record's final position, a match's "
+        "round, a view's seat), one per line in notation and in the library's order; "
+        "nothing when the round is over.",
+        "chickenfoot moves pos.json",
+    )
+    file_argument(moves, "a position, record, match or view")
+
+    apply = command(
+        "apply",
+        "play moves on a position and print the result",
+        "Play MOVEs one after another and print the resulting position document (a match "
+        "document for a match), or its picture with --text.",
+        "chickenfoot apply pos.json 9-4@9-9 draw",
+        "chickenfoot apply pos.json 9-4@9-9 --text",
+    )
+    file_argument(apply, "a position, record or match")
+    apply.add_argument("moves", nargs="+", metavar="MOVE", help="moves in notation")
+    apply.add_argument("--text", action="store_true", help="print the picture, not JSON")
+
+    perft = command(
+        "perft",
+        "count the leaves of the move tree",
+        "Count the positions reached after exactly D moves (perft; draw takes the front "
+        "tile), for comparing move generators.",
+        "chickenfoot perft pos.json --depth 3",
+        "chickenfoot perft pos.json --depth 2 --divide",
+    )
+    file_argument(perft, "a position, record or match")
+    perft.add_argument("--depth", type=int, default=1, metavar="D", help="depth (default: 1)")
+    perft.add_argument("--divide", action="store_true", help="one count per legal move")
+
+    replay = command(
+        "replay",
+        "step through a record",
+        "Show a record's start, then each move and the table after it; on a terminal, "
+        "Enter steps to the next move and q quits. With --final, only the final table.",
+        "chickenfoot replay round.json",
+        "chickenfoot replay round.json --final",
+    )
+    file_argument(replay, "a record")
+    replay.add_argument("--final", action="store_true", help="print only the final table")
+
+    validate = command(
+        "validate",
+        "check any chickenfoot document",
+        "Read and check a document (position, record, match, view, or a rules object) and "
+        "say what it is; an invalid one gives the path of the bad part and exit status 2.",
+        "chickenfoot validate game.json",
+    )
+    file_argument(validate, "the document")
+
+    # -- rules and demo --
+    rules = command(
+        "rules",
+        "list the presets, or print the rules JSON of one",
+        "Without arguments, list the presets. With a preset (or any option), print its "
+        "rules configuration as JSON.",
+        "chickenfoot rules",
+        "chickenfoot rules classic --players 7",
+        "chickenfoot rules --set double_blank=25 --compact",
+    )
+    rules.add_argument("name", nargs="?", metavar="PRESET", help=f"one of {', '.join(PRESETS)}")
+    rules_options(rules, defaults=False)
+    rules.add_argument("--compact", action="store_true", help="print on one line")
+
+    demo = command(
+        "demo",
+        "play one seeded round among random players",
+        "Play one seeded round among random players and print every move, the table at the "
+        "end, the outcome and the penalties. The same options always print the same game.",
+        "chickenfoot demo --seed 3 --players 3",
+        "chickenfoot demo --round 4",
+    )
+    demo.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        metavar="S",
+        help="seed of the deal and of the players' choices (default: 1)",
+    )
+    demo.add_argument(
+        "--round",
+        type=int,
+        default=0,
+        metavar="K",
+        help="round of the match to deal, 0-based: its centre is N-K (default: 0)",
+    )
+    rules_options(demo)
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
 
-    >>> main(["rules", "--preset", "four-toe", "--players", "3"])
-    {
-      "players": 3,
-      "max_pip": 9,
-      "hand_size": 14,
-      "opening_toes": 4,
-      "foot_toes": 3,
-      "double_blank": 50,
-      "centre": "set_aside",
-      "draw": "one",
-      "drawn_tile": "must_play",
-      "may_draw_instead": false,
-      "match": {
-        "rounds": 10
-      },
-      "tie_break": "shared",
-      "first_leader": 0
-    }
+    >>> main(["rules", "four-toe", "--players", "3", "--compact"])
+    {"players": 3, "max_pip": 9, "hand_size": 14, "opening_toes": 4, "foot_toes": 3, "double_blank": 50, "centre": "set_aside", "draw": "one", "drawn_tile": "must_play", "may_draw_instead": false, "match": {"rounds": 10}, "tie_break": "shared", "first_leader": 0}
     0
     """
+    from chickenfoot.cli import files, play, sim
+
     try:
         args = _build_parser().parse_args(argv)
-        command = {"demo": _demo, "rules": _rules}[args.command]
+        command = {
+            "demo": _demo,
+            "rules": _rules,
+            "play": play.cmd_play,
+            "simulate": sim.cmd_simulate,
+            "show": files.cmd_show,
+            "moves": files.cmd_moves,
+            "apply": files.cmd_apply,
+            "perft": files.cmd_perft,
+            "replay": files.cmd_replay,
+            "validate": files.cmd_validate,
+        }[args.command]
         return command(args, sys.stdout)
     except (UsageError, ChickenFootError) as err:
         _error(str(err))
         return EXIT_USAGE
     except SystemExit as exit:  # --help and --version print, then exit through here
         return exit.code if isinstance(exit.code, int) else EXIT_OK
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # e.g. ``chickenfoot demo | head``: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -1,0 +1,269 @@
+"""Commands on documents: ``show``, ``moves``, ``apply``, ``perft``, ``replay``, ``validate``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from chickenfoot.cli._common import (
+    MATCH_FORMAT,
+    POSITION,
+    RECORD_FORMAT,
+    RULES,
+    VIEW_FORMAT,
+    Document,
+    UsageError,
+    describe_kind,
+    read_document,
+    write,
+)
+from chickenfoot.cli._picture import picture
+from chickenfoot.errors import ChickenFootError, brief
+from chickenfoot.match import Match
+from chickenfoot.moves import Draw, parse_move
+from chickenfoot.perft import perft
+from chickenfoot.record import Record
+from chickenfoot.rules import MatchLength, Rounds, Rules
+from chickenfoot.state import State
+from chickenfoot.view import View
+
+MAX_DEPTH = 200
+"""The deepest ``perft`` accepted: deeper than any round is long (the count is 0 there)."""
+
+
+def _rules_line(rules: Rules) -> str:
+    return f"{rules.players} players, double-{rules.max_pip}"
+
+
+def length_text(length: MatchLength) -> str:
+    """``10 rounds``, ``until a total exceeds 150``."""
+    if isinstance(length, Rounds):
+        return _plural(length.count, "round")
+    verb = "reaches" if length.inclusive else "exceeds"
+    return f"until a total {verb} {length.points}"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _state_line(s: State | View) -> str:
+    result = s.outcome()
+    where = f"centre {s.centre}"
+    if result is not None:
+        return f"{where}, over: {result}"
+    drawn = ", has drawn" if isinstance(s, State) and s.drawn is not None else ""
+    return f"{where}, seat {s.turn} to play{drawn}"
+
+
+def match_lines(m: Match) -> list[str]:
+    """The score sheet of a match: one row per finished round, then the totals."""
+    rules = m.rules
+    length = rules.match
+    of = f" of {length.count}" if isinstance(length, Rounds) else ""
+    lines = [f"Match: seed {m.seed}, {m.rounds_played}{of} rounds played"]
+    if not isinstance(length, Rounds):
+        lines[0] += f" (the match lasts {length_text(length)})"
+    if m.scores:
+        seats = [f"seat {s}" for s in range(rules.players)]
+        width = max(6, *(len(str(t)) for t in m.totals))
+        lines.append("round  centre  " + "  ".join(f"{s:>{width}}" for s in seats))
+        for k, row in enumerate(m.scores):
+            d = rules.centre_of_round(k)
+            cells = "  ".join(f"{x:>{width}}" for x in row)
+            lines.append(f"{k + 1:>5}  {f'{d}-{d}':>6}  {cells}")
+        cells = "  ".join(f"{x:>{width}}" for x in m.totals)
+        lines.append(f"{'total':>5}  {'':>6}  {cells}")
+    lines.append(f"Result: {m.result()}")
+    return lines
+
+
+def describe(doc: Document) -> str:
+    """One line saying what a valid document holds."""
+    v = doc.value
+    head = f"{doc.name}: a valid {doc.kind} document"
+    if isinstance(v, Rules):
+        return f"{doc.name}: a valid rules object ({_rules_line(v)}, {length_text(v.match)})"
+    if isinstance(v, State):
+        return f"{head} ({_rules_line(v.rules)}, {_state_line(v)})"
+    if isinstance(v, Record):
+        n = len(v.moves)
+        return f"{head} ({_rules_line(v.start.rules)}, {_plural(n, 'move')}, final: {_state_line(v.final())})"
+    if isinstance(v, Match):
+        now = "over" if v.round is None else f"round {v.rounds_played + 1}: {_state_line(v.round)}"
+        return f"{head} ({_rules_line(v.rules)}, seed {v.seed}, {_plural(v.rounds_played, 'round')} scored, {now})"
+    return f"{head} (seat {v.seat} of {_rules_line(v.rules)}, {_state_line(v)})"
+
+
+# -- the commands -----------------------------------------------------------------------------
+
+
+def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    write(out, describe(read_document(args.file)))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    doc = read_document(args.file)
+    v = doc.value
+    if args.svg is not None:
+        _write_svg(doc, args.svg, out)
+        return 0
+    lines: list[str] = []
+    if isinstance(v, Rules):
+        lines.append(json.dumps(v.to_dict(), indent=2))
+    elif isinstance(v, Record):
+        n = len(v.moves)
+        lines.append(f"Record: {n} move{'s' * (n != 1)}; the final position:")
+        lines.append(picture(v.final(), long=args.long))
+    elif isinstance(v, Match):
+        lines.extend(match_lines(v))
+        if v.round is not None:
+            lines.append("")
+            lines.append(f"Round {v.rounds_played + 1} in play:")
+            lines.append(picture(v.round, long=args.long))
+    else:
+        lines.append(picture(v, long=args.long))
+    write(out, "\n".join(lines))
+    return 0
+
+
+def _write_svg(doc: Document, target: str, out: TextIO) -> None:
+    import chickenfoot
+
+    svg: Any = getattr(chickenfoot, "svg", None)
+    if svg is None:
+        raise UsageError(
+            "SVG output is not available in this version of chickenfoot (no chickenfoot.svg)"
+        )
+    v = doc.value
+    obj: State | View
+    if isinstance(v, View):
+        obj = v
+        text = str(svg(obj))
+    else:
+        if isinstance(v, Rules):
+            raise UsageError(f"{doc.name}: a rules object has no table to draw")
+        obj = doc.position("draw") if not isinstance(v, State) else v
+        text = str(svg(obj, hands="all"))
+    if target == "-":
+        write(out, text)
+        return
+    try:
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as err:
+        raise UsageError(f"cannot write {brief(target)}: {err.strerror or err}") from None
+
+
+def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
+    doc = read_document(args.file, kinds=(POSITION, RECORD_FORMAT, MATCH_FORMAT, VIEW_FORMAT))
+    v = doc.value
+    if isinstance(v, View):
+        legal = v.legal_moves
+    else:
+        legal = doc.position("it has no legal moves").legal_moves
+    for m in legal:
+        write(out, str(m))
+    return 0
+
+
+def cmd_apply(args: argparse.Namespace, out: TextIO) -> int:
+    doc = read_document(args.file, kinds=(POSITION, RECORD_FORMAT, MATCH_FORMAT))
+    v = doc.value
+    game: State | Match = v if isinstance(v, Match) else doc.position("no move can be applied")
+    for i, text in enumerate(args.moves, 1):
+        state = game.round if isinstance(game, Match) else game
+        if state is None:
+            raise UsageError(f"move {i} ({brief(text)}): the match is over")
+        try:
+            move = parse_move(text, max_pip=state.rules.max_pip)
+            game = game.apply(move)
+        except ChickenFootError as err:
+            raise UsageError(f"move {i} ({brief(text)}): {err}") from None
+    if args.text:
+        if isinstance(game, Match):
+            lines = match_lines(game)
+            if game.round is not None:
+                lines += ["", picture(game.round)]
+            write(out, "\n".join(lines))
+        else:
+            write(out, picture(game))
+    else:
+        write(out, game.to_json())
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
+    depth = args.depth
+    if not 0 <= depth <= MAX_DEPTH:
+        raise UsageError(f"--depth {brief(depth)} is invalid: must be from 0 to {MAX_DEPTH}")
+    doc = read_document(args.file, kinds=(POSITION, RECORD_FORMAT, MATCH_FORMAT))
+    state = doc.position("there is nothing to count")
+    if args.divide and depth > 0:
+        total = 0
+        for m in state.legal_moves:
+            n = perft(state.apply(m), depth - 1)
+            total += n
+            write(out, f"{m}: {n}")
+        write(out, f"total: {total}")
+    else:
+        write(out, str(perft(state, depth)))
+    return 0
+
+
+def _move_line(i: int, n: int, seat: int, move: str) -> str:
+    return f"Move {i}/{n}: seat {seat}: {move}"
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    doc = read_document(args.file, kinds=(RECORD_FORMAT,))
+    rec = doc.value
+    assert isinstance(rec, Record)
+    states = rec.states()
+    n = len(rec.moves)
+    final = states[-1]
+    if args.final:
+        write(out, f"Record: {n} move{'s' * (n != 1)}; the final position:")
+        write(out, picture(final))
+        return 0
+    interactive = sys.stdin.isatty() and out.isatty()
+    write(out, f"Start ({describe_kind(POSITION)} of {_rules_line(rec.start.rules)}):")
+    write(out, picture(states[0]))
+    for i, move in enumerate(rec.moves, 1):
+        if interactive:
+            try:
+                answer = input("-- Enter: next move, q: quit -- ").strip().lower()
+            except EOFError:
+                write(out, "")
+                return 0
+            if answer in ("q", "quit"):
+                return 0
+        before, after = states[i - 1], states[i]
+        text = str(move)
+        if isinstance(move, Draw) and move.tile is None and after.drawn is not None:
+            text = f"draw (drew {after.drawn})"
+        write(out, "")
+        write(out, _move_line(i, n, before.turn, text))
+        write(out, picture(after))
+    result = final.outcome()
+    write(out, "")
+    write(out, f"End of the record: {'the round goes on' if result is None else result}.")
+    return 0
+
+
+__all__ = [
+    "MAX_DEPTH",
+    "RULES",
+    "VIEW_FORMAT",
+    "cmd_apply",
+    "cmd_moves",
+    "cmd_perft",
+    "cmd_replay",
+    "cmd_show",
+    "cmd_validate",
+    "describe",
+    "match_lines",
+]

@@ -1,0 +1,150 @@
+"""``chickenfoot simulate``: seeded matches among built-in agents, with a results table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+from chickenfoot.cli._agents import agents_of
+from chickenfoot.cli._common import UsageError, rules_from_args, write
+from chickenfoot.errors import brief
+from chickenfoot.simulation import SimulationResult, simulate
+
+MAX_GAMES = 10_000_000
+MAX_WORKERS = 256
+
+
+def _rich() -> Any:
+    """The ``rich`` package, or ``None`` when the ``cli`` extra is not installed."""
+    try:
+        import rich
+    except ImportError:
+        return None
+    return rich
+
+
+def default_agents(players: int) -> str:
+    """``heuristic,greedy`` and random players for the other seats.
+
+    >>> default_agents(4)
+    'heuristic,greedy,random,random'
+    """
+    return ",".join(["heuristic", "greedy", *["random"] * (players - 2)])
+
+
+@contextmanager
+def _progress(out: TextIO, games: int, show: bool) -> Iterator[Callable[[int, int], object] | None]:
+    """A progress callback for :func:`simulate`: a rich bar, a plain counter, or none."""
+    if not show:
+        yield None
+        return
+    if _rich() is not None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(file=out),
+            transient=True,
+        ) as bar:
+            task = bar.add_task("games", total=games)
+
+            def advance(done: int, total: int) -> None:
+                bar.update(task, completed=done)
+
+            yield advance
+        return
+
+    def count(done: int, total: int) -> None:
+        if done == total or done % max(1, total // 100) == 0:
+            out.write(f"\rgames {done}/{total}")
+            out.flush()
+
+    yield count
+    out.write("\r" + " " * 40 + "\r")
+
+
+def _table(result: SimulationResult, out: TextIO) -> None:
+    """The results as a rich table (on a terminal with the ``cli`` extra), else plain."""
+    if _rich() is None or not out.isatty():
+        write(out, str(result))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    head = str(result).splitlines()[0]
+    table = Table(title=head, title_justify="left")
+    for name, justify in (
+        ("seat", "right"),
+        ("agent", "left"),
+        ("mean score", "right"),
+        ("95% CI", "left"),
+        ("win rate", "right"),
+        ("95% CI", "left"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    best = max(a.win_rate for a in result.agents)
+    for i, a in enumerate(result.agents):
+        (lo, hi), (wlo, whi) = a.score_ci, a.win_ci
+        style = "bold" if a.win_rate == best else None
+        table.add_row(
+            str(i),
+            a.agent,
+            f"{a.mean_score:.1f}",
+            f"[{lo:.1f}, {hi:.1f}]",
+            f"{a.win_rate:.1%}",
+            f"[{wlo:.1%}, {whi:.1%}]",
+            style=style,
+        )
+    Console(file=out).print(table)
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    if not 1 <= args.games <= MAX_GAMES:
+        raise UsageError(f"--games {brief(args.games)} is invalid: must be from 1 to {MAX_GAMES:,}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise UsageError(
+            f"--workers {brief(args.workers)} is invalid: must be from 1 to {MAX_WORKERS}"
+        )
+    if args.seed.bit_length() > 13_000:
+        raise UsageError(f"--seed {brief(args.seed)} is invalid: at most 4,000 digits")
+    players = args.players
+    if players is None:
+        names = args.agents.split(",") if args.agents else []
+        players = len(names) if len(names) > 1 else 4
+    rules = rules_from_args(args.preset or "house", players, args.changes)
+    spec = args.agents or default_agents(rules.players)
+    named = agents_of(spec, rules.players, "--agents")
+    agents = [a for _, a in named]
+    show = out.isatty() and not args.json
+    executor: Executor | None = None
+    if args.workers > 1:
+        executor = ProcessPoolExecutor(max_workers=args.workers)
+    try:
+        with _progress(out, args.games, show) as progress:
+            result = simulate(
+                rules,
+                agents,
+                games=args.games,
+                seed=args.seed,
+                executor=executor,
+                progress=progress,
+            )
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+    if args.json:
+        write(out, json.dumps(result.to_dict(), indent=2))
+    else:
+        _table(result, out)
+    return 0
+
+
+__all__ = ["cmd_simulate", "default_agents"]
