@@ -204,7 +204,8 @@ def read_document(path: str, *, kinds: Sequence[str] = (*KINDS, RULES)) -> Docum
         doc = loads(text)
         kind = _kind_of(doc)
         if kind not in kinds:
-            wanted = " or ".join(describe_kind(k) for k in kinds)
+            names = [describe_kind(k) for k in kinds]
+            wanted = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
             raise UsageError(f"{name}: this is {describe_kind(kind)}; expected {wanted}")
         value: Rules | State | Record | Match | View
         if kind == POSITION:

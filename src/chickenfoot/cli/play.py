@@ -90,11 +90,7 @@ class Game:
             m = before.apply(move)
             if m.rounds_played == before.rounds_played:
                 return Game(match=m), None
-            last: State | None = getattr(m, "last_round", None)
-            if last is None:  # a library without Match.last_round
-                assert before.round is not None
-                last = before.round.apply(move)
-            return Game(match=m), last
+            return Game(match=m), m.last_round
         assert self.record is not None
         rec = self.record.apply(move)
         final = rec.final()

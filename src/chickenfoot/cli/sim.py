@@ -71,38 +71,61 @@ def _progress(out: TextIO, games: int, show: bool) -> Iterator[Callable[[int, in
     out.write("\r" + " " * 40 + "\r")
 
 
-def _table(result: SimulationResult, out: TextIO) -> None:
-    """The results as a rich table (on a terminal with the ``cli`` extra), else plain."""
+def _rows(result: SimulationResult, names: list[str]) -> list[list[str]]:
+    rows = []
+    for i, (name, a) in enumerate(zip(names, result.agents, strict=True)):
+        (lo, hi), (wlo, whi) = a.score_ci, a.win_ci
+        rows.append(
+            [
+                str(i),
+                name,
+                f"{a.mean_score:.1f}",
+                f"[{lo:.1f}, {hi:.1f}]",
+                f"{a.win_rate:.1%}",
+                f"[{wlo:.1%}, {whi:.1%}]",
+            ]
+        )
+    return rows
+
+
+_COLUMNS = (
+    ("seat", "right"),
+    ("agent", "left"),
+    ("mean score", "right"),
+    ("95% CI", "left"),
+    ("win rate", "right"),
+    ("95% CI", "left"),
+)
+
+
+def _table(result: SimulationResult, names: list[str], out: TextIO) -> None:
+    """The results as a rich table (on a terminal with the ``cli`` extra), else plain.
+
+    Agents are named as on the command line; ``seat`` is the agent's seat in game 0 (seats
+    rotate from game to game).
+    """
+    head = str(result).splitlines()[0]
+    rows = _rows(result, names)
     if _rich() is None or not out.isatty():
-        write(out, str(result))
+        widths = [max(len(c[0]), *(len(r[k]) for r in rows)) for k, c in enumerate(_COLUMNS)]
+
+        def line(cells: list[str]) -> str:
+            return "  ".join(
+                cell.rjust(w) if how == "right" else cell.ljust(w)
+                for cell, w, (_, how) in zip(cells, widths, _COLUMNS, strict=True)
+            ).rstrip()
+
+        write(out, "\n".join([head, line([c[0] for c in _COLUMNS]), *map(line, rows)]))
         return
     from rich.console import Console
     from rich.table import Table
 
-    head = str(result).splitlines()[0]
     table = Table(title=head, title_justify="left")
-    for name, justify in (
-        ("seat", "right"),
-        ("agent", "left"),
-        ("mean score", "right"),
-        ("95% CI", "left"),
-        ("win rate", "right"),
-        ("95% CI", "left"),
-    ):
+    for name, justify in _COLUMNS:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     best = max(a.win_rate for a in result.agents)
-    for i, a in enumerate(result.agents):
-        (lo, hi), (wlo, whi) = a.score_ci, a.win_ci
-        style = "bold" if a.win_rate == best else None
-        table.add_row(
-            str(i),
-            a.agent,
-            f"{a.mean_score:.1f}",
-            f"[{lo:.1f}, {hi:.1f}]",
-            f"{a.win_rate:.1%}",
-            f"[{wlo:.1%}, {whi:.1%}]",
-            style=style,
-        )
+    for row, a in zip(rows, result.agents, strict=True):
+        table.add_row(*row, style="bold green" if a.win_rate == best else None)
     Console(file=out).print(table)
 
 
@@ -143,7 +166,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         write(out, json.dumps(result.to_dict(), indent=2))
     else:
-        _table(result, out)
+        _table(result, [n for n, _ in named], out)
     return 0
 
 
