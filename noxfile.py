@@ -19,9 +19,11 @@ def tests(session: nox.Session) -> None:
     """Unit, scenario, property and conformance tests, plus every doctest.
 
     Editable install: the doctests are collected from ``src/``, so the package imported
-    must be that same tree. Prints the package's line and branch coverage.
+    must be that same tree. The ``cli`` extra (rich) and pexpect are installed for the
+    command line's tests, which play whole games in a real pseudo-terminal. Prints the
+    package's line and branch coverage.
     """
-    session.install("-e", ".", *TEST_DEPS, "pytest-cov")
+    session.install("-e", ".[cli]", *TEST_DEPS, "pytest-cov", "pexpect>=4.8")
     session.run(
         "pytest", "--cov=chickenfoot", "--cov-branch", "--cov-report=term", *session.posargs
     )
@@ -51,10 +53,25 @@ def cluster(session: nox.Session) -> None:
 
 @nox.session
 def smoke(session: nox.Session) -> None:
-    """The README's main job from a built (non-editable) install: the wheel and the script."""
+    """The README's main job from a built (non-editable) install: the wheel and the script.
+
+    Without the ``cli`` extra: every command works in plain text without rich.
+    """
     session.install(".")
     session.run("chickenfoot", "demo", "--seed", "1", silent=True)
     session.run("chickenfoot", "rules", "--preset", "classic", "--players", "7", silent=True)
+    session.run("chickenfoot", "rules", "classic", silent=True)
+    one_round = ["--players", "2", "--set", 'match={"rounds": 1}']
+    session.run("chickenfoot", "simulate", "--games", "3", *one_round, "--json", silent=True)
+    # play reads moves from standard input when it is not a terminal: quit at once
+    session.run(
+        "python",
+        "-c",
+        "import subprocess, sys; r = subprocess.run(['chickenfoot', 'play', '--round', "
+        "'--players', '2', '--seed', '1'], input='1\\nquit\\n', text=True, "
+        "capture_output=True); sys.exit(r.returncode or 'You left the game.' not in r.stdout)",
+        silent=True,
+    )
     session.run("python", "-c", "import chickenfoot, sys; sys.exit(chickenfoot.__version__ == '')")
 
 
@@ -69,7 +86,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the package."""
-    session.install(".", "mypy>=1.10", "attrs")
+    session.install(".[cli]", "mypy>=1.10", "attrs")
     session.run("mypy", "--strict", "src")
 
 

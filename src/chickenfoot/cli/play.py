@@ -155,6 +155,7 @@ class Session:
         self.say(self.header)
         self.say("Type help at the prompt for the commands.")
         try:
+            self._round_start()
             return self._loop()
         except _QuitError as q:
             return q.status
@@ -248,6 +249,20 @@ class Session:
         self._list(v.legal_moves)
         self.shown = True
 
+    def _round_start(self) -> None:
+        """Announce the round in play and show the person their hand."""
+        state = self.game.state
+        if state is None or state.is_over():
+            return
+        first = "you play" if state.turn == self.seat else f"seat {state.turn} plays"
+        self.say()
+        self.say(f"== {self._where(state)}: {first} first ==")
+        self.say(picture(state.view(self.seat)))
+        legal = state.view(self.seat).legal_moves
+        self.shown = len(legal) > 1  # the person's decision: the table is on the screen
+        if self.shown:
+            self._list(legal)
+
     def _where(self, state: State) -> str:
         centre = f"centre {state.centre}"
         m = self.game.match
@@ -321,6 +336,9 @@ class Session:
             if places:
                 where = ", ".join(f"{legal.index(m) + 1}) {m}" for m in places)
                 self.say(f"{move.tile} fits in {len(places)} places: {where}. Choose one.")
+                return None
+            if move.tile in v.hand:
+                self.say(f"{move.tile} fits nowhere now. Your moves: {', '.join(map(str, legal))}.")
                 return None
         state = self.game.state
         assert state is not None
@@ -398,6 +416,7 @@ class Session:
             self.say()
             self.say("\n".join(match_lines(m)[:-1]))
             if m.round is not None:
+                self.say()
                 self._between_rounds(m)
 
     def _between_rounds(self, m: Match) -> None:
@@ -408,6 +427,7 @@ class Session:
             word, _, rest = line.strip().partition(" ")
             command = word.lower()
             if not command:
+                self._round_start()
                 return
             if command in ("help", "?", "h"):
                 self.say("Enter deals the next round. " + HELP.split("\n", 2)[2])
