@@ -38,7 +38,7 @@ def replay(out: str, rules: cf.Rules, seed: int, round: int = 0) -> cf.State:
         assert seat == f"seat {state.turn}"
         if text.startswith("draw:"):
             # a draw was legal, and the printed tile is the one it takes: the front of the
-            # boneyard (SPEC section 4: ``draw:X-Y`` names the drawn tile)
+            # boneyard (docs/formats.md, move notation: ``draw:X-Y`` names the drawn tile)
             assert "draw" in state.legal_moves, (i, text)
             assert text == f"draw:{state.boneyard[0]}"
         else:
@@ -150,7 +150,7 @@ def test_demo_prints_draws_with_their_tile_and_passes(capsys: pytest.CaptureFixt
 def test_demo_of_a_forced_tiny_round(capsys: pytest.CaptureFixture[str]) -> None:
     """Double-2, 2 players of 2 tiles, 2 toes on the centre and 1 per foot, seed 1.
 
-    SPEC section 6: the five tiles without the centre 2-2, in id order
+    docs/formats.md, seeded deals: the five tiles without the centre 2-2, in id order
     (0-0 1-0 1-1 2-0 2-1), shuffled by ``random.Random("1:0")`` give
     0-0 2-1 | 1-0 1-1 | 2-0. Every turn then has exactly one legal move, so the players'
     random choices do not matter: seat 0's only toe is 2-1; seat 1 has no 2, draws 2-0 and
@@ -229,7 +229,7 @@ def test_python_dash_m_error_is_one_line_and_no_traceback() -> None:
 def test_rules_house_default_is_the_spec_example(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "house")
     assert (code, err) == (0, "")
-    # SPEC section 5, "Rules": the house rules for 4 players, every field.
+    # docs/formats.md, "Rules": the house rules for 4 players, every field.
     assert json.loads(out) == {
         "players": 4,
         "max_pip": 9,
@@ -251,7 +251,7 @@ def test_rules_house_default_is_the_spec_example(capsys: pytest.CaptureFixture[s
 def test_rules_classic_for_seven(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "--preset", "classic", "--players", "7")
     assert code == 0
-    # SPEC section 3, classic: 7 tiles each, holder, 4 toes, zero_rounds, double-12 for 7;
+    # docs/rules.md, presets: classic is 7 tiles each, holder, 4 toes, zero_rounds, double-12 for 7;
     # R3: 13 rounds with double-twelve.
     assert json.loads(out) == {
         "players": 7,

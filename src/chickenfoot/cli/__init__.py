@@ -283,6 +283,20 @@ def _build_parser() -> Parser:
     show.add_argument(
         "--svg", metavar="OUT", help="write an SVG picture to OUT instead ('-': stdout)"
     )
+    show.add_argument(
+        "--hands",
+        default="all",
+        metavar="WHICH",
+        help="with --svg: the hands drawn below the table: none, all or a seat number "
+        "(default: all; a view shows only its own tiles face up)",
+    )
+    show.add_argument(
+        "--seat",
+        type=int,
+        metavar="N",
+        help="with --svg: draw a position as seat N sees it (the other hands face down)",
+    )
+    show.add_argument("--size", type=int, metavar="PX", help="with --svg: the width in pixels")
 
     moves = command(
         "moves",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
 from chickenfoot.cli._common import (
     MATCH_FORMAT,
@@ -109,7 +109,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     doc = read_document(args.file)
     v = doc.value
     if args.svg is not None:
-        _write_svg(doc, args.svg, out)
+        _write_svg(doc, args, out)
         return 0
     lines: list[str] = []
     if isinstance(v, Rules):
@@ -130,24 +130,25 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _write_svg(doc: Document, target: str, out: TextIO) -> None:
-    import chickenfoot
+def _write_svg(doc: Document, args: argparse.Namespace, out: TextIO) -> None:
+    """``show --svg OUT``: the picture of :func:`chickenfoot.svg`."""
+    from chickenfoot.picture import svg
 
-    svg: Any = getattr(chickenfoot, "svg", None)
-    if svg is None:
-        raise UsageError(
-            "SVG output is not available in this version of chickenfoot (no chickenfoot.svg)"
-        )
     v = doc.value
-    obj: State | View
-    if isinstance(v, View):
-        obj = v
-        text = str(svg(obj))
-    else:
-        if isinstance(v, Rules):
-            raise UsageError(f"{doc.name}: a rules object has no table to draw")
-        obj = doc.position("draw") if not isinstance(v, State) else v
-        text = str(svg(obj, hands="all"))
+    if isinstance(v, Rules):
+        raise UsageError(f"{doc.name}: a rules object has no table to draw")
+    obj = v if isinstance(v, (State, View)) else doc.position("there is no table to draw")
+    text_hands: str = args.hands
+    hands: str | int = text_hands
+    if text_hands not in ("none", "all"):
+        if not text_hands.isdigit() or len(text_hands) > 3:
+            raise UsageError(f"--hands {brief(text_hands)} is invalid: none, all or a seat number")
+        hands = int(text_hands)
+    size = args.size
+    if size is not None and not 1 <= size <= 100_000:
+        raise UsageError(f"--size {brief(size)} is invalid: must be from 1 to 100,000 pixels")
+    text = svg(obj, size=size, hands=hands, seat=args.seat)  # type: ignore[arg-type]
+    target = args.svg
     if target == "-":
         write(out, text)
         return
