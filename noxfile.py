@@ -79,8 +79,10 @@ def smoke(session: nox.Session) -> None:
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check."""
     session.install("ruff")
-    session.run("ruff", "check", "src", "tests", "tests_cluster", "noxfile.py", "bench")
-    session.run("ruff", "format", "--check", "src", "tests", "tests_cluster", "noxfile.py", "bench")
+    session.run("ruff", "check", "src", "tests", "tests_cluster", "noxfile.py", "bench", "tools")
+    session.run(
+        "ruff", "format", "--check", "src", "tests", "tests_cluster", "noxfile.py", "bench", "tools"
+    )
 
 
 @nox.session
@@ -124,3 +126,24 @@ def mutation(session: nox.Session) -> None:
     """
     session.install(".", "mutmut>=3.8,<4", *TEST_DEPS)
     session.run("python", "bench/mutation.py", *session.posargs)
+
+
+@nox.session
+def pictures(session: nox.Session) -> None:
+    """Draw the picture catalogue to SVG and PNG (headless Chromium) and check every picture.
+
+    Writes ``build/pictures/*.svg`` and ``*.png`` (look at them); ``tools/pictures.py``
+    holds the positions. Chromium is installed with apt-get when it is missing and this
+    runs as root; elsewhere install it first (Debian: ``apt-get install chromium``) or set
+    ``CHROMIUM`` to its path.
+    """
+    import os
+    import shutil
+
+    session.install("-e", ".", *TEST_DEPS)
+    browsers = ("chromium", "chromium-browser", "google-chrome")
+    missing = not any(shutil.which(n) for n in browsers) and os.environ.get("CHROMIUM") is None
+    if missing and shutil.which("apt-get") and os.geteuid() == 0:
+        session.run("apt-get", "install", "-y", "-q", "chromium", external=True)
+    session.run("python", "tools/pictures.py", "--png", "--out", "build/pictures")
+    session.run("pytest", "-q", "tests/test_picture.py", *session.posargs)

@@ -39,6 +39,7 @@ from chickenfoot.match import (
 from chickenfoot.moves import DRAW, PASS, Draw, Event, Move, Pass, Play, parse_move
 from chickenfoot.outcome import Outcome, Termination
 from chickenfoot.perft import perft
+from chickenfoot.picture import svg
 from chickenfoot.playout import Policy, playout
 from chickenfoot.record import RECORD_FORMAT, Record, RecordMoveError
 from chickenfoot.rules import PRESETS, MatchLength, Rounds, Rules, Threshold, half_match
@@ -125,6 +126,7 @@ __all__ = [
     "set_size",
     "shuffled_tiles",
     "simulate",
+    "svg",
     "tile_id",
     "tiles_of_set",
     "view",

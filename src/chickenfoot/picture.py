@@ -1,0 +1,540 @@
+"""SVG pictures of a round, with no dependency: ``chickenfoot.svg(state)``.
+
+The picture is drawn from :attr:`State.table <chickenfoot.State.table>`. The centre stands
+upright in the middle; its lines grow to the right and to the left (the sides are filled in
+turn, keeping them about equally tall), each line a row of dominoes turned the way they lie,
+the number that faces the hub on the hub's side. A double that closes a line is laid
+crosswise at its end and its toes fan out beyond it, each with a thin stroke back to the
+double. Every line gets a band of its own, tall enough for everything that grows from it,
+and sibling bands never share a row, so no two dominoes overlap however big the table.
+
+Pips are dots up to 9 (the usual patterns) and numerals from 10 to 18. The pending hub is
+outlined in orange with the toes it still needs drawn as dashed slots; the tile placed last
+is outlined in blue. A caption says whose turn it is and what happened last. Hands are
+optional, below the table: every hand, one seat's, or, for a player's view, the viewer's
+face up and the others face down.
+
+Every domino is an SVG group ``<g class="domino" data-tile="9-3" data-box="x0 y0 x1 y1">``
+(``data-box`` in the picture's own units, a domino being 1 by 2), so programs and tests can
+find tiles in the picture.
+
+>>> from chickenfoot import Rules, deal, svg
+>>> s = deal(Rules(), seed=1).apply("9-3@9-9")
+>>> picture = svg(s)
+>>> picture.startswith("<svg") and picture.count('<g class="domino')
+2
+>>> svg(s, hands="all").count('<g class="domino') == 2 + sum(s.hand_sizes)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
+from xml.sax.saxutils import escape
+
+import attrs
+
+from chickenfoot.errors import ArgumentError, SeatError, brief
+from chickenfoot.moves import Draw, Pass, Play
+from chickenfoot.outcome import Termination
+from chickenfoot.state import State
+from chickenfoot.table import Hub, Line, Table
+from chickenfoot.tiles import Tile
+from chickenfoot.view import View
+
+__all__ = ["svg"]
+
+# Geometry, in units of a domino's width (a domino is 1 by 2).
+_GAP = 0.12  # between neighbours on a line
+_ROW_GAP = 0.45  # between the bands of two lines
+_FAN = 1.1  # from a hub's edge to the first domino of its toes
+_MARGIN = 0.8
+_HAND_GAP = 0.12
+_DEFAULT_SCALE = 24  # pixels per unit when no size is given
+
+_INK = "#2b2b2b"
+_FACE = "#fffdf5"
+_BACK = "#35506b"
+_PENDING = "#e67e22"
+_LAST = "#1e6fd9"
+_LAST_TEXT = "#a9d8ff"
+_BOARD = "#1f6f4a"
+
+# Dot centres in a unit square for 0-9, on a 3 x 3 grid (a, b, c = left/top, middle, right).
+_A, _B, _C = 0.24, 0.5, 0.76
+_DOTS: dict[int, tuple[tuple[float, float], ...]] = {
+    0: (),
+    1: ((_B, _B),),
+    2: ((_A, _A), (_C, _C)),
+    3: ((_A, _A), (_B, _B), (_C, _C)),
+    4: ((_A, _A), (_C, _A), (_A, _C), (_C, _C)),
+    5: ((_A, _A), (_C, _A), (_B, _B), (_A, _C), (_C, _C)),
+    6: ((_A, _A), (_A, _B), (_A, _C), (_C, _A), (_C, _B), (_C, _C)),
+    7: ((_A, _A), (_A, _B), (_A, _C), (_B, _B), (_C, _A), (_C, _B), (_C, _C)),
+    8: ((_A, _A), (_A, _B), (_A, _C), (_B, _A), (_B, _C), (_C, _A), (_C, _B), (_C, _C)),
+    9: tuple((x, y) for y in (_A, _B, _C) for x in (_A, _B, _C)),
+}
+
+
+@attrs.frozen
+class _Domino:
+    """A domino placed in the picture: its box and the numbers of its two halves.
+
+    ``first`` is the left half of a lying domino or the top half of a standing one.
+    """
+
+    tile: Tile | None  # None: face down
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    first: int
+    second: int
+    role: str  # "centre", "hub", "line", "hand"
+    outline: str | None = None
+
+    def mirrored(self) -> _Domino:
+        return attrs.evolve(self, x0=-self.x1, x1=-self.x0, first=self.second, second=self.first)
+
+
+@attrs.frozen
+class _Mark:
+    """Something drawn that is not a domino: a stroke, a dashed slot, a text."""
+
+    kind: str  # "stroke", "slot", "text"
+    x0: float
+    y0: float
+    x1: float = 0.0
+    y1: float = 0.0
+    text: str = ""
+    size: float = 0.55
+    anchor: str = "start"
+    colour: str = _INK
+
+    def mirrored(self) -> _Mark:
+        if self.kind == "slot":
+            return attrs.evolve(self, x0=-self.x1, x1=-self.x0)
+        return attrs.evolve(self, x0=-self.x0, x1=-self.x1)
+
+
+class _Layout:
+    """The table laid out in units: the centre at the origin, lines to the right and left."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.hub_of = {hub.tile: hub for hub in table.hubs}
+        self.dominoes: list[_Domino] = []
+        self.marks: list[_Mark] = []
+        self._height: dict[Tile, float] = {}
+
+    # -- sizes ------------------------------------------------------------------------------
+
+    def _missing(self, hub: Hub) -> int:
+        return max(0, hub.toes_needed - len(hub.lines)) if hub.tile == self.table.pending else 0
+
+    def line_height(self, line: Line) -> float:
+        """The height of the band a line needs, with everything that grows from it."""
+        own = (2.0 if line.closed_by is not None else 1.0) + _ROW_GAP
+        if line.closed_by is None:
+            return own
+        hub = self.hub_of[line.closed_by]
+        return max(own, self.children_height(hub))
+
+    def children_height(self, hub: Hub) -> float:
+        return sum(self.line_height(line) for line in hub.lines) + self._missing(hub) * (
+            1.0 + _ROW_GAP
+        )
+
+    # -- placing ----------------------------------------------------------------------------
+
+    def place(self) -> None:
+        table = self.table
+        centre = table.hubs[0]
+        role_outline = self._outline(centre.tile)
+        self.dominoes.append(
+            _Domino(
+                centre.tile,
+                -0.5,
+                -1.0,
+                0.5,
+                1.0,
+                centre.tile.high,
+                centre.tile.high,
+                "centre",
+                role_outline,
+            )
+        )
+        # Share the centre's lines between the sides, each to the side that is shorter.
+        right: list[Line] = []
+        left: list[Line] = []
+        heights = [0.0, 0.0]
+        for line in centre.lines:
+            side = 0 if heights[0] <= heights[1] else 1
+            (right if side == 0 else left).append(line)
+            heights[side] += self.line_height(line)
+        missing = self._missing(centre)
+        slots_right = (missing + 1) // 2 if heights[0] <= heights[1] else missing // 2
+        slots = (slots_right, missing - slots_right)
+        for side, lines in enumerate((right, left)):
+            mark_start = len(self.marks)
+            dom_start = len(self.dominoes)
+            self._fan(centre, lines, slots[side], 0.5, 0.0)
+            if side == 1:
+                self.dominoes[dom_start:] = [d.mirrored() for d in self.dominoes[dom_start:]]
+                self.marks[mark_start:] = [m.mirrored() for m in self.marks[mark_start:]]
+
+    def _outline(self, tile: Tile) -> str | None:
+        last = self.table.last
+        if tile == self.table.pending:
+            return _PENDING
+        if last is not None and last.tile == tile:
+            return _LAST
+        return None
+
+    def _fan(self, hub: Hub, lines: list[Line], slots: int, edge: float, yc: float) -> None:
+        """Lay ``lines`` (and ``slots`` dashed places for missing toes) to the right of a
+        hub whose right edge is at ``edge``, in bands centred on ``yc``."""
+        heights = [self.line_height(line) for line in lines]
+        total = sum(heights) + slots * (1.0 + _ROW_GAP)
+        y = yc - total / 2
+        start = edge + _FAN
+        for line, h in zip(lines, heights, strict=True):
+            middle = y + h / 2
+            self.marks.append(_Mark("stroke", edge, yc, start, middle))
+            self._line(line, start, middle)
+            y += h
+        for _ in range(slots):
+            middle = y + (1.0 + _ROW_GAP) / 2
+            self.marks.append(_Mark("stroke", edge, yc, start, middle, colour=_PENDING))
+            self.marks.append(_Mark("slot", start, middle - 0.5, start + 2.0, middle + 0.5))
+            y += 1.0 + _ROW_GAP
+
+    def _line(self, line: Line, x: float, yc: float) -> None:
+        for p in line.tiles:
+            outline = self._outline(p.tile)
+            if p.tile.is_double:  # closes the line: crosswise, and a hub in turn
+                self.dominoes.append(
+                    _Domino(
+                        p.tile, x, yc - 1.0, x + 1.0, yc + 1.0, p.inner, p.outer, "hub", outline
+                    )
+                )
+                hub = self.hub_of[p.tile]
+                self._fan(hub, list(hub.lines), self._missing(hub), x + 1.0, yc)
+                return
+            self.dominoes.append(
+                _Domino(p.tile, x, yc - 0.5, x + 2.0, yc + 0.5, p.inner, p.outer, "line", outline)
+            )
+            x += 2.0 + _GAP
+
+
+# -- drawing ------------------------------------------------------------------------------
+
+
+def _f(value: float) -> str:
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+def _half(number: int, x: float, y: float) -> Iterator[str]:
+    """The pips of one half: a unit square with its top left corner at (x, y)."""
+    if number <= 9:
+        for dx, dy in _DOTS[number]:
+            yield f'<circle cx="{_f(x + dx)}" cy="{_f(y + dy)}" r="0.1" fill="{_INK}"/>'
+    else:
+        yield (
+            f'<text x="{_f(x + 0.5)}" y="{_f(y + 0.5)}" font-size="0.58" text-anchor="middle" '
+            f'dominant-baseline="central" font-family="sans-serif" font-weight="bold" '
+            f'fill="{_INK}">{number}</text>'
+        )
+
+
+def _domino(d: _Domino) -> Iterator[str]:
+    name = "" if d.tile is None else str(d.tile)
+    w, h = d.x1 - d.x0, d.y1 - d.y0
+    box = " ".join(_f(v) for v in (d.x0, d.y0, d.x1, d.y1))
+    yield f'<g class="domino {d.role}" data-tile="{name}" data-box="{box}">'
+    if name:
+        yield f"<title>{name}</title>"
+    fill = _BACK if d.tile is None else _FACE
+    yield (
+        f'<rect x="{_f(d.x0 + 0.03)}" y="{_f(d.y0 + 0.03)}" width="{_f(w - 0.06)}" '
+        f'height="{_f(h - 0.06)}" rx="0.14" fill="{fill}" stroke="{_INK}" stroke-width="0.05"/>'
+    )
+    if d.tile is not None:
+        if w > h:  # lying: halves left and right
+            mid = d.x0 + w / 2
+            yield (
+                f'<line x1="{_f(mid)}" y1="{_f(d.y0 + 0.15)}" x2="{_f(mid)}" '
+                f'y2="{_f(d.y1 - 0.15)}" stroke="{_INK}" stroke-width="0.04"/>'
+            )
+            yield from _half(d.first, d.x0, d.y0)
+            yield from _half(d.second, mid, d.y0)
+        else:  # standing: halves top and bottom
+            mid = d.y0 + h / 2
+            yield (
+                f'<line x1="{_f(d.x0 + 0.15)}" y1="{_f(mid)}" x2="{_f(d.x1 - 0.15)}" '
+                f'y2="{_f(mid)}" stroke="{_INK}" stroke-width="0.04"/>'
+            )
+            yield from _half(d.first, d.x0, d.y0)
+            yield from _half(d.second, d.x0, mid)
+    if d.outline is not None:
+        yield (
+            f'<rect x="{_f(d.x0 - 0.06)}" y="{_f(d.y0 - 0.06)}" width="{_f(w + 0.12)}" '
+            f'height="{_f(h + 0.12)}" rx="0.2" fill="none" stroke="{d.outline}" '
+            f'stroke-width="0.12"/>'
+        )
+    yield "</g>"
+
+
+def _mark(m: _Mark) -> str:
+    if m.kind == "stroke":
+        return (
+            f'<line class="toe-stroke" x1="{_f(m.x0)}" y1="{_f(m.y0)}" x2="{_f(m.x1)}" '
+            f'y2="{_f(m.y1)}" stroke="{m.colour}" stroke-width="0.06" stroke-opacity="0.7"/>'
+        )
+    if m.kind == "slot":
+        lo, hi = min(m.x0, m.x1), max(m.x0, m.x1)
+        return (
+            f'<rect class="slot" x="{_f(lo)}" y="{_f(m.y0)}" width="{_f(hi - lo)}" '
+            f'height="{_f(m.y1 - m.y0)}" rx="0.14" fill="none" stroke="{_PENDING}" '
+            f'stroke-width="0.06" stroke-dasharray="0.18 0.12"/>'
+        )
+    return (
+        f'<text x="{_f(m.x0)}" y="{_f(m.y0)}" font-size="{_f(m.size)}" '
+        f'text-anchor="{m.anchor}" font-family="sans-serif" fill="{m.colour}">'
+        f"{escape(m.text)}</text>"
+    )
+
+
+# -- captions and hands --------------------------------------------------------------------
+
+
+def _last_event(position: State | View) -> str:
+    history = position.history
+    if not history:
+        return ""
+    event = history[-1]
+    move = event.move
+    if isinstance(move, Play):
+        return f"last: seat {event.seat} played {move}"
+    if isinstance(move, Draw):
+        tile = move.tile
+        what = "drew" if tile is None else f"drew {tile}"
+        return f"last: seat {event.seat} {what}"
+    assert isinstance(move, Pass)
+    return f"last: seat {event.seat} passed"
+
+
+def _status(position: State | View) -> str:
+    result = position.outcome()
+    if result is None:
+        text = f"seat {position.turn} to play"
+        if position.drawn is not None:
+            text += f" (has drawn {position.drawn})"
+    elif result.termination is Termination.OUT:
+        text = f"over: seat {result.seat} went out"
+    else:
+        text = "over: blocked"
+    text += f" · boneyard {position.boneyard_size}"
+    pending = position.pending_hub
+    if pending is not None and result is None:
+        more = position.toes_needed
+        text += f" · {pending} needs {more} more toe{'s' if more != 1 else ''}"
+    return text
+
+
+HandsOption = Literal["none", "all"] | int
+
+
+def _hand_rows(
+    position: State | View, hands: HandsOption
+) -> list[tuple[int, tuple[Tile | None, ...]]]:
+    players = position.players
+    if hands == "none":
+        return []
+    seats = range(players) if hands == "all" else [hands]
+    rows: list[tuple[int, tuple[Tile | None, ...]]] = []
+    for seat in seats:
+        if isinstance(position, View) and seat != position.seat:
+            rows.append((seat, (None,) * position.hand_sizes[seat]))
+        else:
+            rows.append(
+                (seat, tuple(position.hand(seat) if isinstance(position, State) else position.hand))
+            )
+    return rows
+
+
+def _hand_label(position: State | View, seat: int) -> str:
+    label = f"seat {seat}"
+    if isinstance(position, View) and seat == position.seat:
+        label += " (you)"
+    if position.outcome() is None and seat == position.turn:
+        label += " · to play"
+    return label
+
+
+def _text_right(m: _Mark) -> float:
+    """Where a text mark ends on the right, estimated (sans-serif is about 0.56 em a letter)."""
+    width = 0.56 * m.size * len(m.text)
+    return m.x0 + (width if m.anchor == "start" else width / 2)
+
+
+def _bounds(dominoes: list[_Domino], marks: list[_Mark]) -> tuple[float, float, float, float]:
+    """The extent (left, top, right, bottom) of everything laid out so far."""
+    xs: list[float] = [-4.0, 4.0]
+    ys: list[float] = [-1.0, 1.0]
+    for d in dominoes:
+        xs += (d.x0, d.x1)
+        ys += (d.y0, d.y1)
+    for m in marks:
+        if m.kind == "text":
+            half = 0.56 * m.size * len(m.text) / 2
+            xs += (m.x0 - half, m.x0 + half) if m.anchor == "middle" else (m.x0, _text_right(m))
+            ys += (m.y0 - m.size, m.y0)
+        else:
+            xs += (m.x0, m.x1)
+            ys += (m.y0, m.y1)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _check_options(position: object, size: object, hands: object, seat: object) -> None:
+    if not isinstance(position, State | View):
+        raise ArgumentError(f"expected a State or a View, got {brief(position)}")
+    if size is not None and (type(size) is not int or not 16 <= size <= 20_000):
+        raise ArgumentError(f"size={brief(size)} is invalid: must be an int from 16 to 20000")
+    players = position.players
+    if hands not in ("none", "all") and (type(hands) is not int or not 0 <= hands < players):
+        raise SeatError(
+            f"hands={brief(hands)} is invalid: must be 'none', 'all' or a seat "
+            f"from 0 to {players - 1}"
+        )
+    if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+        raise SeatError(f"seat={brief(seat)} is invalid: must be a seat from 0 to {players - 1}")
+    if seat is not None and isinstance(position, View):
+        raise ArgumentError("seat= is for a State; a View is already one seat's picture")
+
+
+def svg(
+    position: State | View,
+    *,
+    size: int | None = None,
+    hands: HandsOption = "none",
+    seat: int | None = None,
+) -> str:
+    """An SVG picture of ``position`` (a :class:`~chickenfoot.State` or a :class:`~chickenfoot.View`).
+
+    Options (keyword-only):
+
+    - ``size``: the width of the picture in pixels (the height follows); by default 24
+      pixels per domino width.
+    - ``hands``: ``"none"`` (the default), ``"all"``, or a seat number: the hands drawn
+      below the table. In a view only the viewer's tiles are face up.
+    - ``seat``: draw a state as that seat sees it (``state.view(seat)``): the other hands
+      face down.
+
+    Raises :class:`~chickenfoot.ArgumentError` for a bad ``size`` or position and
+    :class:`~chickenfoot.SeatError` for a seat the round does not have.
+
+    >>> from chickenfoot import Rules, deal
+    >>> s = deal(Rules(players=2), seed=3)
+    >>> picture = svg(s, seat=1, hands="all", size=600)
+    >>> 'width="600"' in picture, picture.count('data-tile=""') == len(s.hand(0))
+    (True, True)
+    """
+    _check_options(position, size, hands, seat)
+    if seat is not None and isinstance(position, State):
+        position = position.view(seat)
+    layout = _Layout(position.table)
+    if position.table.centre is not None:
+        layout.place()
+    dominoes = layout.dominoes
+    marks = layout.marks
+    if not dominoes:
+        marks.append(
+            _Mark(
+                "text",
+                0.0,
+                0.2,
+                text=f"the centre {position.centre} is not laid yet",
+                anchor="middle",
+            )
+        )
+    left, top, right, bottom = _bounds(dominoes, marks)
+    # Captions above the table: what happened last, then the status.
+    event = _last_event(position)
+    caption_y = top - 1.0
+    status = _Mark("text", left, caption_y, text=_status(position), size=0.6)
+    marks.append(status)
+    right = max(right, _text_right(status))
+    top = caption_y - 0.7
+    if event:
+        said = _Mark("text", left, caption_y - 0.8, text=event, size=0.5, colour=_LAST_TEXT)
+        marks.append(said)
+        right = max(right, _text_right(said))
+        top -= 0.8
+    # Hands below the table, standing: one block per seat, as many side by side as the
+    # table's width holds.
+    rows = _hand_rows(position, hands)
+    if rows:
+        labels = [_hand_label(position, seat_) for seat_, _ in rows]
+        widths = [
+            max(len(tiles) * (1.0 + _HAND_GAP), 0.56 * 0.5 * len(label))
+            for (_, tiles), label in zip(rows, labels, strict=True)
+        ]
+        column = max(widths) + 1.0
+        columns = max(1, int((right - left + 1.0) // column))
+        y = bottom + 1.2
+        drawn = position.drawn
+        for i, ((_, tiles), label) in enumerate(zip(rows, labels, strict=True)):
+            x = left + (i % columns) * column
+            if i and i % columns == 0:
+                y += 3.3
+            marks.append(_Mark("text", x, y + 0.4, text=label, size=0.5))
+            right = max(right, _text_right(marks[-1]))
+            for tile in tiles:
+                if tile is None:
+                    dominoes.append(_Domino(None, x, y + 0.8, x + 1.0, y + 2.8, 0, 0, "hand"))
+                else:
+                    outline = _PENDING if tile == drawn else None
+                    dominoes.append(
+                        _Domino(
+                            tile, x, y + 0.8, x + 1.0, y + 2.8, tile.high, tile.low, "hand", outline
+                        )
+                    )
+                x += 1.0 + _HAND_GAP
+            right = max(right, x)
+        bottom = y + 2.8
+    x0, y0 = left - _MARGIN, top - _MARGIN
+    width, height = right - left + 2 * _MARGIN, bottom - top + 2 * _MARGIN
+    width = max(width, 12.0)
+    scale = _DEFAULT_SCALE if size is None else size / width
+    px_w, px_h = round(width * scale), round(height * scale)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{px_w}" height="{px_h}" '
+        f'viewBox="{_f(x0)} {_f(y0)} {_f(width)} {_f(height)}" '
+        f'font-family="sans-serif" role="img">',
+        f"<title>Chicken Foot: {escape(_status(position))}</title>",
+        f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(width)}" height="{_f(height)}" '
+        f'fill="{_BOARD}"/>',
+    ]
+    out.extend(
+        _mark(m).replace(f'fill="{_INK}"', 'fill="#f4f1e6"')
+        if m.kind == "text" and m.colour == _INK
+        else _mark(m)
+        for m in marks
+    )
+    for d in dominoes:
+        out.extend(_domino(d))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _repr_svg(self: State | View) -> str:
+    return svg(self, hands="all")
+
+
+# Jupyter draws any object with a ``_repr_svg_`` method. The method is attached here, not
+# written in state.py and view.py, so that the rules core never imports its renderers.
+State._repr_svg_ = _repr_svg  # type: ignore[attr-defined]
+View._repr_svg_ = _repr_svg  # type: ignore[attr-defined]
