@@ -1,8 +1,8 @@
 """Whole matches: rounds, rotation, scoring, threshold play, tie-breaks and the match format.
 
-Expected values are derived from SPEC R3, R5, R11, R12 and section 3 (``match``,
-``tie_break``, ``centre = "holder"``), section 5 (the match document) and section 6
-(seeded deals), not read off the library.
+Expected values are derived from R3, R5, R11, R12 and the ``match``, ``tie_break`` and
+``centre = "holder"`` variants (docs/rules.md), the match document and the seeded deals
+(docs/formats.md), not read off the library.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def play_match(
 ) -> tuple[Match, list[State], list[State]]:
     """Play ``m`` to its end (first legal move, or random ones with ``rng``).
 
-    Checks every round transition against the SPEC on the way and returns the final match,
+    Checks every round transition against the rules page (docs/rules.md) on the way and returns the final match,
     the first position of every round and the last (terminal) position of every round.
     """
     starts: list[State] = [] if m.round is None else [m.round]
@@ -87,7 +87,7 @@ def busts(rules: Rules, total: int) -> bool:
 
 
 def should_be_over(rules: Rules, scores: tuple[tuple[int, ...], ...]) -> bool:
-    """SPEC section 3 ``match``, re-derived: over after k rounds, or after a busting round."""
+    """The ``match`` variant (docs/rules.md, "Match length"), re-derived: over after k rounds, or after a busting round."""
     if isinstance(rules.match, Rounds):
         return len(scores) >= rules.match.count
     totals = [sum(col) for col in zip(*scores, strict=True)] if scores else []
@@ -96,7 +96,7 @@ def should_be_over(rules: Rules, scores: tuple[tuple[int, ...], ...]) -> bool:
 
 TINY = {"players": 2, "max_pip": 3, "hand_size": 3, "opening_toes": 2, "foot_toes": 1}
 
-# The SPEC section 5 example position: seat 0 goes out with 2-0@1-0; seat 1 keeps 2-2 (4 pips).
+# The example position of docs/formats.md: seat 0 goes out with 2-0@1-0; seat 1 keeps 2-2 (4 pips).
 EXAMPLE: dict[str, Any] = {
     "format": "chickenfoot/position",
     "version": 1,

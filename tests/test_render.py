@@ -1,6 +1,6 @@
 """The plain-text picture of a round (``chickenfoot.render``).
 
-Expected pictures are written out by hand from the positions (SPEC sections 1 and 5): which
+Expected pictures are written out by hand from the positions (the terms of docs/rules.md and the position format of docs/formats.md): which
 tiles are hubs, toes and lines follows from the board order alone.
 """
 
@@ -38,15 +38,15 @@ def position(
     return cf.State.from_dict(doc)
 
 
-# The SPEC section 5 example: double-three, 2 toes on the centre, 1 per foot.
+# The example position of docs/formats.md: double-three, 2 toes on the centre, 1 per foot.
 SMALL = {"hand_size": 3, "opening_toes": 2, "foot_toes": 1}
-SPEC_BOARD = ["3-3", "3-2@3-3", "3-1@3-3", "1-0@3-1", "2-1@3-2"]
+EXAMPLE_BOARD = ["3-3", "3-2@3-3", "3-1@3-3", "1-0@3-1", "2-1@3-2"]
 
 
 def spec_example(turn: int = 0) -> cf.State:
     return position(
         max_pip=3,
-        board=SPEC_BOARD,
+        board=EXAMPLE_BOARD,
         hands=[["2-0"], ["2-2"]],
         boneyard=["1-1", "3-0", "0-0"],
         turn=turn,
@@ -141,7 +141,7 @@ def test_drawn_tile_is_shown_with_the_turn() -> None:
 
 
 def test_out_shows_empty_hand_and_winner() -> None:
-    # Seat 0 lays its last tile 2-0 on the open end 0 of 1-0 (the SPEC's only legal move).
+    # Seat 0 lays its last tile 2-0 on the open end 0 of 1-0 (the example's only legal move).
     s = cf.apply(spec_example(), "2-0@1-0")
     assert render(s) == "\n".join(
         [
@@ -163,7 +163,7 @@ def test_blocked_with_a_foot_that_can_never_be_served() -> None:
     # stays pending; the boneyard is empty and 2-0, 2-2 carry no 1: blocked (R10).
     s = position(
         max_pip=3,
-        board=[*SPEC_BOARD, "0-0@1-0", "3-0@0-0", "1-1@2-1"],
+        board=[*EXAMPLE_BOARD, "0-0@1-0", "3-0@0-0", "1-1@2-1"],
         hands=[["2-0"], ["2-2"]],
         boneyard=[],
         **SMALL,
@@ -191,7 +191,7 @@ def test_blocked_with_a_foot_that_can_never_be_served() -> None:
 def test_double_blank_points_follow_the_rules() -> None:
     s = position(
         max_pip=3,
-        board=SPEC_BOARD,
+        board=EXAMPLE_BOARD,
         hands=[["2-0", "0-0"], ["2-2"]],
         boneyard=["1-1", "3-0"],
         double_blank=25,

@@ -1,10 +1,10 @@
-"""Whole matches (SPEC R3, R5, R11, R12 and the ``match``/``tie_break`` variants).
+"""Whole matches (R3, R5, R11, R12 and the ``match``/``tie_break`` variants of docs/rules.md).
 
 A :class:`Match` is immutable: the rules, the seed, the scores of the finished rounds and
 the :class:`~chickenfoot.State` of the round in play (``None`` once the match is over).
 ``apply`` plays a move in the current round; when that move ends the round, its penalties
 (R11) are written into ``scores`` and the next round is dealt with
-``deal(rules, seed, round=k)`` (SPEC section 6), or the match ends.
+``deal(rules, seed, round=k)`` (seeded deals: docs/formats.md), or the match ends.
 
 >>> from chickenfoot import Rules, Rounds
 >>> m = Match.start(Rules(match=Rounds(2)), seed=7)
@@ -15,7 +15,7 @@ the :class:`~chickenfoot.State` of the round in play (``None`` once the match is
 >>> m.rounds_played, m.round is None, len(m.scores), m.totals == tuple(map(sum, zip(*m.scores)))
 (2, True, 2, True)
 
-The ``chickenfoot/match`` document (SPEC section 5) saves a match at any point:
+The ``chickenfoot/match`` document (docs/formats.md) saves a match at any point:
 
 >>> Match.from_json(m.to_json()) == m
 True
@@ -486,7 +486,7 @@ class Match:
     # -- JSON -----------------------------------------------------------------------------------
 
     def to_dict(self, *, last_round: bool = True) -> dict[str, Any]:
-        """The ``chickenfoot/match`` document (SPEC section 5).
+        """The ``chickenfoot/match`` document (docs/formats.md).
 
         >>> from chickenfoot import Rules
         >>> d = Match.start(Rules(), seed=4).to_dict()
@@ -555,7 +555,7 @@ class Match:
 
 
 def match_legal_moves(match: Match) -> LegalMoves:
-    """The legal moves of the match's current round, in SPEC section 6 order.
+    """The legal moves of the match's current round, in the documented order (docs/formats.md).
 
     Empty once the match is over.
 
