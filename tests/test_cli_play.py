@@ -155,7 +155,7 @@ def test_prompt_commands_help_bad_input_undo_save_quit_and_resume(tmp_path: Path
     child.expect("Saved the match to game.json. Resume it with: chickenfoot play game.json")
     child.expect(PROMPT)
     child.sendline("quit")
-    child.expect("You left the game.")
+    child.expect("You left the game. The game is saved in game.json.")
     assert finish(child) == 0
     saved = Match.from_json((tmp_path / "game.json").read_text())
     assert saved.round is not None and len(saved.round.board) > 1
@@ -246,7 +246,7 @@ def test_end_of_input_at_the_first_prompt(
 ) -> None:
     assert main(["play", *SMALL, "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.rstrip().endswith("End of input: you left the game. The game was not finished.")
+    assert out.rstrip().endswith("End of input: you left the game.")
 
 
 def test_a_whole_match_of_two_rounds_scripted(

@@ -1,8 +1,8 @@
 """``chickenfoot play``: a person against built-in bots, in the terminal.
 
 The person sees only their own seat's view of the table; each bot is handed its own view
-through the agents API (:func:`chickenfoot.agents` drivers' rules: a forced move is made
-without asking). The game is a :class:`~chickenfoot.Match` (a whole match) or a
+through the agents API, as the drivers of :mod:`chickenfoot.agents` do (a forced move is
+made without asking). The game is a :class:`~chickenfoot.Match` (a whole match) or a
 :class:`~chickenfoot.record.Record` of a single round, so ``save`` writes the library's
 own documents and ``undo`` restores an earlier, immutable game.
 """
@@ -144,6 +144,7 @@ class Session:
         self.undo: list[_Snapshot] = []
         self.moves = 0  # moves made since the session began
         self.shown = False  # the table has been drawn for the current decision
+        self.saved: tuple[str, int] | None = None  # the last save: file, moves made then
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -159,6 +160,13 @@ class Session:
             return self._loop()
         except _QuitError as q:
             return q.status
+        except KeyboardInterrupt:  # while a bot thinks: leave as at the prompt
+            self.say()
+            try:
+                self._leave("Interrupted: you left the game.", EXIT_INTERRUPTED)
+            except _QuitError as q:
+                return q.status
+            raise  # pragma: no cover - _leave always raises
 
     def _loop(self) -> int:
         while True:
@@ -357,8 +365,12 @@ class Session:
         raise AssertionError  # pragma: no cover - _leave always raises
 
     def _leave(self, why: str, status: int) -> None:
-        saved = " (use save FILE before quitting to keep it)" if self.moves else ""
-        self.say(f"{why} The game was not finished{saved}.")
+        if self.saved is not None and self.saved[1] == self.moves:
+            self.say(f"{why} The game is saved in {self.saved[0]}.")
+        elif self.moves:
+            self.say(f"{why} The game was not saved (save FILE keeps it).")
+        else:
+            self.say(why)
         raise _QuitError(status)
 
     # -- commands -------------------------------------------------------------------------
@@ -389,6 +401,7 @@ class Session:
         except OSError as err:
             self.say(f"Could not save to {brief(path, 60)}: {err.strerror or err}.")
             return
+        self.saved = (path, self.moves)
         self.say(f"Saved the {kind} to {path}. Resume it with: chickenfoot play {path}")
 
     # -- ends -----------------------------------------------------------------------------
