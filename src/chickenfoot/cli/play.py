@@ -536,6 +536,18 @@ def _game_from_file(args: argparse.Namespace) -> tuple[Game, str]:
     return Game(record=record), f"Resumed the round in {doc.name}"
 
 
+def _echoing(out: TextIO) -> Callable[[str], str]:
+    """``input`` for answers read from a pipe or a file: each answer is echoed after its
+    prompt, so the output reads as the terminal would have shown it."""
+
+    def ask(prompt: str) -> str:
+        line = input(prompt)
+        out.write(line[:200] + "\n")
+        return line
+
+    return ask
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if args.file is not None and args.resume is not None:
         raise UsageError("give the saved game once: play FILE or play --resume FILE")
@@ -579,13 +591,16 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if sys.stdin.isatty():
         with contextlib.suppress(ImportError):  # line editing and history for input()
             import readline  # noqa: F401
+    ask: Callable[[str], str] = input
+    if not sys.stdin.isatty():
+        ask = _echoing(out)
     session = Session(
         game,
         seat=seat,
         bots=bots,
         rng=random.Random(f"play:{seed}"),
         out=out,
-        ask=input,
+        ask=ask,
         header=header,
     )
     return session.run()
