@@ -11,7 +11,7 @@ import nox
 nox.options.sessions = ["tests", "lint", "typecheck", "smoke", "docs", "cluster"]
 nox.options.reuse_existing_virtualenvs = True
 
-TEST_DEPS = ["pytest>=8", "hypothesis>=6.100"]
+TEST_DEPS = ["pytest>=8", "hypothesis>=6.100", "numpy>=1.24"]  # numpy: chickenfoot.encoding
 
 
 @nox.session
@@ -147,3 +147,14 @@ def pictures(session: nox.Session) -> None:
         session.run("apt-get", "install", "-y", "-q", "chromium", external=True)
     session.run("python", "tools/pictures.py", "--png", "--out", "build/pictures")
     session.run("pytest", "-q", "tests/test_picture.py", *session.posargs)
+
+
+@nox.session
+def adapters(session: nox.Session) -> None:
+    """The OpenSpiel game and the PettingZoo environment under those projects' own test suites.
+
+    Installs the ``openspiel`` and ``pettingzoo`` extras; the tests live in
+    ``tests_adapters/`` (outside the default test paths: the extras are optional).
+    """
+    session.install("-e", ".[openspiel,pettingzoo]", *TEST_DEPS)
+    session.run("pytest", "-q", "tests_adapters", *session.posargs)
