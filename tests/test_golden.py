@@ -152,3 +152,16 @@ def test_golden_deals_are_the_documented_shuffle(
     assert {k: pinned[k] for k in ("centre", "board", "hands", "boneyard", "turn", "drawn")} == (
         _documented_deal(rules, seed, round)
     )
+
+
+def test_the_public_api_only_grows() -> None:
+    """Every name ever public (``chickenfoot.__all__``) is still there: removing one is a
+    breaking change (a major release, after a deprecation). A new name is added to
+    ``tests/data/public_api.txt`` in the same change."""
+    pinned = (Path(__file__).parent / "data" / "public_api.txt").read_text().split()
+    missing = sorted(set(pinned) - set(cf.__all__))
+    assert missing == [], f"public names removed: {missing}"
+    new = sorted(set(cf.__all__) - set(pinned))
+    assert new == [], f"new public names, add them to tests/data/public_api.txt: {new}"
+    for name in cf.__all__:
+        assert getattr(cf, name) is not None
