@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -347,3 +349,37 @@ def test_main_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> No
     out = ok(capsys, "--help")
     for command in ("play", "simulate", "show", "moves", "apply", "perft", "replay", "validate"):
         assert f"    {command} " in out
+
+
+class _Terminal(io.StringIO):
+    """Standard output that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_simulate_on_a_terminal_draws_progress_and_a_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    argv = ["simulate", "--games", "3", "--players", "2", "--set", 'match={"rounds": 1}']
+    screen = _Terminal()
+    monkeypatch.setattr("sys.stdout", screen)
+    assert main(argv) == 0
+    text = screen.getvalue()
+    pytest.importorskip("rich")
+    plain = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", text)  # without the colours
+    assert "┃ seat ┃ agent" in plain and "│ heuristic │" in plain
+    assert "games" in plain and "3/3" in plain  # the progress bar
+
+
+def test_simulate_without_rich_counts_games_in_plain_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "rich", None)  # as if the cli extra were missing
+    argv = ["simulate", "--games", "3", "--players", "2", "--set", 'match={"rounds": 1}']
+    screen = _Terminal()
+    monkeypatch.setattr("sys.stdout", screen)
+    assert main(argv) == 0
+    text = screen.getvalue()
+    assert "\rgames 3/3" in text
+    assert "seat  agent      mean score" in text and "┃" not in text

@@ -6,10 +6,13 @@ would see; every one checks that no traceback ever appears.
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import random
+import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +20,8 @@ import pytest
 
 import chickenfoot as cf
 from chickenfoot.cli import main
+from chickenfoot.cli._agents import agents_of
+from chickenfoot.cli.play import Game, Session
 from chickenfoot.match import Match
 from chickenfoot.record import Record
 
@@ -310,3 +315,151 @@ def test_resume_refuses_views_finished_games_and_rules_options(
         assert main(["play", *argv]) == 2
         _, err = capsys.readouterr()
         assert needle in err, err
+
+
+# -- the prompt, driven through Session ---------------------------------------------------------
+
+
+def session(
+    game: Game, answer: Callable[[Session, str], str], seat: int = 0, bots: str = "greedy"
+) -> tuple[Session, io.StringIO]:
+    """A session whose answers come from ``answer(session, prompt)``."""
+    out = io.StringIO()
+    players = game.rules.players
+    named = agents_of(bots, players - 1, "--bots")
+    others = [s for s in range(players) if s != seat]
+    box: list[Session] = []
+
+    def ask(prompt: str) -> str:
+        out.write(prompt + "\n")
+        return answer(box[0], prompt)
+
+    s = Session(
+        game,
+        seat=seat,
+        bots=dict(zip(others, named, strict=True)),
+        rng=random.Random(0),
+        out=out,
+        ask=ask,
+        header="test",
+    )
+    box.append(s)
+    return s, out
+
+
+def scripted(*lines: str) -> Callable[[Session, str], str]:
+    """Answer with ``lines``, then with end of input."""
+    queue = list(lines)
+
+    def answer(s: Session, prompt: str) -> str:
+        if not queue:
+            raise EOFError
+        return queue.pop(0)
+
+    return answer
+
+
+def always_1(s: Session, prompt: str) -> str:
+    """Move 1 at every decision; Enter between rounds."""
+    return "" if prompt.startswith("Enter: deal round") else "1"
+
+
+def human_decision(rules: cf.Rules, want: Callable[[cf.State], bool], seed: int = 0) -> cf.State:
+    """A state where seat 0 must decide and ``want`` holds, found by random play."""
+    rng = random.Random(seed)
+    for deal_seed in range(200):
+        s = cf.deal(rules, deal_seed)
+        while not s.is_over():
+            if s.turn == 0 and len(s.legal_moves) > 1 and want(s):
+                return s
+            s = s.apply(rng.choice(s.legal_moves))
+    raise AssertionError("no such state")  # pragma: no cover
+
+
+def test_a_tile_alone_plays_where_it_fits() -> None:
+    start = cf.deal(cf.Rules(players=2), seed=1)
+    first = start.legal_moves[0]
+    assert isinstance(first, cf.Play)
+    s, _ = session(Game(record=Record(start)), scripted(str(first.tile), "quit"))
+    assert s.run() == 0
+    assert s.game.record is not None and s.game.record.moves[0] == first
+
+
+def test_a_tile_that_fits_in_several_places_asks_which() -> None:
+    def two_places(st: cf.State) -> bool:
+        tiles = [m.tile for m in st.legal_moves if isinstance(m, cf.Play)]
+        return any(tiles.count(t) > 1 for t in tiles)
+
+    state = human_decision(cf.Rules(players=2), two_places)
+    tiles = [m.tile for m in state.legal_moves if isinstance(m, cf.Play)]
+    tile = next(t for t in tiles if tiles.count(t) > 1)
+    blocked = (
+        next(t for t in state.hand(0) if t not in tiles)
+        if len(set(tiles)) < len(state.hand(0))
+        else None
+    )
+    other = next(t for t in cf.tiles_of_set(9) if t not in state.hand(0) and t.is_double)
+    lines = [str(tile), "moves", "table", str(other)]
+    if blocked is not None:
+        lines.append(str(blocked))
+    s, out = session(Game(record=Record(state)), scripted(*lines, "quit"))
+    assert s.run() == 0
+    text = out.getvalue()
+    assert f"{tile} fits in {tiles.count(tile)} places: " in text
+    assert text.count("Your moves:") >= 3  # at the start, after moves, after table
+    assert f"{other}@" not in text and (f"you do not hold {other}" in text or f"{other}: " in text)
+    if blocked is not None:
+        assert f"{blocked} fits nowhere now." in text
+    assert "Traceback" not in text
+
+
+def test_a_single_round_ends_with_your_score(capsys: pytest.CaptureFixture[str]) -> None:
+    s, out = session(Game(record=Record(cf.deal(cf.Rules(players=2), seed=3))), always_1)
+    assert s.run() == 0
+    text = out.getvalue()
+    assert "== The round is over: " in text
+    assert re.search(r"You score \d+; (the lowest: you win|the lowest is \d+)\.\n\Z", text)
+
+
+def test_between_rounds_commands(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    between = ["help", "nonsense", "save", f"save {path}", "undo"]
+    state = {"undone": False}
+
+    def answer(s: Session, prompt: str) -> str:
+        if prompt.startswith("Enter: deal round"):
+            if between:
+                return between.pop(0)
+            return "" if state["undone"] else "quit"
+        if not between and not state["undone"]:
+            state["undone"] = True  # back in round 1 after the undo
+        return "1"
+
+    rules = cf.Rules(players=2, match=cf.Rounds(2))
+    s, out = session(Game(match=Match.start(rules, seed=5)), answer, bots="random")
+    assert s.run() == 0
+    text = out.getvalue()
+    assert "Enter deals the next round." in text
+    assert "'nonsense': press Enter for the next round, or type help." in text
+    assert "save needs a file name" in text
+    assert Match.from_json(path.read_text()).rounds_played == 1
+    assert "Undone: your move" in text
+    assert "== Round 2 of 2 (centre 8-8): " in text
+    assert "== The match is over: " in text
+
+
+def test_holder_mode_and_threshold_matches() -> None:
+    rules = cf.Rules.preset("classic", players=3, match=cf.Threshold(30))
+    s, out = session(Game(match=Match.start(rules, seed=1)), always_1, bots="greedy")
+    assert s.run() == 0
+    text = out.getvalue()
+    assert "lays the centre 9-9" in text or "You hold the centre 9-9: you lay it." in text
+    assert "== Round 1 (centre 9-9): " in text  # no "of N" under a threshold
+    assert "== The match is over: " in text
+
+
+def test_may_play_passes_are_explained() -> None:
+    rules = cf.Rules(players=2, drawn_tile="may_play", match=cf.Rounds(1))
+    s, out = session(Game(match=Match.start(rules, seed=2)), always_1, bots="random")
+    assert s.run() == 0
+    assert "Traceback" not in out.getvalue()
