@@ -42,6 +42,9 @@ from chickenfoot.rules import Rounds, Rules
 from chickenfoot.state import LegalMoves, Phase, State
 from chickenfoot.view import View
 
+MAX_ROUND = 1_000_000
+"""The highest ``--round`` (rounds past the last double wrap around to the highest one)."""
+
 HELP = """\
 Choose a move by its number, or type it in notation: 9-4@9-9 (tile@anchor), draw, pass.
 A tile alone (9-4) is enough when it fits in only one place.
@@ -275,7 +278,7 @@ class Session:
         centre = f"centre {state.centre}"
         m = self.game.match
         if m is None:
-            return f"Round ({centre})"
+            return f"The round ({centre})"
         length = m.rules.match
         of = f" of {length.count}" if isinstance(length, Rounds) else ""
         return f"Round {m.rounds_played + 1}{of} ({centre})"
@@ -571,8 +574,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
                 else f"a match until {length}"
             )
         else:
-            if args.round < 0 or args.round.bit_length() > 32:
-                raise UsageError(f"--round {brief(args.round)} is invalid: must be 0 or more")
+            if not 0 <= args.round <= MAX_ROUND:
+                raise UsageError(
+                    f"--round {brief(args.round)} is invalid: must be from 0 to {MAX_ROUND:,}"
+                )
             game = Game(record=Record(deal(rules, seed, args.round)))
             size = f"one round (round {args.round})"
         what = (
