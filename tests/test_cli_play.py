@@ -464,3 +464,18 @@ def test_may_play_passes_are_explained() -> None:
     s, out = session(Game(match=Match.start(rules, seed=2)), always_1, bots="random")
     assert s.run() == 0
     assert "Traceback" not in out.getvalue()
+
+
+def test_watch_draws_the_table_after_every_move(
+    answers: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers += ["1"] * 5
+    argv = ["play", "--players", "2", "--round", "--seed", "3", "--bots", "greedy", "--watch"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    moves = (
+        out.count("seat 1 (greedy) ")
+        + out.count("You have no tile")
+        + out.count("Your only legal move")
+    )
+    assert out.count(" to play · boneyard ") > moves > 0

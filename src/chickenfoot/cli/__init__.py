@@ -231,6 +231,12 @@ def _build_parser() -> Parser:
     play.add_argument(
         "--seat", type=int, default=0, metavar="N", help="your seat, from 0 (default: 0)"
     )
+    play.add_argument(
+        "--watch",
+        action="store_true",
+        help="draw the table after every move, the bots' included (default: before each of "
+        "your decisions)",
+    )
 
     # -- simulate --
     sim = command(

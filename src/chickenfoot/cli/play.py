@@ -136,6 +136,7 @@ class Session:
         out: TextIO,
         ask: Callable[[str], str],
         header: str,
+        watch: bool = False,
     ) -> None:
         self.game = game
         self.seat = seat
@@ -144,6 +145,7 @@ class Session:
         self.out = out
         self.ask = ask
         self.header = header
+        self.watch = watch  # draw the table after every move, not only before decisions
         self.undo: list[_Snapshot] = []
         self.moves = 0  # moves made since the session began
         self.shown = False  # the table has been drawn for the current decision
@@ -203,6 +205,11 @@ class Session:
         self.shown = False
         if ended is not None:
             self._round_over(ended)
+        elif self.watch:
+            state = self.game.state
+            assert state is not None
+            self.say(picture(state.view(self.seat)))
+            self.say()
 
     # -- bots and forced moves -------------------------------------------------------------
 
@@ -293,7 +300,13 @@ class Session:
 
     def _decide(self, v: View, legal: LegalMoves) -> Move | None:
         """Read lines until one is a legal move (or ``undo`` succeeds: ``None``)."""
-        if not self.shown:
+        if not self.shown and self.watch:  # the table is on the screen already
+            state = self.game.state
+            assert state is not None
+            self.say(f"== {self._where(state)}: your turn (seat {self.seat}) ==")
+            self._list(legal)
+            self.shown = True
+        elif not self.shown:
             self._show(v)
         while True:
             line = self._read(f"move [1-{len(legal)}, help]> ")
@@ -607,6 +620,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         out=out,
         ask=ask,
         header=header,
+        watch=args.watch,
     )
     return session.run()
 
