@@ -242,8 +242,9 @@ def _build_parser() -> Parser:
     sim = command(
         "simulate",
         "play seeded matches among built-in agents and summarize them",
-        "Play GAMES whole matches among built-in agents, seats rotating from game to game, "
-        "and print each agent's mean score and win rate with 95%% intervals. The numbers "
+        "Play whole matches (--games of them) among built-in agents, seats rotating from game "
+        "to game, "
+        "and print each agent's mean score and win rate with 95% intervals. The numbers "
         "depend only on the rules, the agents, --games and --seed (not on --workers).",
         "chickenfoot simulate --games 500 --workers 2",
         "chickenfoot simulate --agents search:16,heuristic --players 2 --games 50",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
@@ -65,8 +66,25 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-class Formatter(argparse.RawDescriptionHelpFormatter):
-    """Keeps the line breaks of descriptions and epilogs (the examples)."""
+class Formatter(argparse.HelpFormatter):
+    """Wraps the paragraphs of descriptions and epilogs, but keeps example blocks (a
+    paragraph whose later lines are indented) line by line."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        blocks = []
+        for block in text.split("\n\n"):
+            if "\n  " in block:
+                blocks.append("\n".join(indent + line for line in block.splitlines()))
+            else:
+                blocks.append(
+                    textwrap.fill(
+                        " ".join(block.split()),
+                        width,
+                        initial_indent=indent,
+                        subsequent_indent=indent,
+                    )
+                )
+        return "\n\n".join(blocks)
 
 
 def set_option(text: str) -> tuple[str, Any]:
