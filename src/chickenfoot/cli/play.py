@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import random
 import sys
 from collections.abc import Callable
@@ -412,7 +413,7 @@ class Session:
             return
         kind = "match" if self.game.match is not None else "record of the round"
         try:
-            with open(path, "w", encoding="utf-8") as f:
+            with open(os.path.expanduser(path), "w", encoding="utf-8") as f:
                 f.write(self.game.to_json() + "\n")
         except OSError as err:
             self.say(f"Could not save to {brief(path, 60)}: {err.strerror or err}.")
