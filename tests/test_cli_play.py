@@ -451,10 +451,11 @@ def test_between_rounds_commands(tmp_path: Path) -> None:
 
 def test_holder_mode_and_threshold_matches() -> None:
     rules = cf.Rules.preset("classic", players=3, match=cf.Threshold(30))
-    s, out = session(Game(match=Match.start(rules, seed=1)), always_1, bots="greedy")
+    s, out = session(Game(match=Match.start(rules, seed=4)), always_1, bots="greedy")
     assert s.run() == 0
     text = out.getvalue()
     assert "lays the centre 9-9" in text or "You hold the centre 9-9: you lay it." in text
+    assert "is not the centre 9-9: you pass." in text  # seed 4: 9-9 is deep in the boneyard
     assert "== Round 1 (centre 9-9): " in text  # no "of N" under a threshold
     assert "== The match is over: " in text
 

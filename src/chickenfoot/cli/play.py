@@ -245,7 +245,9 @@ class Session:
             self.say(f"You have no tile to play{_why_not(v)}: you draw{tile}.")
             return
         if isinstance(move, Pass):
-            if v.drawn is not None:
+            if v.drawn is not None and v.phase is Phase.SEEKING_CENTRE:
+                self.say(f"The tile you drew, {v.drawn}, is not the centre {v.centre}: you pass.")
+            elif v.drawn is not None:
                 self.say(f"The tile you drew, {v.drawn}, fits nowhere: you pass.")
             else:
                 self.say("You have no tile to play and the boneyard is empty: you pass.")
