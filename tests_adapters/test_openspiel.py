@@ -74,14 +74,20 @@ def test_random_sim_test(name: str) -> None:
 
 
 def test_api_test_suite() -> None:
-    """OpenSpiel's integration_tests/api_test.py: the partial-tree suite on a small game and
-    the full-tree suite on the tiny one, through its ``load_tests`` hook."""
+    """OpenSpiel's integration_tests/api_test.py: the partial-tree suite on small games (one
+    round; holder mode drawing until playable; a match) and the full-tree suite on the tiny
+    game, through its ``load_tests`` hook."""
     from absl import flags
     from open_spiel.integration_tests import api_test
 
     if not flags.FLAGS.is_parsed():
         flags.FLAGS(["api_test"])
-    small = "python_chickenfoot(players=2,max_pip=6,hand_size=5,opening_toes=4,foot_toes=2)"
+    partial = {
+        "python_chickenfoot(players=2,max_pip=6,hand_size=5,opening_toes=4,foot_toes=2)",
+        "python_chickenfoot(players=3,max_pip=6,hand_size=5,centre=holder,draw=until_playable)",
+        "python_chickenfoot(players=2,max_pip=4,hand_size=4,opening_toes=3,foot_toes=2,"
+        "scope=match,match_rounds=2)",
+    }
     saved = (
         flags.FLAGS.test_only_games,
         api_test._GAMES_TO_TEST,
@@ -92,7 +98,7 @@ def test_api_test_suite() -> None:
     api_test.PERFECT_RECALL_NUM_STATES["chickenfoot_tiny"] = infosets
     try:
         flags.FLAGS.test_only_games = "python_chickenfoot"
-        api_test._GAMES_TO_TEST = {small}
+        api_test._GAMES_TO_TEST = partial
         api_test._GAMES_FULL_TREE_TRAVERSAL_TESTS = [("chickenfoot_tiny", TINY)]
         suite = api_test.load_tests(unittest.TestLoader(), None, None)
         out = io.StringIO()
@@ -104,8 +110,8 @@ def test_api_test_suite() -> None:
             api_test._GAMES_FULL_TREE_TRAVERSAL_TESTS,
         ) = saved
     assert result.wasSuccessful(), out.getvalue()
-    # 6 partial-tree tests on the small game, 7 full-tree tests on the tiny one
-    assert result.testsRun == 13, out.getvalue()
+    # 5 partial-tree tests on each of the 3 small games, 8 full-tree tests on the tiny one
+    assert result.testsRun == 5 * 3 + 8, out.getvalue()
     print(f"api_test: {result.testsRun} tests run")
 
 
@@ -212,9 +218,10 @@ def test_lengths_returns_and_replay(name: str) -> None:
     cfg = game.config
     for state in _random_games(text, 3, seed=len(name)):
         history = state.full_history()
-        assert len(history) <= game.max_game_length()
         chance = sum(item.player == pyspiel.PlayerId.CHANCE for item in history)
-        assert chance <= cfg.max_chance_nodes
+        assert len(history) - chance <= game.max_game_length()
+        assert chance <= cfg.max_chance_nodes <= game.max_chance_nodes_in_history()
+        assert len(history) <= game.max_history_length()
         returns = state.returns()
         assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
         totals = [sum(row[s] for row in state.scores) for s in range(cfg.players)]

@@ -257,8 +257,9 @@ class _Config:
         )
         worst = sum(values[: hs + bone])
         h = p * hs
+        # A round's decisions (docs/openspiel.md, "Game length"): plays, draws, passes after
+        # a draw, and passes with nothing drawn in runs of at most p - 1 between the others.
         moves = (h + bone) + bone + (bone + 1) + (p - 1) * (h + bone + 2)
-        per_round = p * hs + moves + bone  # deal + moves + one chance node per draw
         m = rules.match
         if scope == "round":
             rounds, total = 1, worst
@@ -273,8 +274,11 @@ class _Config:
                 )
             # every round adds at least 1 to the sum of the totals (see the docs page)
             rounds, total = p * m.points + 1, m.points + worst
-        self.max_game_length = rounds * per_round
-        self.max_chance_nodes = rounds * (p * hs + bone)
+        # OpenSpiel's game length counts decisions; its history bound adds as many chance
+        # nodes (it takes max_game_length for their bound), and a round's deal and draws,
+        # h + bone, are fewer than its decisions.
+        self.max_game_length = rounds * moves
+        self.max_chance_nodes = rounds * (h + bone)
         if utility == "penalty":
             self.min_utility, self.max_utility = -float(total), 0.0
         elif utility == "zero_sum":
