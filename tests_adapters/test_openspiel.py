@@ -480,3 +480,21 @@ def test_docs_examples_run() -> None:
     namespace: dict[str, Any] = {}
     for block in blocks:
         exec(compile(block, "docs/openspiel.md", "exec"), namespace)
+
+
+def test_new_state_from_a_position() -> None:
+    rules = cf.Rules(players=3)
+    game = cfos.load_game(rules)
+    position = cf.deal(rules, seed=4)
+    sample = position.view(1).sample(random.Random(0))
+    for start in (position, sample):
+        state = game.new_state_from(start)
+        assert state.round_state is start and state.current_player() == start.turn
+        assert state.legal_actions() == game.config.enc.legal_actions(start)
+        state.apply_action(state.legal_actions()[0])
+    with pytest.raises(cf.ArgumentError, match="rules of this game"):
+        game.new_state_from(cf.deal(cf.Rules(), seed=1))
+    with pytest.raises(cf.ArgumentError, match="needs a State"):
+        game.new_state_from("9-9")
+    with pytest.raises(cf.ArgumentError, match="scope 'round'"):
+        cfos.load_game(rules, scope="match").new_state_from(position)
