@@ -1,0 +1,870 @@
+"""The batched engine: N rounds as numpy arrays, advanced in lockstep (see the package doc)."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+
+from chickenfoot.errors import ArgumentError, IllegalMoveError, brief
+from chickenfoot.moves import play_by_ids
+from chickenfoot.outcome import Outcome, Termination
+from chickenfoot.rules import Rules
+from chickenfoot.state import _BLOCKED, _OUT, State, _make, _union, apply
+from chickenfoot.tiles import DOUBLE_ID, PIPS, WITH
+
+from ._shuffle import shuffled_many
+from ._tables import int_of, kth_bit, popcount, tables, words_of
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    U64 = NDArray[np.uint64]
+    I64 = NDArray[np.int64]
+    Bools = NDArray[np.bool_]
+
+__all__ = ["MAX_GAMES", "BatchEngine", "Policy", "Results"]
+
+MAX_GAMES: Final = 1 << 20
+"""The most rounds one engine holds (1,048,576)."""
+
+_MAX_SEED_BITS: Final = 13_000  # as chickenfoot.deal: seeds of at most 4,000 digits
+_ONGOING: Final = -1
+
+Policy = Callable[["NDArray[np.float32]", "NDArray[np.bool_]"], Any]
+"""Chooses actions: ``policy(observations, legal_mask) -> actions``, one row per round."""
+
+
+class Results:
+    """Finished rounds: how each ended and each seat's penalty (R11).
+
+    ``seeds[i]`` dealt round ``i``; ``out[i]`` is the seat that went out, or -1 if the round
+    was blocked; ``penalties[i]`` holds one penalty per seat; ``plies[i]`` counts its moves.
+    """
+
+    __slots__ = ("out", "penalties", "plies", "seeds")
+
+    def __init__(self, seeds: list[int], out: I64, penalties: I64, plies: I64) -> None:
+        self.seeds = seeds
+        self.out = out
+        self.penalties = penalties
+        self.plies = plies
+
+    def __len__(self) -> int:
+        return len(self.seeds)
+
+    def __repr__(self) -> str:
+        return f"<Results of {len(self)} rounds>"
+
+
+def _check_rules(rules: object) -> Rules:
+    if not isinstance(rules, Rules):
+        raise ArgumentError(f"rules={brief(rules)} is invalid: must be a Rules object")
+    return rules
+
+
+def _check_n(n: object) -> int:
+    if type(n) is not int or not 1 <= n <= MAX_GAMES:
+        raise ArgumentError(
+            f"n={brief(n)} is invalid: must be an int from 1 to {MAX_GAMES:,} (rounds held at once)"
+        )
+    return n
+
+
+def _check_seed(seed: object, name: str) -> int:
+    if type(seed) is not int or seed.bit_length() > _MAX_SEED_BITS:
+        raise ArgumentError(
+            f"{name}={brief(seed)} is invalid: must be an integer of at most 4,000 digits"
+        )
+    return seed
+
+
+class BatchEngine:
+    """``n`` rounds of Chicken Foot under one ``rules``, held as numpy arrays.
+
+    Every round is a seeded deal, ``deal(rules, seed, round)``: the engine's rounds take the
+    seeds ``seed, seed + 1, ...`` in order (the first ``n`` at construction, then every
+    :meth:`reset` and re-deal the next ones), all with the same ``round`` of a match.
+    ``auto_reset=True`` re-deals each round as soon as :meth:`step` finishes it.
+    ``rng_seed`` seeds the random choices of :meth:`random_playout`.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        n: int,
+        *,
+        seed: int = 0,
+        round: int = 0,
+        auto_reset: bool = False,
+        rng_seed: int | None = None,
+    ) -> None:
+        rules = _check_rules(rules)
+        n = _check_n(n)
+        seed = _check_seed(seed, "seed")
+        if type(round) is not int or not 0 <= round < 1 << 62:
+            raise ArgumentError(f"round={brief(round)} is invalid: must be an int >= 0")
+        if type(auto_reset) is not bool:
+            raise ArgumentError(f"auto_reset={brief(auto_reset)} is invalid: must be a bool")
+        if rng_seed is not None and (type(rng_seed) is not int or rng_seed < 0):
+            raise ArgumentError(f"rng_seed={brief(rng_seed)} is invalid: must be an int >= 0")
+        self._setup(rules, n, max(tables(rules).bone0, 0))
+        self.round = round
+        self.auto_reset = auto_reset
+        self.rng = np.random.default_rng(rng_seed)
+        self._next_seed = seed
+        self.reset()
+
+    # -- storage -------------------------------------------------------------------------------
+
+    def _setup(self, rules: Rules, n: int, bone_width: int) -> None:
+        tb = tables(rules)
+        self.rules = rules
+        self.n = n
+        self._tb = tb
+        s, v, w, p = tb.S, tb.V, tb.W, tb.P
+        self.hands = np.zeros((n, p, w), dtype=np.uint64)
+        self.ends = np.zeros((n, v, w), dtype=np.uint64)
+        self.mask = np.zeros((n, w), dtype=np.uint64)
+        self.table = np.zeros((n, w), dtype=np.uint64)
+        self.bone = np.zeros((n, max(bone_width, 1)), dtype=np.int16)
+        self.bpos = np.zeros(n, dtype=np.int64)
+        self.bend = np.zeros(n, dtype=np.int64)
+        self.nums = np.zeros(n, dtype=np.int64)
+        self.pending = np.zeros(n, dtype=np.int64)
+        self.need = np.zeros(n, dtype=np.int64)
+        self.turn = np.zeros(n, dtype=np.int64)
+        self.drawn = np.zeros(n, dtype=np.int64)
+        self.centre = np.zeros(n, dtype=np.int64)
+        self.result = np.zeros(n, dtype=np.int64)
+        self.board_t = np.zeros((n, s), dtype=np.int16)
+        self.board_a = np.zeros((n, s), dtype=np.int16)
+        self.nboard = np.zeros(n, dtype=np.int64)
+        self.plies = np.zeros(n, dtype=np.int64)
+        self.seeds: list[int | None] = [None] * n
+
+    @property
+    def bytes_per_round(self) -> int:
+        """Bytes of the arrays that hold one round."""
+        arrays = (
+            self.hands,
+            self.ends,
+            self.mask,
+            self.table,
+            self.bone,
+            self.bpos,
+            self.bend,
+            self.nums,
+            self.pending,
+            self.need,
+            self.turn,
+            self.drawn,
+            self.centre,
+            self.result,
+            self.board_t,
+            self.board_a,
+            self.nboard,
+            self.plies,
+        )
+        return sum(a.nbytes for a in arrays) // self.n
+
+    @property
+    def num_actions(self) -> int:
+        """The size of the action space (the :class:`~chickenfoot.encoding.Encoding`'s)."""
+        return self._tb.A
+
+    @property
+    def observation_size(self) -> int:
+        """The length of an observation (the encoding's, with no history)."""
+        return self._tb.enc.observation_size
+
+    @property
+    def encoding(self) -> Any:
+        """The :class:`~chickenfoot.encoding.Encoding` of the actions and observations."""
+        return self._tb.enc
+
+    @property
+    def done(self) -> Bools:
+        """Whether each round is over (a copy)."""
+        out: Bools = self.result != _ONGOING
+        return out
+
+    # -- deals ---------------------------------------------------------------------------------
+
+    def reset(self, seeds: Sequence[int] | None = None) -> None:
+        """Deal every round again: with ``seeds`` (one int per round), or the next ``n``
+        seeds of the engine's sequence."""
+        if seeds is None:
+            chosen = list(range(self._next_seed, self._next_seed + self.n))
+            self._next_seed += self.n
+        else:
+            if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__len__"):
+                raise ArgumentError(f"seeds={brief(seeds)} is invalid: must be a sequence of ints")
+            if len(seeds) != self.n:
+                raise ArgumentError(
+                    f"seeds has {len(seeds)} items: must have one per round ({self.n})"
+                )
+            given: list[Any] = list(seeds)
+            chosen = [
+                _check_seed(operator.index(x) if isinstance(x, np.integer) else x, f"seeds[{i}]")
+                for i, x in enumerate(given)
+            ]
+        if self.bone.shape[1] < max(self._tb.bone0, 1):
+            self.bone = np.zeros((self.n, max(self._tb.bone0, 1)), dtype=np.int16)
+        self._deal(np.arange(self.n), chosen)
+
+    def _take_seeds(self, k: int) -> list[int]:
+        out = list(range(self._next_seed, self._next_seed + k))
+        self._next_seed += k
+        return out
+
+    def _deal(self, g: I64, seeds: list[int]) -> None:
+        """Deal ``deal(rules, seeds[j], self.round)`` into lane ``g[j]``."""
+        tb, rules = self._tb, self.rules
+        if not len(g):
+            return
+        order = shuffled_many(rules, seeds, self.round)  # (k, dealt) tile ids
+        p, hs = tb.P, rules.hand_size
+        bits = tb.BIT[order[:, : p * hs]].reshape(len(g), p, hs, tb.W)
+        hands = np.bitwise_or.reduce(bits, axis=2)
+        self.hands[g] = hands
+        nb = tb.bone0
+        self.bone[g, :nb] = order[:, p * hs :]
+        self.bpos[g] = 0
+        self.bend[g] = nb
+        self.ends[g] = 0
+        self.nums[g] = 0
+        self.table[g] = 0
+        self.drawn[g] = -1
+        self.plies[g] = 0
+        centre = DOUBLE_ID[rules.centre_of_round(self.round)]
+        self.centre[g] = centre
+        cx = int(tb.PX[centre])
+        turn = np.full(len(g), rules.leader_of_round(self.round), dtype=np.int64)
+        if rules.centre == "set_aside":
+            self.board_t[g, 0] = centre
+            self.board_a[g, 0] = -1
+            self.nboard[g] = 1
+            self.pending[g] = centre
+            self.need[g] = rules.opening_toes
+            self.mask[g] = tb.WITH[cx]
+            self.table[g] = tb.BIT[centre]
+        else:
+            self.nboard[g] = 0
+            self.pending[g] = -1
+            self.need[g] = 0
+            self.mask[g] = tb.BIT[centre]
+            word, bit = divmod(centre, 64)
+            holds = (hands[:, :, word] >> np.uint64(bit)) & np.uint64(1)
+            held = holds.any(axis=1)
+            turn = np.where(held, holds.argmax(axis=1), turn)
+        self.turn[g] = turn
+        self.result[g] = _ONGOING
+        if nb == 0:
+            self._check_blocked(g)
+        for j, lane in enumerate(g.tolist()):
+            self.seeds[lane] = seeds[j]
+
+    # -- rules, vectorized -------------------------------------------------------------------
+
+    def _check_blocked(self, g: I64) -> None:
+        """R10: rounds ``g`` (with nothing drawn) are blocked if the boneyard is empty and no
+        hand holds a playable tile."""
+        empty = self.bpos[g] >= self.bend[g]
+        if not empty.any():
+            return
+        g = g[empty]
+        playable = (self.hands[g] & self.mask[g][:, None, :]).any(axis=(1, 2))
+        self.result[g[~playable]] = self._tb.P
+
+    def _candidates(self, g: I64) -> U64:
+        """The tiles the seat to act may play now: its hand (or the drawn tile) & mask."""
+        tb = self._tb
+        d = self.drawn[g]
+        src = np.where((d < 0)[:, None], self.hands[g, self.turn[g]], tb.BIT[d])
+        out: U64 = src & self.mask[g]
+        return out
+
+    def _apply(self, g: I64, kind: I64, t: I64, a: I64) -> I64:
+        """Make the moves: ``kind`` 0 plays tile ``t`` on anchor ``a`` (-1: none), 1 draws,
+        2 passes. Trusted: the moves are legal. Returns the rounds that ended."""
+        tb, rules = self._tb, self.rules
+        self.plies[g] += 1
+        # draws
+        dr = kind == 1
+        if dr.any():
+            gd = g[dr]
+            tile = self.bone[gd, self.bpos[gd]].astype(np.int64)
+            self.hands[gd, self.turn[gd]] |= tb.BIT[tile]
+            self.bpos[gd] += 1
+            self.drawn[gd] = tile
+        pl = kind == 0
+        if pl.any():
+            gp, tp, ap = g[pl], t[pl], a[pl]
+            turn = self.turn[gp]
+            h = self.hands[gp, turn] ^ tb.BIT[tp]
+            self.hands[gp, turn] = h
+            nb = self.nboard[gp]
+            self.board_t[gp, nb] = tp
+            self.board_a[gp, nb] = ap
+            self.nboard[gp] = nb + 1
+            self.table[gp] |= tb.BIT[tp]
+            x, y = tb.PX[tp], tb.PY[tp]
+            pending, need, nums = self.pending[gp], self.need[gp], self.nums[gp]
+            mask = self.mask[gp]
+            centre_laid = ap < 0
+            toe = (pending >= 0) & ~centre_laid
+            opn = (pending < 0) & ~centre_laid
+            # the open end the tile covers (open plays): v, and the new end o
+            ends_x = self.ends[gp, x]
+            aw, ab = ap // 64, (ap % 64).astype(np.uint64)
+            rows = np.arange(len(gp))
+            on_x = (ends_x[rows, np.maximum(aw, 0)] >> ab) & np.uint64(1)
+            v = np.where(on_x.astype(bool), x, y)
+            o = np.where(
+                toe, np.where(x == tb.PX[np.maximum(pending, 0)], y, x), np.where(v == x, y, x)
+            )
+            dbl = x == y
+            # remove the covered end
+            rem = np.where(opn[:, None], tb.BIT[np.where(opn, ap, tb.S)], np.uint64(0))
+            ev = self.ends[gp, v] ^ rem
+            self.ends[gp, v] = ev
+            emptied = opn & ~ev.any(axis=1)
+            nums = np.where(emptied, nums ^ (1 << v), nums)
+            # the new end (a toe, or a non-double on an open end)
+            grow = toe | (opn & ~dbl)
+            add = np.where(grow[:, None], tb.BIT[tp], np.uint64(0))
+            self.ends[gp, o] |= add
+            nums = np.where(grow, nums | (1 << o), nums)
+            need = np.where(toe, need - 1, need)
+            served = toe & (need == 0)
+            pending = np.where(served, -1, pending)
+            new_hub = centre_laid | (opn & dbl)
+            pending = np.where(new_hub, tp, pending)
+            need = np.where(
+                centre_laid, rules.opening_toes, np.where(opn & dbl, rules.foot_toes, need)
+            )
+            hub_mask = tb.WITH[x]
+            recompute = served | (opn & ~dbl)
+            if recompute.any():
+                mask = np.where(recompute[:, None], tb.union(nums), mask)
+            mask = np.where(new_hub[:, None], hub_mask, mask)
+            self.pending[gp], self.need[gp], self.nums[gp], self.mask[gp] = (
+                pending,
+                need,
+                nums,
+                mask,
+            )
+            out = ~h.any(axis=1)
+            if out.any():
+                go = gp[out]
+                self.result[go] = self.turn[go]
+        # the turn passes (a pass, or a play that did not end the round)
+        nxt = (kind == 2) | ((kind == 0) & (self.result[g] == _ONGOING))
+        gn = g[nxt]
+        self.drawn[g[kind != 1]] = -1
+        t2 = self.turn[gn] + 1
+        t2[t2 == tb.P] = 0
+        self.turn[gn] = t2
+        self._check_blocked(gn)
+        ended: I64 = g[self.result[g] != _ONGOING]
+        return ended
+
+    def _random_moves(self, g: I64) -> tuple[I64, I64, I64]:
+        """A uniformly random legal move in each round ``g`` (which must not be over)."""
+        tb, rules = self._tb, self.rules
+        k = len(g)
+        cand = self._candidates(g)
+        has = cand.any(axis=1)
+        d = self.drawn[g]
+        bone_left = self.bpos[g] < self.bend[g]
+        pending = self.pending[g]
+        laid = self.nboard[g] > 0
+        kind = np.zeros(k, dtype=np.int64)
+        t = np.zeros(k, dtype=np.int64)
+        a = np.full(k, -1, dtype=np.int64)
+        # no candidate: the forced draw or pass
+        until = rules.draw == "until_playable"
+        forced_draw = ~has & bone_left & ((d < 0) | until)
+        kind[~has] = 2
+        kind[forced_draw] = 1
+        if not has.any():
+            return kind, t, a
+        # count the plays
+        if rules.may_draw_instead:
+            extra = np.where(d < 0, bone_left & laid, rules.drawn_tile == "may_play")
+        elif rules.drawn_tile == "may_play":
+            extra = d >= 0
+        else:
+            extra = np.zeros(k, dtype=bool)
+        ends = self.ends[g]  # (k, V, W)
+        per_v = popcount(cand[:, None, :] & tb.WITH[None]) * popcount(ends)  # (k, V)
+        cum = np.cumsum(per_v, axis=1)
+        total = np.where(pending >= 0, popcount(cand), np.where(laid, cum[:, -1], 1))
+        total = np.where(has, total, 1)
+        n_moves = total + extra
+        r = (self.rng.random(k) * n_moves).astype(np.int64)
+        is_extra = has & (r == total)
+        kind[is_extra] = np.where(d[is_extra] < 0, 1, 2)
+        play = has & ~is_extra
+        # the r-th play: by open number v, then tile, then anchor
+        r = np.where(play, r, 0)
+        vsel = (cum <= r[:, None]).sum(axis=1)
+        vsel = np.minimum(vsel, tb.V - 1)
+        rows = np.arange(k)
+        before = cum[rows, vsel] - per_v[rows, vsel]
+        ca = np.maximum(popcount(ends[rows, vsel]), 1)
+        rr = r - before
+        opn = play & laid & (pending < 0)
+        tiles_from = np.where(opn[:, None], cand & tb.WITH[vsel], cand)
+        ti = np.where(opn, rr // ca, np.where(pending >= 0, r, 0))
+        tsel = kth_bit(tiles_from, np.where(play, ti, 0))
+        asel = kth_bit(ends[rows, vsel], np.where(opn, rr % ca, 0))
+        t = np.where(play, tsel, 0)
+        a = np.where(opn, asel, np.where(pending >= 0, pending, -1))
+        return kind, t, a
+
+    # -- the public steps ----------------------------------------------------------------------
+
+    def legal_mask(self) -> Bools:
+        """``(n, num_actions)`` booleans: True for each legal move of each round, in the
+        encoding's action space (a finished round's row is all False)."""
+        return self._legal_mask(np.arange(self.n))
+
+    def _legal_mask(self, lanes: I64) -> Bools:
+        """The legal masks of rounds ``lanes``, one row each."""
+        tb, rules = self._tb, self.rules
+        out = np.zeros((len(lanes), tb.A), dtype=bool)
+        li = np.nonzero(self.result[lanes] == _ONGOING)[0]  # rows of out
+        if not len(li):
+            return out
+        g = lanes[li]
+        cand = self._candidates(g)
+        has = cand.any(axis=1)
+        d = self.drawn[g]
+        bone_left = self.bpos[g] < self.bend[g]
+        pending = self.pending[g]
+        laid = self.nboard[g] > 0
+        until = rules.draw == "until_playable"
+        can_draw = bone_left & ((d < 0) | until)
+        out[li[~has & can_draw], tb.DRAW] = True
+        out[li[~has & ~can_draw], tb.PASS] = True
+        if rules.may_draw_instead:
+            out[li[has & (d < 0) & bone_left & laid], tb.DRAW] = True
+        if rules.drawn_tile == "may_play":
+            out[li[has & (d >= 0)], tb.PASS] = True
+        cb = tb.unpack(cand)  # (k, S)
+        hold = has & ~laid  # laying the centre (holder mode)
+        out[li[hold], self.centre[g[hold]] * tb.slots] = True
+        toe = has & laid & (pending >= 0)  # toes of the pending hub
+        if toe.any():
+            rr, tt = np.nonzero(cb[toe])
+            hub = pending[toe][rr]
+            out[li[toe][rr], tt * tb.slots + tb.SLOT[tt, hub]] = True
+        opn = has & laid & (pending < 0)  # plays on open ends
+        if opn.any():
+            ends = tb.unpack(self.ends[g[opn]])  # (k, V, S)
+            endv = np.where(ends.any(axis=1), ends.argmax(axis=1), -1)  # each anchor's number
+            ev = endv[:, tb.PAIR_A]
+            pt = tb.PAIR_T
+            ok = cb[opn][:, pt] & (ev >= 0) & ((ev == tb.PX[pt]) | (ev == tb.PY[pt]))
+            sub = out[li[opn]]
+            sub[:, tb.PAIR_ACTION] = ok
+            out[li[opn]] = sub
+        return out
+
+    def random_actions(self) -> I64:
+        """``(n,)``: a uniformly random legal action of each round in play (-1 for a finished
+        round), as :meth:`random_playout` chooses them (``rng_seed`` seeds the choices)."""
+        g = np.nonzero(self.result == _ONGOING)[0]
+        out = np.full(self.n, -1, dtype=np.int64)
+        kind, t, a = self._random_moves(g)
+        out[g] = self._actions(kind, t, a)
+        return out
+
+    def _actions(self, kind: I64, t: I64, a: I64) -> I64:
+        """The action ids of moves given as ``(kind, tile, anchor)``."""
+        tb = self._tb
+        play = t * tb.slots + tb.SLOT[t, np.where(a < 0, tb.S, a)]
+        out: I64 = np.where(kind == 1, tb.DRAW, np.where(kind == 2, tb.PASS, play))
+        return out
+
+    def _check_actions(self, actions: Any, lanes: I64 | None = None) -> tuple[I64, I64, I64, I64]:
+        """Validate ``actions`` for every round in play (nothing changes); returns the rounds
+        to step and their moves as ``(g, kind, tile, anchor)``."""
+        tb, rules = self._tb, self.rules
+        if not isinstance(actions, np.ndarray):
+            if isinstance(actions, (list, tuple)) and all(type(x) is int for x in actions):
+                actions = np.array(actions, dtype=np.int64) if actions else np.zeros(0, np.int64)
+            else:
+                raise ArgumentError(
+                    f"actions={brief(actions)} is invalid: must be a numpy integer array of "
+                    f"shape ({self.n},)"
+                )
+        if actions.dtype == np.bool_ or not np.issubdtype(actions.dtype, np.integer):
+            raise ArgumentError(f"actions has dtype {actions.dtype}: must be an integer dtype")
+        if lanes is None:
+            if actions.shape != (self.n,):
+                raise ArgumentError(
+                    f"actions has shape {actions.shape}: must be ({self.n},), one per round"
+                )
+            g = np.nonzero(self.result == _ONGOING)[0]
+            act = actions[g].astype(np.int64)
+        else:
+            g = lanes
+            act = actions.astype(np.int64)
+            actions = np.zeros(self.n, dtype=np.int64)
+            actions[g] = act
+        bad = (act < 0) | (act >= tb.A)
+        if bad.any():
+            i = int(g[np.argmax(bad)])
+            raise ArgumentError(
+                f"actions[{i}]={int(actions[i])} is invalid: must be from 0 to {tb.A - 1}"
+            )
+        is_draw, is_pass = act == tb.DRAW, act == tb.PASS
+        is_play = ~is_draw & ~is_pass
+        t = np.where(is_play, act // tb.slots, 0)
+        slot = np.where(is_play, act % tb.slots, 0)
+        anc = np.where(is_play, tb.ANCH[t, slot], -1)
+        nameless = is_play & (anc == -2)
+        if nameless.any():
+            i = int(g[np.argmax(nameless)])
+            tb.enc.move(int(actions[i]))  # raises ArgumentError naming the action
+        cand = self._candidates(g)
+        has = cand.any(axis=1)
+        d = self.drawn[g]
+        bone_left = self.bpos[g] < self.bend[g]
+        laid = self.nboard[g] > 0
+        pending = self.pending[g]
+        until = rules.draw == "until_playable"
+        draw_ok = bone_left & np.where(d < 0, ~has | (rules.may_draw_instead & laid), ~has & until)
+        pass_ok = np.where(
+            d < 0,
+            ~bone_left & ~has,
+            np.where(has, rules.drawn_tile == "may_play", ~bone_left | (not until)),
+        )
+        rows = np.arange(len(g))
+        has_t = ((cand[rows, t // 64] >> (t % 64).astype(np.uint64)) & np.uint64(1)).astype(bool)
+        a_ok = np.maximum(anc, 0)
+        ax = self.ends[g, tb.PX[t]] | self.ends[g, tb.PY[t]]
+        on_end = ((ax[rows, a_ok // 64] >> (a_ok % 64).astype(np.uint64)) & np.uint64(1)).astype(
+            bool
+        )
+        where_ok = np.where(
+            pending >= 0, anc == pending, np.where(laid, (anc >= 0) & on_end, anc == -1)
+        )
+        play_ok = has_t & where_ok
+        ok = np.where(is_draw, draw_ok, np.where(is_pass, pass_ok, play_ok))
+        if not ok.all():
+            i = int(g[np.argmin(ok)])
+            move = tb.enc.move(int(actions[i]))
+            try:
+                apply(self.to_state(i), move)
+            except IllegalMoveError as err:
+                raise IllegalMoveError(f"actions[{i}]={int(actions[i])}: {err}") from None
+            raise AssertionError(
+                f"internal: {move} judged illegal in round {i}"
+            )  # pragma: no cover
+        kind = np.where(is_draw, 1, np.where(is_pass, 2, 0))
+        return g, kind, t, anc
+
+    def step(self, actions: Any) -> tuple[NDArray[np.float32], Bools]:
+        """Make one move in every round in play: ``actions[i]`` is an action id of round ``i``
+        (the rows of finished rounds are ignored).
+
+        Returns ``(rewards, done)``: ``rewards`` is ``(n, players)`` float32, minus each
+        seat's penalty (R11) in the rounds that ended on this step and 0 elsewhere; ``done``
+        says which rounds ended on this step. Every action is checked before any round
+        changes: an action outside the space or naming no move raises
+        :class:`~chickenfoot.ArgumentError`, an illegal one
+        :class:`~chickenfoot.IllegalMoveError`, and then no round has moved. With
+        ``auto_reset``, the rounds that ended are dealt again at once (the next seeds).
+        """
+        g, kind, t, a = self._check_actions(actions)
+        ended = self._apply(g, kind, t, a)
+        rewards = np.zeros((self.n, self._tb.P), dtype=np.float32)
+        done = np.zeros(self.n, dtype=bool)
+        if len(ended):
+            rewards[ended] = -self._penalties(ended)
+            done[ended] = True
+            if self.auto_reset:
+                self._deal(ended, self._take_seeds(len(ended)))
+        return rewards, done
+
+    def _penalties(self, g: I64) -> I64:
+        tb = self._tb
+        h = self.hands[g]  # (k, P, W)
+        bits = tb.unpack(h)  # (k, P, S)
+        out: I64 = bits.astype(np.int64) @ tb.PIP
+        return out
+
+    def penalties(self) -> I64:
+        """``(n, players)``: each seat's penalty points now (R11), in every round."""
+        return self._penalties(np.arange(self.n))
+
+    def outcomes(self) -> I64:
+        """``(n,)``: -2 while a round goes on, -1 if it ended blocked, else the seat that
+        went out."""
+        r = self.result
+        out: I64 = np.where(r == _ONGOING, -2, np.where(r == self._tb.P, -1, r))
+        return out
+
+    # -- observations ------------------------------------------------------------------------
+
+    def observe(self, seat: int | None = None) -> NDArray[np.float32]:
+        """``(n, observation_size)`` float32: row ``i`` is
+        ``Encoding(rules).observe(self.to_state(i).view(seat))``, the view of the seat to act
+        by default."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self._tb.P):
+            raise ArgumentError(
+                f"seat={brief(seat)} is invalid: must be None or a seat from 0 to {self._tb.P - 1}"
+            )
+        return self._observe(np.arange(self.n), seat)
+
+    def _observe(self, g: I64, seat: int | None) -> NDArray[np.float32]:
+        tb = self._tb
+        n, p, s = len(g), tb.P, tb.S
+        turn = self.turn[g]
+        me = turn if seat is None else np.full(n, seat, dtype=np.int64)
+        off = tb.enc._offsets
+        out = np.zeros((n, tb.enc.observation_size), dtype=np.float32)
+        rows = np.arange(n)
+
+        def at(name: str) -> int:
+            return int(off[name][0])
+
+        ends = self.ends[g]
+        out[:, at("hand") : at("hand") + s] = tb.unpack(self.hands[g, me])
+        out[:, at("table") : at("table") + s] = tb.unpack(self.table[g])
+        out[:, at("anchors") : at("anchors") + s] = tb.unpack(np.bitwise_or.reduce(ends, axis=1))
+        out[:, at("open_numbers") : at("open_numbers") + tb.V] = popcount(ends)
+        pending = self.pending[g]
+        pend = pending >= 0
+        out[rows[pend], at("pending") + pending[pend]] = 1.0
+        out[:, at("toes_needed")] = np.where(pend, self.need[g], 0)
+        out[rows, at("centre") + tb.PX[self.centre[g]]] = 1.0
+        drawn = self.drawn[g]
+        mine = (drawn >= 0) & (turn == me)
+        out[rows[mine], at("drawn") + drawn[mine]] = 1.0
+        sizes = popcount(self.hands[g]).astype(np.float32)  # (n, P)
+        cols = (np.arange(p)[None, :] - me[:, None]) % p
+        hs = np.zeros((n, p), dtype=np.float32)
+        np.put_along_axis(hs, cols, sizes, axis=1)
+        out[:, at("hand_sizes") : at("hand_sizes") + p] = hs
+        out[:, at("boneyard")] = self.bend[g] - self.bpos[g]
+        live = self.result[g] == _ONGOING
+        out[rows[live], at("turn") + (turn[live] - me[live]) % p] = 1.0
+        return out
+
+    # -- playouts ------------------------------------------------------------------------------
+
+    def random_playout(self, k: int | None = None) -> Results:
+        """Play rounds with uniformly random legal moves.
+
+        ``k=None`` plays every round in play to its end. An int ``k`` plays ``k`` new rounds
+        (the next ``k`` seeds, dealt into the lanes as they free up; this discards the rounds
+        in play) and leaves the last ones finished in the engine. Returns the finished
+        rounds' :class:`Results`, in seed order.
+        """
+        return self._playout(None, k)
+
+    def playout(self, policy: Policy, k: int | None = None) -> Results:
+        """Like :meth:`random_playout`, with ``policy(observations, legal_mask)`` choosing
+        the moves: it gets the rows (of the rounds in play) of :meth:`observe` and
+        :meth:`legal_mask` and returns one action per row; its actions are checked as
+        :meth:`step` checks them."""
+        if not callable(policy):
+            raise ArgumentError(f"policy={brief(policy)} is invalid: must be callable")
+        return self._playout(policy, k)
+
+    def _playout(self, policy: Policy | None, k: int | None) -> Results:
+        if k is not None and (type(k) is not int or not 0 <= k <= 1 << 40):
+            raise ArgumentError(f"k={brief(k)} is invalid: must be None or an int >= 0")
+        p = self._tb.P
+        if k is None:  # the rounds in play, to their ends
+            total = self.n
+            seeds = [-1 if x is None else x for x in self.seeds]
+            lanes = np.arange(self.n)
+            handed = total
+        else:  # k new rounds, dealt into the first min(k, n) lanes as they free up
+            total = k
+            seeds = self._take_seeds(k)
+            handed = min(k, self.n)
+            lanes = np.arange(handed)
+            self._deal(lanes, seeds[:handed])
+        slot_of = np.arange(self.n)  # lane -> index of its round in the results
+        out = np.full(total, -1, dtype=np.int64)
+        pens = np.zeros((total, p), dtype=np.int64)
+        plies = np.zeros(total, dtype=np.int64)
+        over = self.result[lanes] != _ONGOING
+        live, done_now = lanes[~over], lanes[over]
+        while True:
+            while len(done_now):
+                idx = slot_of[done_now]
+                res = self.result[done_now]
+                out[idx] = np.where(res == p, -1, res)
+                pens[idx] = self._penalties(done_now)
+                plies[idx] = self.plies[done_now]
+                m = min(len(done_now), total - handed)
+                if not m:
+                    break
+                again = done_now[:m]
+                self._deal(again, seeds[handed : handed + m])
+                slot_of[again] = np.arange(handed, handed + m)
+                handed += m
+                over = self.result[again] != _ONGOING
+                live = np.concatenate([live, again[~over]])
+                done_now = again[over]
+            if not len(live):
+                break
+            if policy is None:
+                kind, t, a = self._random_moves(live)
+            else:
+                kind, t, a = self._policy_moves(live, policy)
+            done_now = self._apply(live, kind, t, a)
+            if len(done_now):
+                live = live[self.result[live] == _ONGOING]
+        return Results(seeds, out, pens, plies)
+
+    def _policy_moves(self, g: I64, policy: Policy) -> tuple[I64, I64, I64]:
+        acts = np.asarray(policy(self._observe(g, None), self._legal_mask(g)))
+        if acts.shape != (len(g),):
+            raise ArgumentError(
+                f"the policy returned {brief(acts)}: must be an array of shape ({len(g)},)"
+            )
+        _, kind, t, a = self._check_actions(acts, g)
+        return kind, t, a
+
+    # -- conversion ----------------------------------------------------------------------------
+
+    def to_state(self, i: int) -> State:
+        """Round ``i`` as a core :class:`~chickenfoot.State` (equal to the state the core API
+        reaches with the same moves; its history starts here, as a read position's)."""
+        index: Any = i
+        if isinstance(index, np.integer):
+            i = int(index)
+        if type(i) is not int or not 0 <= i < self.n:
+            raise ArgumentError(f"i={brief(i)} is invalid: must be a round from 0 to {self.n - 1}")
+        tb = self._tb
+        w = tb.W
+        nb = int(self.nboard[i])
+        board = tuple(
+            play_by_ids(int(t), int(a))
+            for t, a in zip(
+                self.board_t[i, :nb].tolist(), self.board_a[i, :nb].tolist(), strict=True
+            )
+        )
+        hands = tuple(int_of(self.hands[i, s]) for s in range(tb.P))
+        bone = tuple(int(x) for x in self.bone[i, int(self.bpos[i]) : int(self.bend[i])])
+        ends = tuple(int_of(self.ends[i, v]) for v in range(tb.V))
+        res = int(self.result[i])
+        outcome: Outcome | None
+        if res == _ONGOING or res > tb.P:
+            outcome = None
+        elif res == tb.P:
+            outcome = _BLOCKED
+        else:
+            outcome = _OUT[res]
+        drawn = int(self.drawn[i])
+        del w
+        return _make(
+            self.rules,
+            int(self.centre[i]),
+            board,
+            hands,
+            bone,
+            int(self.turn[i]),
+            drawn,
+            ends,
+            int(self.pending[i]),
+            int(self.need[i]) if int(self.pending[i]) >= 0 else 0,
+            _core_mask(nb, int(self.centre[i]), int(self.pending[i]), int(self.nums[i])),
+            int(self.nums[i]),
+            outcome,
+            None if drawn < 0 else (None, int(self.turn[i]), _draw_event(drawn)),
+        )
+
+    @classmethod
+    def from_states(
+        cls,
+        states: Sequence[State],
+        *,
+        seed: int = 0,
+        round: int = 0,
+        auto_reset: bool = False,
+        rng_seed: int | None = None,
+    ) -> BatchEngine:
+        """An engine holding the given states (all under the same rules), row by row.
+
+        ``seed`` and ``round`` set the deals of later :meth:`reset`\\ s and re-deals."""
+        given: Any = states
+        if isinstance(given, (str, bytes)) or not isinstance(given, Sequence):
+            raise ArgumentError(f"states={brief(states)} is invalid: must be a sequence of States")
+        if not 1 <= len(states) <= MAX_GAMES:
+            raise ArgumentError(
+                f"states has {len(states)} items: must have from 1 to {MAX_GAMES:,}"
+            )
+        n = len(states)
+        for j, s in enumerate(states):
+            if not isinstance(s, State):
+                raise ArgumentError(f"states[{j}]={brief(s)} is invalid: must be a State")
+        rules = states[0].rules
+        for j, s in enumerate(states):
+            if s.rules != rules:
+                raise ArgumentError(f"states[{j}] has other rules than states[0]")
+        seed = _check_seed(seed, "seed")
+        eng = cls.__new__(cls)
+        width = max(tables(rules).bone0, *(len(s._bone) for s in states))
+        eng._setup(rules, n, width)
+        eng.round = round
+        eng.auto_reset = auto_reset
+        eng.rng = np.random.default_rng(rng_seed)
+        eng._next_seed = seed
+        tb = eng._tb
+        w = tb.W
+        for i, s in enumerate(states):
+            eng.hands[i] = [words_of(h, w) for h in s._hands]
+            eng.ends[i] = [words_of(e, w) for e in s._ends]
+            eng.mask[i] = words_of(s._mask & ((1 << tb.S) - 1), w)
+            tab = 0
+            for j, m in enumerate(s.board):
+                eng.board_t[i, j] = m._t
+                eng.board_a[i, j] = m._a
+                tab |= 1 << m._t
+            eng.table[i] = words_of(tab, w)
+            eng.nboard[i] = len(s.board)
+            nb = len(s._bone)
+            eng.bone[i, :nb] = s._bone
+            eng.bpos[i], eng.bend[i] = 0, nb
+            eng.nums[i] = s._nums
+            eng.pending[i] = s._pending
+            eng.need[i] = s._need
+            eng.turn[i] = s.turn
+            eng.drawn[i] = s._drawn
+            eng.centre[i] = s._centre
+            o = s._outcome
+            if o is None:
+                eng.result[i] = _ONGOING
+            elif o.termination is Termination.BLOCKED:
+                eng.result[i] = tb.P
+            else:
+                assert o.seat is not None
+                eng.result[i] = o.seat
+        return eng
+
+
+def _core_mask(board: int, centre: int, pending: int, nums: int) -> int:
+    """The core's ``_mask`` (its WITH rows run past the set's tiles)."""
+    if not board:
+        return 1 << centre
+    if pending >= 0:
+        return WITH[PIPS[pending][0]]
+    return _union(nums)
+
+
+def _draw_event(t: int) -> Any:
+    from chickenfoot.moves import _DRAWS
+
+    return _DRAWS[t]

@@ -1,0 +1,153 @@
+"""Lookup tables of the batched engine, built once per rules configuration.
+
+Tile sets are rows of ``W = ceil(S / 64)`` little-endian ``uint64`` words: tile ``t`` is bit
+``t % 64`` of word ``t // 64``, so a row viewed as bytes has tile ``t`` at bit ``t % 8`` of
+byte ``t // 8``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+
+from chickenfoot.encoding import Encoding
+from chickenfoot.rules import Rules
+from chickenfoot.tiles import PIPS, WITH
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    U64 = NDArray[np.uint64]
+    I64 = NDArray[np.int64]
+
+#: Popcount of each byte value, and the bit index of the k-th set bit of each byte (8 if none).
+POP8: Final = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+KTH8: Final = np.full((256, 8), 8, dtype=np.int64)
+for _b in range(256):
+    for _k, _bit in enumerate(i for i in range(8) if _b >> i & 1):
+        KTH8[_b, _k] = _bit
+
+_HAS_BITWISE_COUNT: Final = hasattr(np, "bitwise_count")
+
+#: Sets of at most this many numbers (double-12) look their playable tiles up in a table.
+UNION_TABLE_MAX: Final = 13
+
+
+def words_of(mask: int, w: int) -> list[int]:
+    """The ``w`` 64-bit words of the int bitmask ``mask``, low word first."""
+    return [(mask >> (64 * i)) & 0xFFFF_FFFF_FFFF_FFFF for i in range(w)]
+
+
+def int_of(words: Any) -> int:
+    """The int bitmask of a row of 64-bit words (low word first)."""
+    out = 0
+    for i, x in enumerate(words):
+        out |= int(x) << (64 * i)
+    return out
+
+
+def popcount(x: U64) -> I64:
+    """Set bits of each row of words (summed over the last axis)."""
+    if _HAS_BITWISE_COUNT:
+        c = np.bitwise_count(x)
+    else:  # numpy < 2.0
+        b = x.view(np.uint8).reshape(*x.shape, 8)
+        c = POP8[b].sum(axis=-1)
+    out: I64 = c[..., 0].astype(np.int64) if x.shape[-1] == 1 else c.sum(axis=-1, dtype=np.int64)
+    return out
+
+
+def kth_bit(x: U64, k: I64) -> I64:
+    """The index of the ``k``-th (from 0, lowest first) set bit of each row of words.
+
+    ``k`` must be below the row's popcount; rows are ``(n, W)``.
+    """
+    n = x.shape[0]
+    b = np.ascontiguousarray(x).view(np.uint8).reshape(n, -1)
+    cum = np.cumsum(POP8[b], axis=1)
+    byte = np.minimum((cum <= k[:, None]).sum(axis=1), b.shape[1] - 1)  # (empty rows: junk)
+    rows = np.arange(n)
+    before = np.where(byte > 0, cum[rows, byte - 1], 0)
+    out: I64 = byte * 8 + KTH8[b[rows, byte], np.clip(k - before, 0, 7)]
+    return out
+
+
+class Tables:
+    """Constants of one rules configuration (shared by every engine with those rules)."""
+
+    def __init__(self, rules: Rules) -> None:
+        n, s = rules.max_pip, rules.set_size
+        w = (s + 63) // 64
+        self.rules = rules
+        self.enc = Encoding(rules)
+        self.S, self.V, self.W, self.P = s, n + 1, w, rules.players
+        self.slots = 2 * n + 3
+        self.A = s * self.slots + 2
+        self.DRAW, self.PASS = self.A - 2, self.A - 1
+        self.dealt = s - (1 if rules.centre == "set_aside" else 0)
+        self.bone0 = self.dealt - rules.players * rules.hand_size
+        # BIT[t]: tile t alone; BIT[s] (and BIT[-1]) is the empty set
+        bit = np.zeros((s + 1, w), dtype=np.uint64)
+        for t in range(s):
+            bit[t] = words_of(1 << t, w)
+        self.BIT = bit
+        self.WITH = np.array(
+            [words_of(WITH[v] & ((1 << s) - 1), w) for v in range(n + 1)], dtype=np.uint64
+        ).reshape(n + 1, w)
+        if self.V <= UNION_TABLE_MAX:
+            union = np.zeros((1 << self.V, w), dtype=np.uint64)
+            for v in range(self.V):
+                has = (np.arange(1 << self.V) >> v & 1).astype(bool)
+                union[has] |= self.WITH[v]
+            self.UNION: U64 | None = union
+        else:
+            self.UNION = None
+        self.PX = np.array([PIPS[t][0] for t in range(s)], dtype=np.int64)
+        self.PY = np.array([PIPS[t][1] for t in range(s)], dtype=np.int64)
+        pip = (self.PX + self.PY).astype(np.int64)
+        pip[0] = rules.double_blank
+        self.PIP = pip
+        # SLOT[t, a]: the encoding's slot of tile t against anchor a (a = s: no anchor), or -1;
+        # ANCH[t, slot]: the anchor of a slot (-1: none, -2: the slot names no move).
+        slot = np.full((s, s + 1), -1, dtype=np.int64)
+        anch = np.full((s, self.slots), -2, dtype=np.int64)
+        for t in range(s):
+            for a, k in self.enc._anchor_slot[t].items():
+                slot[t, s if a < 0 else a] = k
+                anch[t, k] = a
+        self.SLOT, self.ANCH = slot, anch
+        # every (tile, anchor) pair that is some move, with its action id
+        tt, aa = np.nonzero(slot[:, :s] >= 0)
+        self.PAIR_T, self.PAIR_A = tt, aa
+        self.PAIR_FLAT = tt * s + aa
+        self.PAIR_ACTION = tt * self.slots + slot[tt, aa]
+
+    def union(self, nums: I64) -> U64:
+        """The tiles showing any number in each bitmask of ``nums``."""
+        if self.UNION is not None:
+            out: U64 = self.UNION[nums]
+            return out
+        has = (nums[:, None] >> np.arange(self.V)) & 1
+        picked = np.where(has[:, :, None].astype(bool), self.WITH[None], np.uint64(0))
+        reduced: U64 = np.bitwise_or.reduce(picked, axis=1)
+        return reduced
+
+    def unpack(self, x: U64) -> NDArray[np.bool_]:
+        """Rows of words as ``(n, S)`` booleans, tile by tile."""
+        b = np.ascontiguousarray(x).view(np.uint8).reshape(*x.shape[:-1], -1)
+        bits = np.unpackbits(b, axis=-1, bitorder="little")
+        return bits[..., : self.S].astype(bool)
+
+
+_CACHE: dict[Rules, Tables] = {}
+
+
+def tables(rules: Rules) -> Tables:
+    """The (cached) tables of ``rules``."""
+    t = _CACHE.get(rules)
+    if t is None:
+        if len(_CACHE) > 64:
+            _CACHE.clear()
+        t = _CACHE[rules] = Tables(rules)
+    return t

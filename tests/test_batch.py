@@ -1,0 +1,385 @@
+"""The batched engine (``chickenfoot.batch``, docs/batch.md) against the core API.
+
+Exactness: rounds played in the batch engine and through ``apply`` from the same deals are
+equal after every step (derived fields too), with equal legal moves (mask <=> legal_moves),
+observations, outcomes and penalties; the conformance vectors load through ``from_states``
+and agree. Bad input is refused before anything changes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import chickenfoot as cf
+from chickenfoot.batch import MAX_GAMES, BatchEngine
+from chickenfoot.encoding import Encoding
+from strategies import rules as all_rules
+from strategies import seeds
+
+DATA = Path(__file__).parent / "data"
+
+PRESETS = [
+    pytest.param(cf.Rules(), id="house"),
+    pytest.param(cf.Rules.preset("four-toe"), id="four-toe"),
+    pytest.param(cf.Rules.preset("classic"), id="classic"),
+    pytest.param(cf.Rules.preset("classic", players=7), id="classic-7p"),
+    pytest.param(cf.Rules(players=8), id="house-8p-double12"),
+    *(
+        pytest.param(cf.Rules(players=3, max_pip=n, hand_size=min(7, n + 1)), id=f"double-{n}")
+        for n in (6, 7, 8, 10, 11)
+    ),
+    pytest.param(
+        cf.Rules(draw="until_playable", drawn_tile="may_play", may_draw_instead=True),
+        id="draw-variants",
+    ),
+    pytest.param(
+        cf.Rules(centre="holder", players=3, draw="until_playable", drawn_tile="may_play"),
+        id="holder-variants",
+    ),
+    pytest.param(cf.Rules(players=10, max_pip=15, hand_size=12), id="double-15"),
+]
+
+
+def same(a: cf.State, b: cf.State) -> bool:
+    """Equal states, derived fields and outcome included."""
+    return (
+        a == b
+        and a._ends == b._ends
+        and a._pending == b._pending
+        and a._need == b._need
+        and a._mask == b._mask
+        and a._nums == b._nums
+        and a._outcome == b._outcome
+    )
+
+
+def mask_of(enc: Encoding, s: cf.State) -> np.ndarray:
+    want = np.zeros(enc.num_actions, dtype=bool)
+    for m in s.legal_moves:
+        want[enc.action(m)] = True
+    return want
+
+
+def lockstep(
+    rules: cf.Rules, seed: int, n: int, rng: random.Random, *, engine_choice: bool, full: bool
+) -> int:
+    """Play ``n`` rounds in the engine and through ``apply``; compare after every step.
+
+    ``engine_choice``: the engine's own random actions (else random legal actions picked
+    here from the core's legal moves); ``full``: also the masks and observations.
+    Returns the steps played."""
+    enc = Encoding(rules)
+    e = BatchEngine(rules, n, seed=seed, rng_seed=rng.randrange(1 << 30))
+    core = [cf.deal(rules, seed + i) for i in range(n)]
+    steps = 0
+    while True:
+        if full:
+            mask = e.legal_mask()
+            obs = e.observe()
+        acts = e.random_actions() if engine_choice else np.zeros(n, dtype=np.int64)
+        for i, s in enumerate(core):
+            assert same(e.to_state(i), s), (steps, i)
+            if full:
+                assert (mask[i] == mask_of(enc, s)).all(), (steps, i)
+                assert (obs[i] == enc.observe(s.view(s.turn))).all(), (steps, i)
+            if s.is_over():
+                assert acts[i] == -1 if engine_choice else True
+            elif not engine_choice:
+                acts[i] = enc.action(rng.choice(s.legal_moves))
+            else:
+                assert enc.move(int(acts[i])) in s.legal_moves
+        if all(s.is_over() for s in core):
+            assert e.done.all()
+            return steps
+        rewards, done = e.step(acts)
+        steps += 1
+        for i, s in enumerate(core):
+            if s.is_over():
+                assert not done[i] and not rewards[i].any()
+                continue
+            core[i] = t = cf.apply(s, enc.move(int(acts[i])))
+            assert done[i] == t.is_over()
+            expected = [-p for p in t.penalties()] if t.is_over() else [0] * rules.players
+            assert rewards[i].tolist() == expected
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_presets_and_sets_in_lockstep_with_the_core(rules: cf.Rules) -> None:
+    rng = random.Random(rules.players * 100 + rules.max_pip)
+    lockstep(rules, 1000, 3, rng, engine_choice=False, full=True)
+    lockstep(rules, 2000, 4, rng, engine_choice=True, full=False)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+)
+@given(rules=all_rules(max_pip=12), seed=seeds(), choice=st.booleans(), rng=st.randoms())
+def test_every_variant_in_lockstep_with_the_core(
+    rules: cf.Rules, seed: int, choice: bool, rng: random.Random
+) -> None:
+    lockstep(rules, seed, 2, rng, engine_choice=choice, full=True)
+
+
+def test_deals_are_the_library_deals() -> None:
+    for rules in (cf.Rules(), cf.Rules.preset("classic"), cf.Rules(players=7)):
+        for rnd in (0, 3, 11):
+            picked = [0, -5, 2**70, 12345678901234567890, 7]
+            e = BatchEngine(rules, len(picked), round=rnd)
+            e.reset(picked)
+            for i, s in enumerate(picked):
+                assert same(e.to_state(i), cf.deal(rules, s, rnd))
+            e2 = BatchEngine(rules, 3, seed=40, round=rnd)
+            assert [e2.to_state(i) for i in range(3)] == [
+                cf.deal(rules, 40 + i, rnd) for i in range(3)
+            ]
+            e2.reset()
+            assert [e2.to_state(i) for i in range(3)] == [
+                cf.deal(rules, 43 + i, rnd) for i in range(3)
+            ]
+
+
+def test_a_deal_that_is_blocked_at_once() -> None:
+    # two seats, one tile each, an empty boneyard: blocked unless a hand holds a toe
+    rules = cf.Rules(players=2, max_pip=2, hand_size=2, opening_toes=1, foot_toes=1)
+    for seed in range(30):
+        e = BatchEngine(rules, 1, seed=seed)
+        assert same(e.to_state(0), cf.deal(rules, seed))
+
+
+def test_observations_of_every_seat() -> None:
+    rules = cf.Rules(players=3)
+    enc = Encoding(rules)
+    e = BatchEngine(rules, 5, seed=9, rng_seed=1)
+    for _ in range(30):
+        for seat in range(3):
+            obs = e.observe(seat)
+            assert obs.dtype == np.float32 and obs.shape == (5, enc.observation_size)
+            for i in range(5):
+                assert (obs[i] == enc.observe(e.to_state(i).view(seat))).all()
+        e.step(e.random_actions())
+
+
+def test_auto_reset_deals_the_next_seeds() -> None:
+    rules = cf.Rules(players=2, max_pip=6, hand_size=7)
+    e = BatchEngine(rules, 3, seed=100, auto_reset=True, rng_seed=3)
+    dealt = 3
+    for _ in range(200):
+        rewards, done = e.step(e.random_actions())
+        for i in np.nonzero(done)[0]:
+            assert rewards[i].sum() <= 0
+            assert e.to_state(int(i)) == cf.deal(rules, 100 + dealt)
+            dealt += 1
+        assert not e.done.any()
+    assert dealt > 3
+
+
+def test_random_playout_results() -> None:
+    rules = cf.Rules()
+    e = BatchEngine(rules, 16, seed=5, rng_seed=2)
+    res = e.random_playout(40)
+    assert len(res) == 40 and res.seeds == list(range(21, 61))
+    for out, pen in zip(res.out.tolist(), res.penalties.tolist(), strict=True):
+        assert out == -1 or pen[out] == 0
+    assert (res.plies > 0).all()
+    # to the end of the rounds in play: the final states agree with the results
+    e.reset()
+    res = e.random_playout()
+    for i in range(16):
+        s = e.to_state(i)
+        assert s.is_over()
+        assert list(s.penalties()) == res.penalties[i].tolist()
+        o = s.outcome()
+        assert o is not None and (o.seat if o.seat is not None else -1) == res.out[i]
+
+
+def test_policy_playout_equals_the_core_with_the_same_policy() -> None:
+    rules = cf.Rules.preset("classic")
+    enc = Encoding(rules)
+
+    def first(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        assert obs.shape[0] == mask.shape[0]
+        return mask.argmax(axis=1)
+
+    e = BatchEngine(rules, 4, seed=70)
+    res = e.playout(first, 9)
+    for j, seed in enumerate(res.seeds):
+        s = cf.deal(rules, seed)
+        while not s.is_over():
+            s = cf.apply(s, enc.move(min(enc.legal_actions(s))))
+        assert list(s.penalties()) == res.penalties[j].tolist()
+        o = s.outcome()
+        assert o is not None and (o.seat if o.seat is not None else -1) == res.out[j]
+
+
+def test_random_actions_cover_the_legal_moves() -> None:
+    s = cf.deal(cf.Rules(), 1)
+    s = cf.apply(s, "9-3@9-9")
+    e = BatchEngine.from_states([s] * 2000, rng_seed=4)
+    enc = Encoding(cf.Rules())
+    acts = e.random_actions()
+    counts = {a: int((acts == a).sum()) for a in enc.legal_actions(s)}
+    assert set(np.unique(acts).tolist()) == set(counts)
+    # uniform: each of the k moves about 2000/k times
+    assert min(counts.values()) > 2000 / len(counts) * 0.7
+
+
+# -- conformance vectors ---------------------------------------------------------------------
+
+
+def _vectors() -> dict[str, list[dict[str, Any]]]:
+    groups: dict[str, list[dict[str, Any]]] = {}
+    with (DATA / "vectors.jsonl").open(encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                v = json.loads(line)
+                groups.setdefault(json.dumps(v["position"]["rules"], sort_keys=True), []).append(v)
+    return groups
+
+
+VECTOR_GROUPS = _vectors()
+
+
+@pytest.mark.parametrize("key", sorted(VECTOR_GROUPS), ids=range(len(VECTOR_GROUPS)))
+def test_conformance_vectors_through_from_states(key: str) -> None:
+    vectors = VECTOR_GROUPS[key]
+    states = [cf.State.from_dict(v["position"]) for v in vectors]
+    e = BatchEngine.from_states(states)
+    enc = e.encoding
+    mask = e.legal_mask()
+    pens = e.penalties()
+    outs = e.outcomes()
+    for i, v in enumerate(vectors):
+        assert same(e.to_state(i), states[i])
+        assert e.to_state(i).to_dict() == v["position"]
+        legal = {enc.action(m) for m in v["legal"]}
+        assert set(np.nonzero(mask[i])[0].tolist()) == legal, v["id"]
+        assert pens[i].tolist() == v["penalties"]
+        out = v["outcome"]
+        want = -2 if out is None else (-1 if out["seat"] is None else out["seat"])
+        assert outs[i] == want
+    # the listed after-states: every move of every vector in one step (a named draw,
+    # draw:X-Y, is chance rather than a player's action: the draw action takes the front tile)
+    rows, acts, expected = [], [], []
+    for i, v in enumerate(vectors):
+        for move, after in v["after"].items():
+            if move.startswith("draw:"):
+                continue
+            rows.append(states[i])
+            acts.append(enc.action(move))
+            expected.append(after)
+    if rows:
+        e2 = BatchEngine.from_states(rows)
+        e2.step(np.array(acts))
+        for j, after in enumerate(expected):
+            got = e2.to_state(j)
+            if after == "over":
+                assert got.is_over()
+            else:
+                assert got.to_dict() == after
+                assert same(got, cf.State.from_dict(after))
+    # illegal moves are refused (draw:X-Y is chance, not an action: skipped)
+    for i, v in enumerate(vectors):
+        for move in v["illegal"]:
+            if move.startswith("draw:"):
+                continue
+            try:
+                a = enc.action(move)
+            except cf.ChickenFootError:
+                continue  # no action names it
+            if states[i].is_over():
+                continue  # a finished round's action is ignored
+            one = BatchEngine.from_states([states[i]])
+            with pytest.raises((cf.IllegalMoveError, cf.ArgumentError)):
+                one.step(np.array([a]))
+            assert same(one.to_state(0), states[i])
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [0, -1, MAX_GAMES + 1, 2.0, True, "8", None])
+def test_bad_sizes(n: Any) -> None:
+    with pytest.raises(cf.ArgumentError, match="n="):
+        BatchEngine(cf.Rules(), n)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(cf.ArgumentError, match="rules"):
+        BatchEngine("house", 4)  # type: ignore[arg-type]
+    with pytest.raises(cf.ArgumentError, match="seed"):
+        BatchEngine(cf.Rules(), 4, seed=1.5)  # type: ignore[arg-type]
+    e = BatchEngine(cf.Rules(), 2)
+    with pytest.raises(cf.ArgumentError, match="seeds"):
+        e.reset([1])
+    with pytest.raises(cf.ArgumentError, match="seeds"):
+        e.reset([1, "2"])  # type: ignore[list-item]
+    with pytest.raises(cf.ArgumentError, match="seat"):
+        e.observe(4)
+    with pytest.raises(cf.ArgumentError, match="i="):
+        e.to_state(2)
+    with pytest.raises(cf.ArgumentError, match="k="):
+        e.random_playout(-1)
+    with pytest.raises(cf.ArgumentError, match="policy"):
+        e.playout(3, 1)  # type: ignore[arg-type]
+    with pytest.raises(cf.ArgumentError, match="states"):
+        BatchEngine.from_states([])
+    with pytest.raises(cf.ArgumentError, match="other rules"):
+        BatchEngine.from_states([cf.deal(cf.Rules(), 1), cf.deal(cf.Rules(players=3), 1)])
+
+
+def test_bad_actions_change_nothing() -> None:
+    rules = cf.Rules()
+    e = BatchEngine(rules, 4, seed=3, rng_seed=0)
+    for _ in range(12):
+        e.step(e.random_actions())
+    before = [e.to_state(i) for i in range(4)]
+    good = e.random_actions()
+    enc = e.encoding
+    bad_inputs: list[tuple[Any, type[Exception], str]] = [
+        (good[:3], cf.ArgumentError, "shape"),
+        (good.reshape(2, 2), cf.ArgumentError, "shape"),
+        (good.astype(np.float64), cf.ArgumentError, "dtype"),
+        (good.astype(bool), cf.ArgumentError, "dtype"),
+        ("draw", cf.ArgumentError, "actions"),
+        (np.where(np.arange(4) == 2, enc.num_actions, good), cf.ArgumentError, r"actions\[2\]"),
+        (np.where(np.arange(4) == 1, -1, good), cf.ArgumentError, r"actions\[1\]"),
+        (np.where(np.arange(4) == 3, 1, good), cf.ArgumentError, "names no move"),
+    ]
+    mask = e.legal_mask()
+    illegal = int(np.nonzero(~mask[2])[0][0])
+    bad_inputs.append(
+        (np.where(np.arange(4) == 2, illegal, good), cf.IllegalMoveError, r"actions\[2\]")
+    )
+    bad_inputs.append(
+        (
+            np.where(
+                np.arange(4) == 0,
+                enc.pass_action if not mask[0, enc.pass_action] else enc.draw_action,
+                good,
+            ),
+            cf.IllegalMoveError,
+            "seat",
+        ),
+    )
+    for actions, error, match in bad_inputs:
+        with pytest.raises(error, match=match):
+            e.step(actions)
+        assert all(same(e.to_state(i), before[i]) for i in range(4))
+    e.step(good)  # still playable
+    assert [e.to_state(i) for i in range(4)] != before
+
+
+def test_memory_per_round_is_stated() -> None:
+    e = BatchEngine(cf.Rules(), 64)
+    assert 200 < e.bytes_per_round < 1000
