@@ -24,25 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
-# Files another engineer is cleaning up at the time of writing (issue 9): the command line
-# (src/chickenfoot/cli.py, now the package src/chickenfoot/cli/, and docs/cli.md). Remove
-# each entry once its file no longer cites the SPEC.
-SPEC_CITATION_PENDING = frozenset(
-    {
-        "src/chickenfoot/cli.py",
-        "src/chickenfoot/cli",
-        "docs/cli.md",
-    }
-)
-# Commands whose --help still cites the SPEC (their text lives in src/chickenfoot/cli).
-SPEC_HELP_PENDING = frozenset({"rules"})
-
 SPEC_CITATION = re.compile(r"\bSPEC\b")
-
-
-def _pending(path: Path) -> bool:
-    rel = path.relative_to(ROOT).as_posix()
-    return any(rel == p or rel.startswith(p + "/") for p in SPEC_CITATION_PENDING)
 
 
 def _markdown_pages() -> list[Path]:
@@ -52,7 +34,7 @@ def _markdown_pages() -> list[Path]:
 
 def _cited_files() -> list[Path]:
     sources = sorted((ROOT / "src").rglob("*.py"))
-    return [p for p in [*sources, *_markdown_pages()] if not _pending(p)]
+    return [*sources, *_markdown_pages()]
 
 
 @pytest.mark.parametrize("path", _cited_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -83,8 +65,7 @@ def test_help_cites_no_spec() -> None:
     assert "demo" in commands, top
     helps = {"chickenfoot --help": top}
     for command in commands:
-        if command not in SPEC_HELP_PENDING:
-            helps[f"chickenfoot {command} --help"] = _help(command)
+        helps[f"chickenfoot {command} --help"] = _help(command)
     bad = [name for name, text in helps.items() if SPEC_CITATION.search(text)]
     assert not bad, f"the help cites the SPEC: {bad}"
 

@@ -271,3 +271,24 @@ def test_compact_picture_status_rows() -> None:
     assert lines[4] == "  seat 0: none (0 tiles, 0 points)"
     holder = cf.deal(cf.Rules.preset("classic", players=2), seed=3)
     assert render_compact(holder).splitlines()[0] == "table empty: the centre 9-9 is not laid yet"
+
+
+def test_compact_picture_wraps_long_hands() -> None:
+    # Two players with double-nine hold 20 tiles each: 20 * 4 characters do not fit in 80.
+    s = cf.deal(cf.Rules(players=2), seed=1)
+    rows = render_compact(s).splitlines()
+    seat0 = [r for r in rows if r.startswith("  seat 0: ")]
+    assert len(seat0) == 1
+    first = rows.index(seat0[0])
+    block = [seat0[0]]
+    for row in rows[first + 1 :]:
+        if not row.startswith(" " * 10):
+            break
+        block.append(row)
+    assert len(block) > 1 and all(len(r) <= 80 for r in block)
+    # the continuation rows stand under the first tile, and nothing is lost
+    assert " ".join(r.strip() for r in block).removeprefix("seat 0: ") == (
+        " ".join(map(str, s.hand(0))) + f" (20 tiles, {s.penalties()[0]} points)"
+    )
+    # a wider terminal keeps the row whole
+    assert "  seat 0: " + " ".join(map(str, s.hand(0))) in render_compact(s, width=200)

@@ -146,7 +146,23 @@ def _compact_table(table: Table, centre_text: str) -> list[str]:
     return out
 
 
-def render_compact(position: State | View, *, seat: int | None = None) -> str:
+def _wrapped(head: str, words: list[str], tail: str, width: int) -> list[str]:
+    """``head``, the words and ``tail`` on rows of at most ``width`` characters (as far as
+    the words allow), continuation rows indented under the first word."""
+    rows: list[str] = []
+    row = head
+    for word in [*words, tail]:
+        at_start = row == head
+        if not at_start and len(row) + 1 + len(word) > width:
+            rows.append(row)
+            row = " " * len(head) + word
+        else:
+            row = row + word if at_start else f"{row} {word}"
+    rows.append(row)
+    return rows
+
+
+def render_compact(position: State | View, *, seat: int | None = None, width: int = 80) -> str:
     """A one-screen text picture for play: one row per line of the table, then the hands.
 
     Each hub is a row (``centre 9-9``, or ``foot 8-8`` for a double laid on a line) with
@@ -157,7 +173,8 @@ def render_compact(position: State | View, *, seat: int | None = None) -> str:
 
     ``position`` may be a :class:`~chickenfoot.State` (every hand shown) or a
     :class:`~chickenfoot.View` (only the viewer's hand; the others as counts); ``seat``
-    draws a state as that seat sees it. The viewer's row is marked ``>``.
+    draws a state as that seat sees it. The viewer's row is marked ``>``. A hand longer
+    than ``width`` characters continues on the next rows, indented under its first tile.
 
     >>> from chickenfoot import Rules, deal
     >>> s = deal(Rules(players=3), seed=2).apply("9-1@9-9").apply("9-4@9-9")
@@ -168,7 +185,8 @@ def render_compact(position: State | View, *, seat: int | None = None) -> str:
     seat 2 to play · boneyard 12
       seat 0: 13 tiles
       seat 1: 13 tiles
-    > seat 2: 1-1 2-2 3-2 3-3 4-2 4-3 4-4 5-0 5-2 5-3 6-1 6-2 7-6 9-6 (14 tiles, 101 points)
+    > seat 2: 1-1 2-2 3-2 3-3 4-2 4-3 4-4 5-0 5-2 5-3 6-1 6-2 7-6 9-6
+              (14 tiles, 101 points)
     """
     if isinstance(position, State) and seat is not None:
         position = position.view(seat)
@@ -185,14 +203,15 @@ def render_compact(position: State | View, *, seat: int | None = None) -> str:
     if isinstance(position, View):
         for s, size in enumerate(position.hand_sizes):
             if s == position.seat:
-                tiles = " ".join(map(str, position.hand)) or "none"
-                count = f"{_plural(size, 'tile')}, {position.penalty} points"
-                out.append(f"> seat {s}: {tiles} ({count})")
+                words = [str(t) for t in position.hand] or ["none"]
+                count = f"({_plural(size, 'tile')}, {position.penalty} points)"
+                out.extend(_wrapped(f"> seat {s}: ", words, count, width))
             else:
                 out.append(f"  seat {s}: {_plural(size, 'tile')}")
     else:
         points = position.penalties()
         for s, hand in enumerate(position.hands):
-            tiles = " ".join(map(str, hand)) or "none"
-            out.append(f"  seat {s}: {tiles} ({_plural(len(hand), 'tile')}, {points[s]} points)")
+            words = [str(t) for t in hand] or ["none"]
+            count = f"({_plural(len(hand), 'tile')}, {points[s]} points)"
+            out.extend(_wrapped(f"  seat {s}: ", words, count, width))
     return "\n".join(out)
