@@ -88,7 +88,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the package."""
-    session.install(".[cli]", "mypy>=1.10", "attrs")
+    session.install(".[cli]", "mypy>=1.10", "attrs", "numpy>=1.24")  # numpy: chickenfoot.encoding
     session.run("mypy", "--strict", "src")
 
 

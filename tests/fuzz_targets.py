@@ -48,6 +48,7 @@ import random
 import re
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -1268,6 +1269,44 @@ def _cli_ok(case: Case, run: CliRun) -> str | None:
 
 
 _target("cli.main", _argv().map(Case), run_cli, _cli_ok)
+
+# The document commands, reading a fuzzed document (any kind, mutated or broken) from a file.
+_DOC_EXTRAS: dict[str, list[list[str]]] = {
+    "show": [[], ["--long"], ["--seat", "1"], ["--seat", "x"]],
+    "moves": [[]],
+    "validate": [[]],
+    "replay": [["--final"]],
+    "perft": [["--depth", "0"], ["--depth", "1"], ["--depth", "2"], ["--depth", "-1"]],
+    "apply": [["draw"], ["pass"], ["9-3@9-9"], ["x"], ["2-0@1-0", "draw"]],
+}
+
+
+@st.composite
+def _document_argv(draw: st.DrawFn) -> Case:
+    kind = draw(st.sampled_from(["position", "record", "match", "view"]))
+    doc = draw(json_texts(kind))
+    command = draw(st.sampled_from(sorted(_DOC_EXTRAS)))
+    extra = draw(st.sampled_from(_DOC_EXTRAS[command]))
+    return Case([command, "FILE", *extra], doc.args[0], note=doc.note)
+
+
+def run_cli_on_file(argv: list[str], text: Any) -> CliRun:
+    """Write ``text`` (str, bytes, or any other value as its bounded description) to a file
+    and run ``argv`` on it."""
+    if isinstance(text, bytes):
+        data = text
+    elif isinstance(text, str):
+        data = text.encode("utf-8", "surrogatepass")
+    else:  # not text at all: what a file could hold of it
+        data = describe(text, 2000).encode("utf-8", "surrogatepass")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "doc.json")
+        with open(path, "wb") as f:
+            f.write(data)
+        return run_cli([path if a == "FILE" else a for a in argv])
+
+
+_target("cli.main on files", _document_argv(), run_cli_on_file, _cli_ok)
 
 
 # -- the check ---------------------------------------------------------------------------------

@@ -360,6 +360,15 @@ def test_cli(case: Case) -> None:
     holds("cli.main", case)
 
 
+@fuzzes("cli.main on files", 40)
+@example(Case(["show", "FILE"], "[" * 100_000))
+@example(Case(["validate", "FILE"], b"\xff\xfe not utf-8"))
+@example(Case(["perft", "FILE", "--depth", "2"], S.to_json()))
+@example(Case(["apply", "FILE", "x"], S.to_json()))
+def test_cli_on_files(case: Case) -> None:
+    holds("cli.main on files", case)
+
+
 # -- the fuzz targets themselves -----------------------------------------------------------------
 
 
