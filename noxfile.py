@@ -79,10 +79,9 @@ def smoke(session: nox.Session) -> None:
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check."""
     session.install("ruff")
-    session.run("ruff", "check", "src", "tests", "tests_cluster", "noxfile.py", "bench", "tools")
-    session.run(
-        "ruff", "format", "--check", "src", "tests", "tests_cluster", "noxfile.py", "bench", "tools"
-    )
+    paths = ["src", "tests", "tests_cluster", "tests_adapters", "examples", "bench", "tools"]
+    session.run("ruff", "check", *paths, "noxfile.py")
+    session.run("ruff", "format", "--check", *paths, "noxfile.py")
 
 
 @nox.session
