@@ -253,24 +253,28 @@ def _check_match(rules: Rules, scores: Scores, round: Any) -> None:
             "round",
             f"the match is not over after {len(scores)} rounds, so round must be a position",
         )
-    if not isinstance(round, State):
-        raise FormatError("round", f"expected a State or None, got {brief(round)}")
-    if round.rules != rules:
-        mine, theirs = rules.to_dict(), round.rules.to_dict()
-        field = next(k for k in mine if mine[k] != theirs[k])
-        raise FormatError(
-            f"round.rules.{field}",
-            f"{brief(theirs[field])} differs from the match rules ({brief(mine[field])})",
-        )
-    k = len(scores)
-    d = rules.centre_of_round(k)
-    if round.centre.high != d:
-        raise FormatError(
-            "round.centre", f"{round.centre} is not the centre of round {k}, which is {d}-{d}"
-        )
+    _check_round_of(rules, round, len(scores), "round")
     if round.is_over():
         raise FormatError(
             "round", f"the round is over ({round.outcome()}); its scores belong in scores"
+        )
+
+
+def _check_round_of(rules: Rules, round: Any, k: int, path: str) -> None:
+    """Check that ``round`` is a State of round ``k`` under ``rules`` (errors at ``path``)."""
+    if not isinstance(round, State):
+        raise FormatError(path, f"expected a State or None, got {brief(round)}")
+    if round.rules != rules:
+        mine, theirs = rules.to_dict(), round.rules.to_dict()
+        field = next(f for f in mine if mine[f] != theirs[f])
+        raise FormatError(
+            f"{path}.rules.{field}",
+            f"{brief(theirs[field])} differs from the match rules ({brief(mine[field])})",
+        )
+    d = rules.centre_of_round(k)
+    if round.centre.high != d:
+        raise FormatError(
+            f"{path}.centre", f"{round.centre} is not the centre of round {k}, which is {d}-{d}"
         )
 
 
@@ -280,22 +284,7 @@ def _check_last_round(rules: Rules, scores: Scores, last: Any) -> None:
         return
     if not scores:
         raise FormatError("last_round", "no round has been scored, so last_round must be null")
-    if not isinstance(last, State):
-        raise FormatError("last_round", f"expected a State or None, got {brief(last)}")
-    if last.rules != rules:
-        mine, theirs = rules.to_dict(), last.rules.to_dict()
-        field = next(k for k in mine if mine[k] != theirs[k])
-        raise FormatError(
-            f"last_round.rules.{field}",
-            f"{brief(theirs[field])} differs from the match rules ({brief(mine[field])})",
-        )
-    k = len(scores) - 1
-    d = rules.centre_of_round(k)
-    if last.centre.high != d:
-        raise FormatError(
-            "last_round.centre",
-            f"{last.centre} is not the centre of round {k}, which is {d}-{d}",
-        )
+    _check_round_of(rules, last, len(scores) - 1, "last_round")
     if not last.is_over():
         raise FormatError("last_round", "the round is not over: a finished round is expected")
     if last.penalties() != scores[-1]:
