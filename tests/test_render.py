@@ -54,6 +54,23 @@ def spec_example(turn: int = 0) -> cf.State:
     )
 
 
+def feet() -> cf.State:
+    # Double-four, 2 toes on the centre and 2 on each foot. 1-1 closes the line of 4-1 and
+    # gets both toes; 0-0 closes the line of 4-2 and has one of its two.
+    return position(
+        max_pip=4,
+        board=[
+            *("4-4", "4-1@4-4", "4-2@4-4", "1-1@4-1", "1-0@1-1", "3-1@1-1"),
+            *("2-0@4-2", "0-0@2-0", "3-0@0-0"),
+        ],
+        hands=[["2-1", "4-3"], ["2-2", "3-3"]],
+        boneyard=["3-2", "4-0"],
+        hand_size=3,
+        opening_toes=2,
+        foot_toes=2,
+    )
+
+
 def test_spec_example_picture() -> None:
     assert render(spec_example()) == "\n".join(
         [
@@ -71,20 +88,7 @@ def test_spec_example_picture() -> None:
 
 
 def test_feet_closed_lines_and_pending_foot() -> None:
-    # Double-four, 2 toes on the centre and 2 on each foot. 1-1 closes the line of 4-1 and
-    # gets both toes; 0-0 closes the line of 4-2 and has one of its two.
-    s = position(
-        max_pip=4,
-        board=[
-            *("4-4", "4-1@4-4", "4-2@4-4", "1-1@4-1", "1-0@1-1", "3-1@1-1"),
-            *("2-0@4-2", "0-0@2-0", "3-0@0-0"),
-        ],
-        hands=[["2-1", "4-3"], ["2-2", "3-3"]],
-        boneyard=["3-2", "4-0"],
-        hand_size=3,
-        opening_toes=2,
-        foot_toes=2,
-    )
+    s = feet()
     assert render(s) == "\n".join(
         [
             "Table: centre 4-4",
@@ -208,21 +212,6 @@ def test_holder_mode_before_the_centre_is_laid() -> None:
     assert lines[0] == "Table: empty (the centre 9-9 is not laid yet)"
     assert lines[1] == f"Turn: seat {s.turn}"
     assert lines[-1] == f"Boneyard: {55 - 4 * 7} tiles"
-
-
-def feet() -> cf.State:
-    return position(
-        max_pip=4,
-        board=[
-            *("4-4", "4-1@4-4", "4-2@4-4", "1-1@4-1", "1-0@1-1", "3-1@1-1"),
-            *("2-0@4-2", "0-0@2-0", "3-0@0-0"),
-        ],
-        hands=[["2-1", "4-3"], ["2-2", "3-3"]],
-        boneyard=["3-2", "4-0"],
-        hand_size=3,
-        opening_toes=2,
-        foot_toes=2,
-    )
 
 
 FEET_TABLE = [
