@@ -16,7 +16,7 @@ from chickenfoot.state import _BLOCKED, _OUT, State, _make, _union, apply
 from chickenfoot.tiles import DOUBLE_ID, PIPS, WITH
 
 from ._shuffle import shuffled_many
-from ._tables import int_of, kth_bit, popcount, tables, words_of
+from ._tables import cumsum_rows, int_of, kth_bit, popcount, tables, words_of
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -120,27 +120,31 @@ class BatchEngine:
     # -- storage -------------------------------------------------------------------------------
 
     def _setup(self, rules: Rules, n: int, bone_width: int) -> None:
+        """Allocate the arrays. The round is the last axis of every array (one column per
+        round), so that an operation on all rounds runs over contiguous memory; tile sets
+        are ``W`` uint64 words (axis -2)."""
         tb = tables(rules)
         self.rules = rules
         self.n = n
         self._tb = tb
         s, v, w, p = tb.S, tb.V, tb.W, tb.P
-        self.hands = np.zeros((n, p, w), dtype=np.uint64)
-        self.ends = np.zeros((n, v, w), dtype=np.uint64)
-        self.mask = np.zeros((n, w), dtype=np.uint64)
-        self.table = np.zeros((n, w), dtype=np.uint64)
-        self.bone = np.zeros((n, max(bone_width, 1)), dtype=np.int16)
-        self.bpos = np.zeros(n, dtype=np.int64)
-        self.bend = np.zeros(n, dtype=np.int64)
-        self.nums = np.zeros(n, dtype=np.int64)
-        self.pending = np.zeros(n, dtype=np.int64)
-        self.need = np.zeros(n, dtype=np.int64)
+        self.hands = np.zeros((p, w, n), dtype=np.uint64)
+        self.ends = np.zeros((v, w, n), dtype=np.uint64)  # anchors whose line ends in v
+        self.ecount = np.zeros((v, n), dtype=np.int64)  # how many: popcount of ends
+        self.mask = np.zeros((w, n), dtype=np.uint64)  # tiles with a legal play
+        self.table = np.zeros((w, n), dtype=np.uint64)  # tiles on the table
+        self.bone = np.zeros((max(bone_width, 1), n), dtype=np.int16)  # draw order
+        self.bpos = np.zeros(n, dtype=np.int64)  # tiles drawn
+        self.bend = np.zeros(n, dtype=np.int64)  # boneyard length at the start
+        self.nums = np.zeros(n, dtype=np.int64)  # open numbers, a bitmask
+        self.pending = np.zeros(n, dtype=np.int64)  # pending hub, or -1
+        self.need = np.zeros(n, dtype=np.int64)  # toes it still needs
         self.turn = np.zeros(n, dtype=np.int64)
-        self.drawn = np.zeros(n, dtype=np.int64)
+        self.drawn = np.zeros(n, dtype=np.int64)  # drawn tile this turn, or -1
         self.centre = np.zeros(n, dtype=np.int64)
-        self.result = np.zeros(n, dtype=np.int64)
-        self.board_t = np.zeros((n, s), dtype=np.int16)
-        self.board_a = np.zeros((n, s), dtype=np.int16)
+        self.result = np.zeros(n, dtype=np.int64)  # -1 in play, a seat out, P blocked
+        self.board_t = np.zeros((s, n), dtype=np.int16)  # placements in order: tile
+        self.board_a = np.zeros((s, n), dtype=np.int16)  # and anchor (-1: none)
         self.nboard = np.zeros(n, dtype=np.int64)
         self.plies = np.zeros(n, dtype=np.int64)
         self.seeds: list[int | None] = [None] * n
@@ -151,6 +155,7 @@ class BatchEngine:
         arrays = (
             self.hands,
             self.ends,
+            self.ecount,
             self.mask,
             self.table,
             self.bone,
@@ -211,8 +216,8 @@ class BatchEngine:
                 _check_seed(operator.index(x) if isinstance(x, np.integer) else x, f"seeds[{i}]")
                 for i, x in enumerate(given)
             ]
-        if self.bone.shape[1] < max(self._tb.bone0, 1):
-            self.bone = np.zeros((self.n, max(self._tb.bone0, 1)), dtype=np.int16)
+        if self.bone.shape[0] < max(self._tb.bone0, 1):
+            self.bone = np.zeros((max(self._tb.bone0, 1), self.n), dtype=np.int16)
         self._deal(np.arange(self.n), chosen)
 
     def _take_seeds(self, k: int) -> list[int]:
@@ -220,46 +225,49 @@ class BatchEngine:
         self._next_seed += k
         return out
 
-    def _deal(self, g: I64, seeds: list[int]) -> None:
-        """Deal ``deal(rules, seeds[j], self.round)`` into lane ``g[j]``."""
+    def _deal(self, g: I64, seeds: list[int], order: I64 | None = None) -> None:
+        """Deal ``deal(rules, seeds[j], self.round)`` into lane ``g[j]`` (``order``: the
+        shuffles, if made already)."""
         tb, rules = self._tb, self.rules
-        if not len(g):
+        k = len(g)
+        if not k:
             return
-        order = shuffled_many(rules, seeds, self.round)  # (k, dealt) tile ids
+        if order is None:
+            order = shuffled_many(rules, seeds, self.round)  # (k, dealt) tile ids
         p, hs = tb.P, rules.hand_size
-        bits = tb.BIT[order[:, : p * hs]].reshape(len(g), p, hs, tb.W)
-        hands = np.bitwise_or.reduce(bits, axis=2)
-        self.hands[g] = hands
+        bits = tb.BIT[order[:, : p * hs]].reshape(k, p, hs, tb.W)
+        hands = np.bitwise_or.reduce(bits, axis=2).transpose(1, 2, 0)  # (P, W, k)
+        self.hands[:, :, g] = hands
         nb = tb.bone0
-        self.bone[g, :nb] = order[:, p * hs :]
+        self.bone[:nb, g] = order[:, p * hs :].T
         self.bpos[g] = 0
         self.bend[g] = nb
-        self.ends[g] = 0
+        self.ends[:, :, g] = 0
+        self.ecount[:, g] = 0
         self.nums[g] = 0
-        self.table[g] = 0
         self.drawn[g] = -1
         self.plies[g] = 0
         centre = DOUBLE_ID[rules.centre_of_round(self.round)]
         self.centre[g] = centre
         cx = int(tb.PX[centre])
-        turn = np.full(len(g), rules.leader_of_round(self.round), dtype=np.int64)
+        turn = np.full(k, rules.leader_of_round(self.round), dtype=np.int64)
         if rules.centre == "set_aside":
-            self.board_t[g, 0] = centre
-            self.board_a[g, 0] = -1
+            self.board_t[0, g] = centre
+            self.board_a[0, g] = -1
             self.nboard[g] = 1
             self.pending[g] = centre
             self.need[g] = rules.opening_toes
-            self.mask[g] = tb.WITH[cx]
-            self.table[g] = tb.BIT[centre]
+            self.mask[:, g] = tb.WITH[cx][:, None]
+            self.table[:, g] = tb.BIT[centre][:, None]
         else:
             self.nboard[g] = 0
             self.pending[g] = -1
             self.need[g] = 0
-            self.mask[g] = tb.BIT[centre]
+            self.mask[:, g] = tb.BIT[centre][:, None]
+            self.table[:, g] = 0
             word, bit = divmod(centre, 64)
-            holds = (hands[:, :, word] >> np.uint64(bit)) & np.uint64(1)
-            held = holds.any(axis=1)
-            turn = np.where(held, holds.argmax(axis=1), turn)
+            holds = (hands[:, word, :] >> np.uint64(bit)) & np.uint64(1)  # (P, k)
+            turn = np.where(holds.any(axis=0), holds.argmax(axis=0), turn)
         self.turn[g] = turn
         self.result[g] = _ONGOING
         if nb == 0:
@@ -268,6 +276,21 @@ class BatchEngine:
             self.seeds[lane] = seeds[j]
 
     # -- rules, vectorized -------------------------------------------------------------------
+    #
+    # Words of a set per round are (W, k) arrays (k rounds); _rows reads, for each round
+    # g[j], the words of row r[j] of a (rows, W, n) array.
+
+    def _rows(self, arr: U64, r: I64, g: I64) -> U64:
+        if self._tb.W == 1:
+            out: U64 = arr.reshape(-1)[r * self.n + g][None, :]
+            return out
+        return np.ascontiguousarray(arr[r, :, g].T)
+
+    def _set_rows(self, arr: U64, r: I64, g: I64, value: U64) -> None:
+        if self._tb.W == 1:
+            arr.reshape(-1)[r * self.n + g] = value[0]
+        else:
+            arr[r, :, g] = value.T
 
     def _check_blocked(self, g: I64) -> None:
         """R10: rounds ``g`` (with nothing drawn) are blocked if the boneyard is empty and no
@@ -276,88 +299,92 @@ class BatchEngine:
         if not empty.any():
             return
         g = g[empty]
-        playable = (self.hands[g] & self.mask[g][:, None, :]).any(axis=(1, 2))
+        playable = (self.hands[:, :, g] & self.mask[None, :, g]).any(axis=(0, 1))
         self.result[g[~playable]] = self._tb.P
 
     def _candidates(self, g: I64) -> U64:
-        """The tiles the seat to act may play now: its hand (or the drawn tile) & mask."""
+        """``(W, k)``: the tiles the seat to act may play now: its hand (or the drawn tile)
+        & the playable tiles."""
         tb = self._tb
         d = self.drawn[g]
-        src = np.where((d < 0)[:, None], self.hands[g, self.turn[g]], tb.BIT[d])
-        out: U64 = src & self.mask[g]
+        src = np.where(d < 0, self._rows(self.hands, self.turn[g], g), tb.BITT[:, d])
+        out: U64 = src & self.mask[:, g]
         return out
 
     def _apply(self, g: I64, kind: I64, t: I64, a: I64) -> I64:
         """Make the moves: ``kind`` 0 plays tile ``t`` on anchor ``a`` (-1: none), 1 draws,
         2 passes. Trusted: the moves are legal. Returns the rounds that ended."""
         tb, rules = self._tb, self.rules
+        n = self.n
         self.plies[g] += 1
-        # draws
         dr = kind == 1
-        if dr.any():
+        if dr.any():  # draws
             gd = g[dr]
-            tile = self.bone[gd, self.bpos[gd]].astype(np.int64)
-            self.hands[gd, self.turn[gd]] |= tb.BIT[tile]
-            self.bpos[gd] += 1
+            bp = self.bpos[gd]
+            tile = self.bone.reshape(-1)[bp * n + gd].astype(np.int64)
+            turn = self.turn[gd]
+            self._set_rows(
+                self.hands, turn, gd, self._rows(self.hands, turn, gd) | tb.BITT[:, tile]
+            )
+            self.bpos[gd] = bp + 1
             self.drawn[gd] = tile
         pl = kind == 0
-        if pl.any():
+        if pl.any():  # plays
             gp, tp, ap = g[pl], t[pl], a[pl]
             turn = self.turn[gp]
-            h = self.hands[gp, turn] ^ tb.BIT[tp]
-            self.hands[gp, turn] = h
+            bit_t = tb.BITT[:, tp]
+            h = self._rows(self.hands, turn, gp) ^ bit_t
+            self._set_rows(self.hands, turn, gp, h)
             nb = self.nboard[gp]
-            self.board_t[gp, nb] = tp
-            self.board_a[gp, nb] = ap
+            self.board_t.reshape(-1)[nb * n + gp] = tp
+            self.board_a.reshape(-1)[nb * n + gp] = ap
             self.nboard[gp] = nb + 1
-            self.table[gp] |= tb.BIT[tp]
+            self.table[:, gp] |= bit_t
             x, y = tb.PX[tp], tb.PY[tp]
             pending, need, nums = self.pending[gp], self.need[gp], self.nums[gp]
-            mask = self.mask[gp]
             centre_laid = ap < 0
             toe = (pending >= 0) & ~centre_laid
             opn = (pending < 0) & ~centre_laid
-            # the open end the tile covers (open plays): v, and the new end o
-            ends_x = self.ends[gp, x]
-            aw, ab = ap // 64, (ap % 64).astype(np.uint64)
-            rows = np.arange(len(gp))
-            on_x = (ends_x[rows, np.maximum(aw, 0)] >> ab) & np.uint64(1)
-            v = np.where(on_x.astype(bool), x, y)
-            o = np.where(
-                toe, np.where(x == tb.PX[np.maximum(pending, 0)], y, x), np.where(v == x, y, x)
-            )
             dbl = x == y
-            # remove the covered end
-            rem = np.where(opn[:, None], tb.BIT[np.where(opn, ap, tb.S)], np.uint64(0))
-            ev = self.ends[gp, v] ^ rem
-            self.ends[gp, v] = ev
-            emptied = opn & ~ev.any(axis=1)
-            nums = np.where(emptied, nums ^ (1 << v), nums)
-            # the new end (a toe, or a non-double on an open end)
-            grow = toe | (opn & ~dbl)
-            add = np.where(grow[:, None], tb.BIT[tp], np.uint64(0))
-            self.ends[gp, o] |= add
-            nums = np.where(grow, nums | (1 << o), nums)
+            # an open play covers the end of anchor a: on number x or y
+            a0 = np.maximum(ap, 0)
+            ends_x = self._rows(self.ends, x, gp)
+            if tb.W == 1:
+                on_x = (ends_x[0] >> a0.astype(np.uint64)) & np.uint64(1)
+            else:
+                on_x = (
+                    ends_x[a0 // 64, np.arange(len(gp))] >> (a0 % 64).astype(np.uint64)
+                ) & np.uint64(1)
+            v = np.where(on_x.astype(bool), x, y)
+            o = np.where(toe, np.where(x == tb.PX[np.maximum(pending, 0)], y, x), x + y - v)
+            if opn.any():
+                go, vo, ao = gp[opn], v[opn], ap[opn]
+                ev = self._rows(self.ends, vo, go) ^ tb.BITT[:, ao]
+                self._set_rows(self.ends, vo, go, ev)
+                self.ecount.reshape(-1)[vo * n + go] -= 1
+                emptied = ~ev.any(axis=0)
+                nums[opn] = np.where(emptied, nums[opn] ^ (1 << vo), nums[opn])
+            grow = toe | (opn & ~dbl)  # a new open end, number o, anchor t
+            if grow.any():
+                gg, og = gp[grow], o[grow]
+                self._set_rows(self.ends, og, gg, self._rows(self.ends, og, gg) | bit_t[:, grow])
+                self.ecount.reshape(-1)[og * n + gg] += 1
+                nums[grow] |= 1 << og
             need = np.where(toe, need - 1, need)
             served = toe & (need == 0)
-            pending = np.where(served, -1, pending)
             new_hub = centre_laid | (opn & dbl)
-            pending = np.where(new_hub, tp, pending)
+            pending = np.where(served, -1, np.where(new_hub, tp, pending))
             need = np.where(
                 centre_laid, rules.opening_toes, np.where(opn & dbl, rules.foot_toes, need)
             )
-            hub_mask = tb.WITH[x]
             recompute = served | (opn & ~dbl)
+            mask = self.mask[:, gp]
             if recompute.any():
-                mask = np.where(recompute[:, None], tb.union(nums), mask)
-            mask = np.where(new_hub[:, None], hub_mask, mask)
-            self.pending[gp], self.need[gp], self.nums[gp], self.mask[gp] = (
-                pending,
-                need,
-                nums,
-                mask,
-            )
-            out = ~h.any(axis=1)
+                mask = np.where(recompute, tb.union(nums).T, mask)
+            mask = np.where(new_hub, tb.WITHT[:, x], mask)
+            self.pending[gp], self.need[gp], self.nums[gp] = pending, need, nums
+            self.mask[:, gp] = mask
+            out = ~h.any(axis=0)
             if out.any():
                 go = gp[out]
                 self.result[go] = self.turn[go]
@@ -373,58 +400,51 @@ class BatchEngine:
         return ended
 
     def _random_moves(self, g: I64) -> tuple[I64, I64, I64]:
-        """A uniformly random legal move in each round ``g`` (which must not be over)."""
+        """A uniformly random legal move in each round ``g`` (which must not be over), as
+        ``(kind, tile, anchor)``: the moves are counted (per open number ``v``: tiles
+        showing ``v`` times open ends at ``v``), one is drawn, then found by number, tile
+        index and anchor index (the k-th set bit of a word)."""
         tb, rules = self._tb, self.rules
         k = len(g)
-        cand = self._candidates(g)
-        has = cand.any(axis=1)
+        cand = self._candidates(g)  # (W, k)
+        has = cand.any(axis=0)
         d = self.drawn[g]
         bone_left = self.bpos[g] < self.bend[g]
         pending = self.pending[g]
         laid = self.nboard[g] > 0
-        kind = np.zeros(k, dtype=np.int64)
-        t = np.zeros(k, dtype=np.int64)
-        a = np.full(k, -1, dtype=np.int64)
-        # no candidate: the forced draw or pass
         until = rules.draw == "until_playable"
-        forced_draw = ~has & bone_left & ((d < 0) | until)
-        kind[~has] = 2
-        kind[forced_draw] = 1
+        kind = np.where(has, 0, np.where(bone_left & ((d < 0) | until), 1, 2))
         if not has.any():
-            return kind, t, a
-        # count the plays
+            return kind, np.zeros(k, dtype=np.int64), np.full(k, -1, dtype=np.int64)
         if rules.may_draw_instead:
             extra = np.where(d < 0, bone_left & laid, rules.drawn_tile == "may_play")
         elif rules.drawn_tile == "may_play":
             extra = d >= 0
         else:
-            extra = np.zeros(k, dtype=bool)
-        ends = self.ends[g]  # (k, V, W)
-        per_v = popcount(cand[:, None, :] & tb.WITH[None]) * popcount(ends)  # (k, V)
-        cum = np.cumsum(per_v, axis=1)
-        total = np.where(pending >= 0, popcount(cand), np.where(laid, cum[:, -1], 1))
-        total = np.where(has, total, 1)
-        n_moves = total + extra
+            extra = None
+        ec = self.ecount[:, g]  # (V, k)
+        per_v = popcount(tb.WITHT[:, :, None] & cand[:, None, :], axis=0) * ec  # (V, k)
+        cum = cumsum_rows(per_v)
+        toe = pending >= 0
+        total = np.where(toe, popcount(cand, axis=0), np.where(laid, cum[-1], 1))
+        n_moves = total if extra is None else total + extra
         r = (self.rng.random(k) * n_moves).astype(np.int64)
-        is_extra = has & (r == total)
-        kind[is_extra] = np.where(d[is_extra] < 0, 1, 2)
-        play = has & ~is_extra
-        # the r-th play: by open number v, then tile, then anchor
-        r = np.where(play, r, 0)
-        vsel = (cum <= r[:, None]).sum(axis=1)
-        vsel = np.minimum(vsel, tb.V - 1)
-        rows = np.arange(k)
-        before = cum[rows, vsel] - per_v[rows, vsel]
-        ca = np.maximum(popcount(ends[rows, vsel]), 1)
-        rr = r - before
-        opn = play & laid & (pending < 0)
-        tiles_from = np.where(opn[:, None], cand & tb.WITH[vsel], cand)
-        ti = np.where(opn, rr // ca, np.where(pending >= 0, r, 0))
-        tsel = kth_bit(tiles_from, np.where(play, ti, 0))
-        asel = kth_bit(ends[rows, vsel], np.where(opn, rr % ca, 0))
-        t = np.where(play, tsel, 0)
-        a = np.where(opn, asel, np.where(pending >= 0, pending, -1))
-        return kind, t, a
+        if extra is not None:
+            is_extra = has & (r == total)
+            kind = np.where(is_extra, np.where(d < 0, 1, 2), kind)
+        play = kind == 0
+        opn = play & laid & ~toe
+        cols = np.arange(k)
+        vsel = np.minimum((cum <= r).sum(axis=0), tb.V - 1)
+        flat = vsel * k + cols
+        ca = np.maximum(ec.reshape(-1)[flat], 1)
+        rr = r - (cum.reshape(-1)[flat] - per_v.reshape(-1)[flat])
+        tiles_from = np.where(opn, cand & tb.WITHT[:, vsel], cand)
+        ti = np.where(opn, rr // ca, np.where(toe & play, r, 0))
+        t = kth_bit(tiles_from, ti)
+        asel = kth_bit(self._rows(self.ends, vsel, g), np.where(opn, rr % ca, 0))
+        a = np.where(opn, asel, np.where(toe, pending, -1))
+        return kind, np.where(play, t, 0), a
 
     # -- the public steps ----------------------------------------------------------------------
 
@@ -442,7 +462,7 @@ class BatchEngine:
             return out
         g = lanes[li]
         cand = self._candidates(g)
-        has = cand.any(axis=1)
+        has = cand.any(axis=0)
         d = self.drawn[g]
         bone_left = self.bpos[g] < self.bend[g]
         pending = self.pending[g]
@@ -455,7 +475,7 @@ class BatchEngine:
             out[li[has & (d < 0) & bone_left & laid], tb.DRAW] = True
         if rules.drawn_tile == "may_play":
             out[li[has & (d >= 0)], tb.PASS] = True
-        cb = tb.unpack(cand)  # (k, S)
+        cb = tb.unpack(cand.T)  # (k, S)
         hold = has & ~laid  # laying the centre (holder mode)
         out[li[hold], self.centre[g[hold]] * tb.slots] = True
         toe = has & laid & (pending >= 0)  # toes of the pending hub
@@ -465,7 +485,7 @@ class BatchEngine:
             out[li[toe][rr], tt * tb.slots + tb.SLOT[tt, hub]] = True
         opn = has & laid & (pending < 0)  # plays on open ends
         if opn.any():
-            ends = tb.unpack(self.ends[g[opn]])  # (k, V, S)
+            ends = tb.unpack(self.ends[:, :, g[opn]].transpose(2, 0, 1))  # (k, V, S)
             endv = np.where(ends.any(axis=1), ends.argmax(axis=1), -1)  # each anchor's number
             ev = endv[:, tb.PAIR_A]
             pt = tb.PAIR_T
@@ -533,7 +553,7 @@ class BatchEngine:
             i = int(g[np.argmax(nameless)])
             tb.enc.move(int(actions[i]))  # raises ArgumentError naming the action
         cand = self._candidates(g)
-        has = cand.any(axis=1)
+        has = cand.any(axis=0)
         d = self.drawn[g]
         bone_left = self.bpos[g] < self.bend[g]
         laid = self.nboard[g] > 0
@@ -546,12 +566,9 @@ class BatchEngine:
             np.where(has, rules.drawn_tile == "may_play", ~bone_left | (not until)),
         )
         rows = np.arange(len(g))
-        has_t = ((cand[rows, t // 64] >> (t % 64).astype(np.uint64)) & np.uint64(1)).astype(bool)
-        a_ok = np.maximum(anc, 0)
-        ax = self.ends[g, tb.PX[t]] | self.ends[g, tb.PY[t]]
-        on_end = ((ax[rows, a_ok // 64] >> (a_ok % 64).astype(np.uint64)) & np.uint64(1)).astype(
-            bool
-        )
+        has_t = _bit(cand, t, rows)
+        ax = self._rows(self.ends, tb.PX[t], g) | self._rows(self.ends, tb.PY[t], g)
+        on_end = _bit(ax, np.maximum(anc, 0), rows)
         where_ok = np.where(
             pending >= 0, anc == pending, np.where(laid, (anc >= 0) & on_end, anc == -1)
         )
@@ -595,7 +612,7 @@ class BatchEngine:
 
     def _penalties(self, g: I64) -> I64:
         tb = self._tb
-        h = self.hands[g]  # (k, P, W)
+        h = self.hands[:, :, g].transpose(2, 0, 1)  # (k, P, W)
         bits = tb.unpack(h)  # (k, P, S)
         out: I64 = bits.astype(np.int64) @ tb.PIP
         return out
@@ -635,11 +652,12 @@ class BatchEngine:
         def at(name: str) -> int:
             return int(off[name][0])
 
-        ends = self.ends[g]
-        out[:, at("hand") : at("hand") + s] = tb.unpack(self.hands[g, me])
-        out[:, at("table") : at("table") + s] = tb.unpack(self.table[g])
-        out[:, at("anchors") : at("anchors") + s] = tb.unpack(np.bitwise_or.reduce(ends, axis=1))
-        out[:, at("open_numbers") : at("open_numbers") + tb.V] = popcount(ends)
+        ends = self.ends[:, :, g]
+        out[:, at("hand") : at("hand") + s] = tb.unpack(self._rows(self.hands, me, g).T)
+        out[:, at("table") : at("table") + s] = tb.unpack(self.table[:, g].T)
+        anchors = np.bitwise_or.reduce(ends, axis=0)  # (W, k)
+        out[:, at("anchors") : at("anchors") + s] = tb.unpack(anchors.T)
+        out[:, at("open_numbers") : at("open_numbers") + tb.V] = self.ecount[:, g].T
         pending = self.pending[g]
         pend = pending >= 0
         out[rows[pend], at("pending") + pending[pend]] = 1.0
@@ -648,7 +666,7 @@ class BatchEngine:
         drawn = self.drawn[g]
         mine = (drawn >= 0) & (turn == me)
         out[rows[mine], at("drawn") + drawn[mine]] = 1.0
-        sizes = popcount(self.hands[g]).astype(np.float32)  # (n, P)
+        sizes = popcount(self.hands[:, :, g], axis=1).T.astype(np.float32)  # (k, P)
         cols = (np.arange(p)[None, :] - me[:, None]) % p
         hs = np.zeros((n, p), dtype=np.float32)
         np.put_along_axis(hs, cols, sizes, axis=1)
@@ -693,7 +711,8 @@ class BatchEngine:
             seeds = self._take_seeds(k)
             handed = min(k, self.n)
             lanes = np.arange(handed)
-            self._deal(lanes, seeds[:handed])
+            queue = _DealQueue(self, seeds)
+            self._deal(lanes, seeds[:handed], queue.take(handed))
         slot_of = np.arange(self.n)  # lane -> index of its round in the results
         out = np.full(total, -1, dtype=np.int64)
         pens = np.zeros((total, p), dtype=np.int64)
@@ -711,7 +730,7 @@ class BatchEngine:
                 if not m:
                     break
                 again = done_now[:m]
-                self._deal(again, seeds[handed : handed + m])
+                self._deal(again, seeds[handed : handed + m], queue.take(m))
                 slot_of[again] = np.arange(handed, handed + m)
                 handed += m
                 over = self.result[again] != _ONGOING
@@ -753,12 +772,12 @@ class BatchEngine:
         board = tuple(
             play_by_ids(int(t), int(a))
             for t, a in zip(
-                self.board_t[i, :nb].tolist(), self.board_a[i, :nb].tolist(), strict=True
+                self.board_t[:nb, i].tolist(), self.board_a[:nb, i].tolist(), strict=True
             )
         )
-        hands = tuple(int_of(self.hands[i, s]) for s in range(tb.P))
-        bone = tuple(int(x) for x in self.bone[i, int(self.bpos[i]) : int(self.bend[i])])
-        ends = tuple(int_of(self.ends[i, v]) for v in range(tb.V))
+        hands = tuple(int_of(self.hands[s, :, i]) for s in range(tb.P))
+        bone = tuple(int(x) for x in self.bone[int(self.bpos[i]) : int(self.bend[i]), i])
+        ends = tuple(int_of(self.ends[v, :, i]) for v in range(tb.V))
         res = int(self.result[i])
         outcome: Outcome | None
         if res == _ONGOING or res > tb.P:
@@ -825,18 +844,19 @@ class BatchEngine:
         tb = eng._tb
         w = tb.W
         for i, s in enumerate(states):
-            eng.hands[i] = [words_of(h, w) for h in s._hands]
-            eng.ends[i] = [words_of(e, w) for e in s._ends]
-            eng.mask[i] = words_of(s._mask & ((1 << tb.S) - 1), w)
+            eng.hands[:, :, i] = [words_of(h, w) for h in s._hands]
+            eng.ends[:, :, i] = [words_of(e, w) for e in s._ends]
+            eng.ecount[:, i] = [e.bit_count() for e in s._ends]
+            eng.mask[:, i] = words_of(s._mask & ((1 << tb.S) - 1), w)
             tab = 0
             for j, m in enumerate(s.board):
-                eng.board_t[i, j] = m._t
-                eng.board_a[i, j] = m._a
+                eng.board_t[j, i] = m._t
+                eng.board_a[j, i] = m._a
                 tab |= 1 << m._t
-            eng.table[i] = words_of(tab, w)
+            eng.table[:, i] = words_of(tab, w)
             eng.nboard[i] = len(s.board)
             nb = len(s._bone)
-            eng.bone[i, :nb] = s._bone
+            eng.bone[:nb, i] = s._bone
             eng.bpos[i], eng.bend[i] = 0, nb
             eng.nums[i] = s._nums
             eng.pending[i] = s._pending
@@ -853,6 +873,41 @@ class BatchEngine:
                 assert o.seat is not None
                 eng.result[i] = o.seat
         return eng
+
+
+class _DealQueue:
+    """The shuffles of a list of seeds, made in large blocks (a vectorized shuffle costs
+    about the same for one seed as for a thousand) and handed out in order."""
+
+    def __init__(self, engine: BatchEngine, seeds: list[int]) -> None:
+        self.engine = engine
+        self.seeds = seeds
+        self.made = 0  # seeds shuffled so far
+        self.used = 0  # shuffles handed out
+        self.buffer = np.zeros((0, engine._tb.dealt), dtype=np.int64)
+        self.block = max(engine.n, 4096)
+
+    def take(self, m: int) -> I64:
+        left = self.made - self.used
+        if left < m:
+            size = max(m - left, min(self.block, len(self.seeds) - self.made))
+            fresh = shuffled_many(
+                self.engine.rules, self.seeds[self.made : self.made + size], self.engine.round
+            )
+            self.buffer = np.concatenate([self.buffer[self.buffer.shape[0] - left :], fresh])
+            self.made += size
+            left += size
+        start = self.buffer.shape[0] - left
+        out: I64 = self.buffer[start : start + m]
+        self.used += m
+        return out
+
+
+def _bit(words: U64, t: I64, cols: I64) -> Bools:
+    """Whether tile ``t[j]`` is in the set ``words[:, j]`` (``words`` is ``(W, k)``)."""
+    word = words[t // 64, cols]
+    out: Bools = ((word >> (t % 64).astype(np.uint64)) & np.uint64(1)).astype(bool)
+    return out
 
 
 def _core_mask(board: int, centre: int, pending: int, nums: int) -> int:

@@ -47,29 +47,43 @@ def int_of(words: Any) -> int:
     return out
 
 
-def popcount(x: U64) -> I64:
-    """Set bits of each row of words (summed over the last axis)."""
+def popcount(x: U64, axis: int = -1) -> I64:
+    """Set bits of each set of words, the words along ``axis``."""
     if _HAS_BITWISE_COUNT:
         c = np.bitwise_count(x)
-    else:  # numpy < 2.0
-        b = x.view(np.uint8).reshape(*x.shape, 8)
+    else:  # numpy < 2.0: a byte table
+        b = np.ascontiguousarray(x).view(np.uint8).reshape(*x.shape, 8)
         c = POP8[b].sum(axis=-1)
-    out: I64 = c[..., 0].astype(np.int64) if x.shape[-1] == 1 else c.sum(axis=-1, dtype=np.int64)
+    if x.shape[axis] == 1:
+        out: I64 = np.take(c, 0, axis=axis).astype(np.int64)
+    else:
+        out = c.sum(axis=axis, dtype=np.int64)
+    return out
+
+
+def cumsum_rows(x: I64) -> I64:
+    """``np.cumsum(x, axis=0)`` for a 2-D array, row by row: numpy's accumulate down a
+    short axis of a wide array is several times slower than a few whole-row additions."""
+    out: I64 = np.array(x, dtype=np.int64)
+    for i in range(1, out.shape[0]):
+        np.add(out[i - 1], out[i], out=out[i])
     return out
 
 
 def kth_bit(x: U64, k: I64) -> I64:
-    """The index of the ``k``-th (from 0, lowest first) set bit of each row of words.
+    """The index of the ``k[j]``-th set bit (from 0, lowest first) of the words
+    ``x[:, j]`` (``x`` is ``(W, n)``; each ``k[j]`` below that set's size, else junk).
 
-    ``k`` must be below the row's popcount; rows are ``(n, W)``.
-    """
-    n = x.shape[0]
-    b = np.ascontiguousarray(x).view(np.uint8).reshape(n, -1)
-    cum = np.cumsum(POP8[b], axis=1)
-    byte = np.minimum((cum <= k[:, None]).sum(axis=1), b.shape[1] - 1)  # (empty rows: junk)
-    rows = np.arange(n)
-    before = np.where(byte > 0, cum[rows, byte - 1], 0)
-    out: I64 = byte * 8 + KTH8[b[rows, byte], np.clip(k - before, 0, 7)]
+    The bytes of the words are laid out ``(8W, n)``, counted with a byte table and summed
+    down the rows; the byte holding the bit is the number of sums at or below ``k``."""
+    n = x.shape[1]
+    b = np.ascontiguousarray(np.ascontiguousarray(x.T).view(np.uint8).T)  # (8W, n)
+    cum = cumsum_rows(POP8[b])
+    byte = np.minimum((cum <= k).sum(axis=0), b.shape[0] - 1)
+    cols = np.arange(n)
+    before = np.where(byte > 0, cum.reshape(-1)[(byte - 1) * n + cols], 0)
+    value = b.reshape(-1)[byte * n + cols]
+    out: I64 = byte * 8 + KTH8[value, np.clip(k - before, 0, 7)]
     return out
 
 
@@ -92,9 +106,11 @@ class Tables:
         for t in range(s):
             bit[t] = words_of(1 << t, w)
         self.BIT = bit
+        self.BITT = np.ascontiguousarray(bit.T)  # (W, S + 1): BITT[:, -1] is empty
         self.WITH = np.array(
             [words_of(WITH[v] & ((1 << s) - 1), w) for v in range(n + 1)], dtype=np.uint64
         ).reshape(n + 1, w)
+        self.WITHT = np.ascontiguousarray(self.WITH.T)  # (W, V)
         if self.V <= UNION_TABLE_MAX:
             union = np.zeros((1 << self.V, w), dtype=np.uint64)
             for v in range(self.V):
