@@ -148,6 +148,7 @@ class BatchEngine:
         self.nboard = np.zeros(n, dtype=np.int64)
         self.plies = np.zeros(n, dtype=np.int64)
         self.seeds: list[int | None] = [None] * n
+        self._all = np.arange(n)  # every lane: _sel turns it into a slice
 
     @property
     def bytes_per_round(self) -> int:
@@ -292,6 +293,10 @@ class BatchEngine:
         else:
             arr[r, :, g] = value.T
 
+    def _sel(self, g: I64) -> Any:
+        """``g`` as an index: a slice (a view, no copy) when it is every lane in order."""
+        return slice(None) if g is self._all else g
+
     def _check_blocked(self, g: I64) -> None:
         """R10: rounds ``g`` (with nothing drawn) are blocked if the boneyard is empty and no
         hand holds a playable tile."""
@@ -305,18 +310,20 @@ class BatchEngine:
     def _candidates(self, g: I64) -> U64:
         """``(W, k)``: the tiles the seat to act may play now: its hand (or the drawn tile)
         & the playable tiles."""
+        sl = self._sel(g)
         tb = self._tb
-        d = self.drawn[g]
-        src = np.where(d < 0, self._rows(self.hands, self.turn[g], g), tb.BITT[:, d])
-        out: U64 = src & self.mask[:, g]
+        d = self.drawn[sl]
+        src = np.where(d < 0, self._rows(self.hands, self.turn[sl], g), tb.BITT[:, d])
+        out: U64 = src & self.mask[:, sl]
         return out
 
     def _apply(self, g: I64, kind: I64, t: I64, a: I64) -> I64:
         """Make the moves: ``kind`` 0 plays tile ``t`` on anchor ``a`` (-1: none), 1 draws,
         2 passes. Trusted: the moves are legal. Returns the rounds that ended."""
+        sl = self._sel(g)
         tb, rules = self._tb, self.rules
         n = self.n
-        self.plies[g] += 1
+        self.plies[sl] += 1
         dr = kind == 1
         if dr.any():  # draws
             gd = g[dr]
@@ -380,7 +387,7 @@ class BatchEngine:
             recompute = served | (opn & ~dbl)
             mask = self.mask[:, gp]
             if recompute.any():
-                mask = np.where(recompute, tb.union(nums).T, mask)
+                mask = np.where(recompute, tb.union_t(nums), mask)
             mask = np.where(new_hub, tb.WITHT[:, x], mask)
             self.pending[gp], self.need[gp], self.nums[gp] = pending, need, nums
             self.mask[:, gp] = mask
@@ -389,14 +396,17 @@ class BatchEngine:
                 go = gp[out]
                 self.result[go] = self.turn[go]
         # the turn passes (a pass, or a play that did not end the round)
-        nxt = (kind == 2) | ((kind == 0) & (self.result[g] == _ONGOING))
-        gn = g[nxt]
-        self.drawn[g[kind != 1]] = -1
-        t2 = self.turn[gn] + 1
-        t2[t2 == tb.P] = 0
-        self.turn[gn] = t2
-        self._check_blocked(gn)
-        ended: I64 = g[self.result[g] != _ONGOING]
+        result = self.result[sl]
+        nxt = (kind == 2) | ((kind == 0) & (result == _ONGOING))
+        self.drawn[sl] = np.where(kind == 1, self.drawn[sl], -1)
+        turn = self.turn[sl] + nxt
+        turn[turn == tb.P] = 0
+        self.turn[sl] = turn
+        empty = nxt & (self.bpos[sl] >= self.bend[sl])
+        if empty.any():
+            self._check_blocked(g[empty])
+            result = self.result[sl]
+        ended: I64 = g[result != _ONGOING]
         return ended
 
     def _random_moves(self, g: I64) -> tuple[I64, I64, I64]:
@@ -404,14 +414,15 @@ class BatchEngine:
         ``(kind, tile, anchor)``: the moves are counted (per open number ``v``: tiles
         showing ``v`` times open ends at ``v``), one is drawn, then found by number, tile
         index and anchor index (the k-th set bit of a word)."""
+        sl = self._sel(g)
         tb, rules = self._tb, self.rules
         k = len(g)
         cand = self._candidates(g)  # (W, k)
         has = cand.any(axis=0)
-        d = self.drawn[g]
-        bone_left = self.bpos[g] < self.bend[g]
-        pending = self.pending[g]
-        laid = self.nboard[g] > 0
+        d = self.drawn[sl]
+        bone_left = self.bpos[sl] < self.bend[sl]
+        pending = self.pending[sl]
+        laid = self.nboard[sl] > 0
         until = rules.draw == "until_playable"
         kind = np.where(has, 0, np.where(bone_left & ((d < 0) | until), 1, 2))
         if not has.any():
@@ -422,7 +433,7 @@ class BatchEngine:
             extra = d >= 0
         else:
             extra = None
-        ec = self.ecount[:, g]  # (V, k)
+        ec = self.ecount[:, sl]  # (V, k)
         per_v = popcount(tb.WITHT[:, :, None] & cand[:, None, :], axis=0) * ec  # (V, k)
         cum = cumsum_rows(per_v)
         toe = pending >= 0
@@ -738,6 +749,8 @@ class BatchEngine:
                 done_now = again[over]
             if not len(live):
                 break
+            if len(live) == self.n and live is not self._all:
+                live = self._all  # (its order is the lanes' order from here)
             if policy is None:
                 kind, t, a = self._random_moves(live)
             else:

@@ -117,8 +117,9 @@ class Tables:
                 has = (np.arange(1 << self.V) >> v & 1).astype(bool)
                 union[has] |= self.WITH[v]
             self.UNION: U64 | None = union
+            self.UNIONT: U64 | None = np.ascontiguousarray(union.T)
         else:
-            self.UNION = None
+            self.UNION = self.UNIONT = None
         self.PX = np.array([PIPS[t][0] for t in range(s)], dtype=np.int64)
         self.PY = np.array([PIPS[t][1] for t in range(s)], dtype=np.int64)
         pip = (self.PX + self.PY).astype(np.int64)
@@ -138,6 +139,13 @@ class Tables:
         self.PAIR_T, self.PAIR_A = tt, aa
         self.PAIR_FLAT = tt * s + aa
         self.PAIR_ACTION = tt * self.slots + slot[tt, aa]
+
+    def union_t(self, nums: I64) -> U64:
+        """``(W, k)``: :meth:`union` with the words first."""
+        if self.UNIONT is not None:
+            out: U64 = self.UNIONT[:, nums]
+            return out
+        return np.ascontiguousarray(self.union(nums).T)
 
     def union(self, nums: I64) -> U64:
         """The tiles showing any number in each bitmask of ``nums``."""
