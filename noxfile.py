@@ -94,7 +94,7 @@ def typecheck(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """Speed figures beside the shared reference engine, as medians and ratios."""
-    session.install(".")
+    session.install(".[batch]")  # numpy, for the batched engine's figures
     session.run("python", "bench/run.py", *session.posargs)
 
 

@@ -25,8 +25,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import chickenfoot as cf  # noqa: E402
 from run import load_reference, rate, ref_rounds  # noqa: E402
+
+import chickenfoot as cf  # noqa: E402
 
 SIZES = (1, 64, 1024, 8192)
 

@@ -327,6 +327,12 @@ def main(argv: list[str] | None = None) -> int:
         ("JSON round trips/s", "trips/s", json_round_trips(mids), None),
         ("match rounds/s, house 4p", "rounds/s", whole_match(house), ref and ref_rounds(ref)),
     ]
+    try:  # chickenfoot.batch needs numpy (the batch extra): bench/batch.py
+        from batch import rows as batch_rows
+    except ImportError:
+        print("batch rounds/s: numpy is not installed (pip install chickenfoot[batch])")
+    else:
+        rows += batch_rows(ref)
     results: dict[str, Any] = {
         "python": platform.python_version(),
         "machine": platform.machine(),
