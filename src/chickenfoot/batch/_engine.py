@@ -16,7 +16,7 @@ from chickenfoot.state import _BLOCKED, _OUT, State, _make, _union, apply
 from chickenfoot.tiles import DOUBLE_ID, PIPS, WITH
 
 from ._shuffle import shuffled_many
-from ._tables import cumsum_rows, int_of, kth_bit, popcount, tables, words_of
+from ._tables import cumsum_rows, int_of, kth_bit, popcount, popcount_small, tables, words_of
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -130,7 +130,7 @@ class BatchEngine:
         s, v, w, p = tb.S, tb.V, tb.W, tb.P
         self.hands = np.zeros((p, w, n), dtype=np.uint64)
         self.ends = np.zeros((v, w, n), dtype=np.uint64)  # anchors whose line ends in v
-        self.ecount = np.zeros((v, n), dtype=np.int64)  # how many: popcount of ends
+        self.ecount = np.zeros((v, n), dtype=np.int16)  # how many: popcount of ends
         self.mask = np.zeros((w, n), dtype=np.uint64)  # tiles with a legal play
         self.table = np.zeros((w, n), dtype=np.uint64)  # tiles on the table
         self.bone = np.zeros((max(bone_width, 1), n), dtype=np.int16)  # draw order
@@ -434,7 +434,8 @@ class BatchEngine:
         else:
             extra = None
         ec = self.ecount[:, sl]  # (V, k)
-        per_v = popcount(tb.WITHT[:, :, None] & cand[:, None, :], axis=0) * ec  # (V, k)
+        # (V, k) in int16: moves per open number, and their running sums
+        per_v = popcount_small(tb.WITHT[:, :, None] & cand[:, None, :], axis=0) * ec
         cum = cumsum_rows(per_v)
         toe = pending >= 0
         total = np.where(toe, popcount(cand, axis=0), np.where(laid, cum[-1], 1))
@@ -446,7 +447,7 @@ class BatchEngine:
         play = kind == 0
         opn = play & laid & ~toe
         cols = np.arange(k)
-        vsel = np.minimum((cum <= r).sum(axis=0), tb.V - 1)
+        vsel = np.minimum((cum <= r.astype(np.int16)).sum(axis=0), tb.V - 1)
         flat = vsel * k + cols
         ca = np.maximum(ec.reshape(-1)[flat], 1)
         rr = r - (cum.reshape(-1)[flat] - per_v.reshape(-1)[flat])

@@ -51,21 +51,16 @@ def _keys(texts: list[str]) -> dict[int, tuple[list[int], U32]]:
 
     Every text starts with a digit or ``-`` (a nonzero byte), so the key of ``b`` bytes has
     ``ceil(b / 4)`` words: the bytes reversed, padded with zeros."""
-    groups: dict[int, tuple[list[int], list[bytes]]] = {}
     sha = hashlib.sha512
-    for c, text in enumerate(texts):
-        a = text.encode()
-        blob = (a + sha(a).digest())[::-1]
-        entry = groups.get(len(blob))
-        if entry is None:
-            entry = groups[len(blob)] = ([], [])
-        entry[0].append(c)
-        entry[1].append(blob)
+    blobs = [a + sha(a).digest() for a in [t.encode() for t in texts]]
+    sizes = np.fromiter(map(len, blobs), dtype=np.int64, count=len(blobs))
     out: dict[int, tuple[list[int], U32]] = {}
-    for size, (cols, blobs) in groups.items():
+    for size in np.unique(sizes).tolist():
+        cols = np.nonzero(sizes == size)[0].tolist()
+        joined = b"".join([blobs[c] for c in cols]) if len(cols) < len(blobs) else b"".join(blobs)
         words = (size + 3) // 4
         raw = np.zeros((len(cols), words * 4), dtype=np.uint8)
-        raw[:, :size] = np.frombuffer(b"".join(blobs), dtype=np.uint8).reshape(len(cols), size)
+        raw[:, :size] = np.frombuffer(joined, dtype=np.uint8).reshape(len(cols), size)[:, ::-1]
         key = np.ascontiguousarray(raw.view("<u4").T.astype(np.uint32))
         if words in out:  # two byte lengths with the same word count
             old_cols, old_key = out[words]
