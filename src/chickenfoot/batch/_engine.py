@@ -16,7 +16,7 @@ from chickenfoot.state import _BLOCKED, _OUT, State, _make, _union, apply
 from chickenfoot.tiles import DOUBLE_ID, PIPS, WITH
 
 from ._shuffle import shuffled_many
-from ._tables import cumsum_rows, int_of, kth_bit, popcount, popcount_small, tables, words_of
+from ._tables import cols, cumsum_rows, int_of, kth_bit, popcount, popcount_small, tables, words_of
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -313,8 +313,8 @@ class BatchEngine:
         sl = self._sel(g)
         tb = self._tb
         d = self.drawn[sl]
-        src = np.where(d < 0, self._rows(self.hands, self.turn[sl], g), tb.BITT[:, d])
-        out: U64 = src & self.mask[:, sl]
+        src = np.where(d < 0, self._rows(self.hands, self.turn[sl], g), cols(tb.BITT, d))
+        out: U64 = src & cols(self.mask, sl)
         return out
 
     def _apply(self, g: I64, kind: I64, t: I64, a: I64) -> I64:
@@ -331,7 +331,7 @@ class BatchEngine:
             tile = self.bone.reshape(-1)[bp * n + gd].astype(np.int64)
             turn = self.turn[gd]
             self._set_rows(
-                self.hands, turn, gd, self._rows(self.hands, turn, gd) | tb.BITT[:, tile]
+                self.hands, turn, gd, self._rows(self.hands, turn, gd) | cols(tb.BITT, tile)
             )
             self.bpos[gd] = bp + 1
             self.drawn[gd] = tile
@@ -339,7 +339,7 @@ class BatchEngine:
         if pl.any():  # plays
             gp, tp, ap = g[pl], t[pl], a[pl]
             turn = self.turn[gp]
-            bit_t = tb.BITT[:, tp]
+            bit_t = cols(tb.BITT, tp)
             h = self._rows(self.hands, turn, gp) ^ bit_t
             self._set_rows(self.hands, turn, gp, h)
             nb = self.nboard[gp]
@@ -366,7 +366,7 @@ class BatchEngine:
             o = np.where(toe, np.where(x == tb.PX[np.maximum(pending, 0)], y, x), x + y - v)
             if opn.any():
                 go, vo, ao = gp[opn], v[opn], ap[opn]
-                ev = self._rows(self.ends, vo, go) ^ tb.BITT[:, ao]
+                ev = self._rows(self.ends, vo, go) ^ cols(tb.BITT, ao)
                 self._set_rows(self.ends, vo, go, ev)
                 self.ecount.reshape(-1)[vo * n + go] -= 1
                 emptied = ~ev.any(axis=0)
@@ -385,10 +385,10 @@ class BatchEngine:
                 centre_laid, rules.opening_toes, np.where(opn & dbl, rules.foot_toes, need)
             )
             recompute = served | (opn & ~dbl)
-            mask = self.mask[:, gp]
+            mask = cols(self.mask, gp)
             if recompute.any():
                 mask = np.where(recompute, tb.union_t(nums), mask)
-            mask = np.where(new_hub, tb.WITHT[:, x], mask)
+            mask = np.where(new_hub, cols(tb.WITHT, x), mask)
             self.pending[gp], self.need[gp], self.nums[gp] = pending, need, nums
             self.mask[:, gp] = mask
             out = ~h.any(axis=0)
@@ -446,12 +446,12 @@ class BatchEngine:
             kind = np.where(is_extra, np.where(d < 0, 1, 2), kind)
         play = kind == 0
         opn = play & laid & ~toe
-        cols = np.arange(k)
+        lane = np.arange(k)
         vsel = np.minimum((cum <= r.astype(np.int16)).sum(axis=0), tb.V - 1)
-        flat = vsel * k + cols
+        flat = vsel * k + lane
         ca = np.maximum(ec.reshape(-1)[flat], 1)
         rr = r - (cum.reshape(-1)[flat] - per_v.reshape(-1)[flat])
-        tiles_from = np.where(opn, cand & tb.WITHT[:, vsel], cand)
+        tiles_from = np.where(opn, cand & cols(tb.WITHT, vsel), cand)
         ti = np.where(opn, rr // ca, np.where(toe & play, r, 0))
         t = kth_bit(tiles_from, ti)
         asel = kth_bit(self._rows(self.ends, vsel, g), np.where(opn, rr % ca, 0))
@@ -544,6 +544,8 @@ class BatchEngine:
                 )
             g = np.nonzero(self.result == _ONGOING)[0]
             act = actions[g].astype(np.int64)
+            if len(g) == self.n:
+                g = self._all
         else:
             g = lanes
             act = actions.astype(np.int64)

@@ -29,6 +29,7 @@ for _b in range(256):
     for _k, _bit in enumerate(i for i in range(8) if _b >> i & 1):
         KTH8[_b, _k] = _bit
 
+KTH8_FLAT: Final = KTH8.reshape(-1)
 _HAS_BITWISE_COUNT: Final = hasattr(np, "bitwise_count")
 
 #: Sets of at most this many numbers (double-12) look their playable tiles up in a table.
@@ -93,7 +94,17 @@ def kth_bit(x: U64, k: I64) -> I64:
     cols = np.arange(n)
     before = np.where(byte > 0, cum.reshape(-1)[(byte - 1) * n + cols], 0)
     value = b.reshape(-1)[byte * n + cols]
-    out: I64 = byte * 8 + KTH8[value, np.clip(k - before, 0, 7)]
+    out: I64 = byte * 8 + KTH8_FLAT[value.astype(np.int64) * 8 + np.clip(k - before, 0, 7)]
+    return out
+
+
+def cols(table: U64, idx: Any) -> U64:
+    """``table[:, idx]`` for a ``(W, m)`` table: with one word, a plain 1-D take (numpy's
+    general multi-dimensional gather costs several times more per element)."""
+    if table.shape[0] == 1:
+        out: U64 = table[0][idx][None, :]
+        return out
+    out = table[:, idx]
     return out
 
 
@@ -153,8 +164,7 @@ class Tables:
     def union_t(self, nums: I64) -> U64:
         """``(W, k)``: :meth:`union` with the words first."""
         if self.UNIONT is not None:
-            out: U64 = self.UNIONT[:, nums]
-            return out
+            return cols(self.UNIONT, nums)
         return np.ascontiguousarray(self.union(nums).T)
 
     def union(self, nums: I64) -> U64:
