@@ -383,3 +383,24 @@ def test_bad_actions_change_nothing() -> None:
 def test_memory_per_round_is_stated() -> None:
     e = BatchEngine(cf.Rules(), 64)
     assert 200 < e.bytes_per_round < 1000
+
+
+def test_finished_rounds_are_left_alone() -> None:
+    rules = cf.Rules(players=2, max_pip=4, hand_size=3, opening_toes=2, foot_toes=1)
+    e = BatchEngine(rules, 3, seed=1, rng_seed=1)
+    e.random_playout()
+    assert e.done.all()
+    finals = [e.to_state(i) for i in range(3)]
+    assert not e.legal_mask().any() and (e.random_actions() == -1).all()
+    rewards, done = e.step(np.zeros(3, dtype=np.int64))  # every row ignored
+    assert not rewards.any() and not done.any()
+    assert all(same(e.to_state(i), finals[i]) for i in range(3))
+    assert e.random_playout().penalties.tolist() == [list(s.penalties()) for s in finals]
+
+
+def test_a_policy_must_answer_one_action_per_row() -> None:
+    e = BatchEngine(cf.Rules(), 3, seed=1)
+    with pytest.raises(cf.ArgumentError, match="policy returned"):
+        e.playout(lambda obs, mask: mask.argmax(axis=1)[:1], 2)
+    with pytest.raises(cf.IllegalMoveError):
+        e.playout(lambda obs, mask: (~mask).argmax(axis=1), 2)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
+from chickenfoot.encoding import Encoding
 from chickenfoot.errors import ArgumentError, IllegalMoveError, brief
 from chickenfoot.moves import play_by_ids
 from chickenfoot.outcome import Outcome, Termination
@@ -187,7 +188,7 @@ class BatchEngine:
         return self._tb.enc.observation_size
 
     @property
-    def encoding(self) -> Any:
+    def encoding(self) -> Encoding:
         """The :class:`~chickenfoot.encoding.Encoding` of the actions and observations."""
         return self._tb.enc
 
