@@ -81,7 +81,36 @@ def cumsum_rows(x: Any) -> Any:
     return out
 
 
+_HALVES: Final = tuple((np.uint64(w), np.uint64((1 << w) - 1)) for w in (32, 16, 8))
+
+
+def _kth_bit_word(x: U64, k: I64) -> I64:
+    """:func:`kth_bit` for one word per set: halve the word three times (keep the low half
+    if it holds more than ``k`` set bits, else drop it and its count), then a byte table."""
+    if not _HAS_BITWISE_COUNT:
+        return _kth_bytes(x[None, :], k)
+    k = k.astype(np.int64)
+    pos = np.zeros(len(x), dtype=np.int64)
+    for width, low_mask in _HALVES:
+        low = x & low_mask
+        c = np.bitwise_count(low)
+        high = k >= c
+        k = k - np.where(high, c, 0)
+        x = np.where(high, x >> width, low)
+        pos += np.where(high, int(width), 0)
+    out: I64 = pos + KTH8_FLAT[(x & np.uint64(255)).astype(np.int64) * 8 + np.clip(k, 0, 7)]
+    return out
+
+
 def kth_bit(x: U64, k: I64) -> I64:
+    """The index of the ``k[j]``-th set bit (from 0, lowest first) of the words
+    ``x[:, j]`` (``x`` is ``(W, n)``; each ``k[j]`` below that set's size, else junk)."""
+    if x.shape[0] == 1:
+        return _kth_bit_word(x[0], k)
+    return _kth_bytes(x, k)
+
+
+def _kth_bytes(x: U64, k: I64) -> I64:
     """The index of the ``k[j]``-th set bit (from 0, lowest first) of the words
     ``x[:, j]`` (``x`` is ``(W, n)``; each ``k[j]`` below that set's size, else junk).
 
