@@ -167,32 +167,36 @@ def _shuffle_columns(texts: list[str], tiles: list[int]) -> NDArray[np.int64]:
         gen = _Outputs(_seeded(length, key))
         m = len(cols)
         ptr = np.zeros(m, dtype=np.int64)
-        x = np.tile(np.array(tiles, dtype=np.int64), (m, 1))
+        x = np.repeat(np.array(tiles, dtype=np.int64)[:, None], m, axis=1)  # (tiles, m)
+        flat_x = x.reshape(-1)
         rows = np.arange(m)
         outputs = np.ascontiguousarray(gen.upto(first))
         flat, width = outputs.reshape(-1), outputs.shape[1]
+        base = rows * width
         for i in range(len(tiles) - 1, 0, -1):
             bound = i + 1
             shift = np.uint32(32 - bound.bit_length())
             if int(ptr.max()) >= width:
                 outputs = np.ascontiguousarray(gen.upto(width + 1))
                 flat, width = outputs.reshape(-1), outputs.shape[1]
-            r = (flat[rows * width + ptr] >> shift).astype(np.int64)
+                base = rows * width
+            pick = (flat[base + ptr] >> shift).astype(np.int64)
             ptr += 1
-            pick = r
-            bad = np.nonzero(r >= bound)[0]
+            bad = np.nonzero(pick >= bound)[0]
             while len(bad):
                 if int(ptr[bad].max()) >= width:
                     outputs = np.ascontiguousarray(gen.upto(width + 1))
                     flat, width = outputs.reshape(-1), outputs.shape[1]
-                rb = (flat[bad * width + ptr[bad]] >> shift).astype(np.int64)
+                    base = rows * width
+                rb = (flat[base[bad] + ptr[bad]] >> shift).astype(np.int64)
                 ptr[bad] += 1
                 pick[bad] = rb
                 bad = bad[rb >= bound]
-            xi = x[:, i].copy()
-            x[:, i] = x[rows, pick]
-            x[rows, pick] = xi
-        out[cols] = x
+            at = pick * m + rows  # swap x[i] and x[pick], column by column
+            xi = x[i].copy()
+            x[i] = flat_x[at]
+            flat_x[at] = xi
+        out[cols] = x.T
     return out
 
 
