@@ -37,7 +37,7 @@ def batch_rounds(rules: cf.Rules, n: int) -> Callable[[], int]:
     from chickenfoot.batch import BatchEngine
 
     engine = BatchEngine(rules, n, seed=0, rng_seed=1)
-    k = max(4 * n, 16)
+    k = max(8 * n, 16)
 
     def run() -> int:
         engine.random_playout(k)
