@@ -404,3 +404,9 @@ def test_a_policy_must_answer_one_action_per_row() -> None:
         e.playout(lambda obs, mask: mask.argmax(axis=1)[:1], 2)
     with pytest.raises(cf.IllegalMoveError):
         e.playout(lambda obs, mask: (~mask).argmax(axis=1), 2)
+
+
+def test_double_eighteen_in_lockstep() -> None:
+    # three words per set; no table of playable tiles (19 numbers)
+    rules = cf.Rules(players=6, max_pip=18, hand_size=15, opening_toes=4)
+    lockstep(rules, 77, 2, random.Random(18), engine_choice=True, full=False)
