@@ -117,8 +117,8 @@ ROUND_RULE = "must be a non-negative integer of at most 4,000 digits"
     ],
 )
 def test_deal_rejects_a_round_that_is_not_a_small_enough_count(round: object, shown: str) -> None:
-    # deal mutants 23-26: no message, ``brief(None)``, the end of the text changed
-    # (test_hardening.py checks only that a huge round is an ArgumentError).
+    # deal mutants 25, 26: the end of the text changed (test_cli.py checks only the start
+    # of the message, test_hardening.py only that a huge round is an ArgumentError).
     with pytest.raises(ArgumentError) as info:
         deal(Rules(), seed=1, round=round)  # type: ignore[arg-type]
     assert str(info.value) == f"round={shown} is invalid: {ROUND_RULE}"
