@@ -124,6 +124,17 @@ def test_deal_rejects_a_round_that_is_not_a_small_enough_count(round: object, sh
     assert str(info.value) == f"round={shown} is invalid: {ROUND_RULE}"
 
 
+def test_deal_accepts_seeds_and_rounds_of_4000_digits() -> None:
+    # The bound is exactly the one the message states (it was 13,000 bits, about 3,914
+    # digits, while the message promised 4,000): 10**4000 - 1 has 4,000 digits.
+    top = 10**4000 - 1
+    for seed, round in ((top, 0), (-top, 0), (1, top)):
+        s = deal(Rules(), seed=seed, round=round)
+        assert s.centre.id == DOUBLE_ID[9 - round % 10]
+    with pytest.raises(ArgumentError, match="at most 4,000 digits"):
+        deal(Rules(), seed=top + 1)
+
+
 def test_deal_accepts_a_seed_and_a_round_of_13000_bits() -> None:
     # deal mutants 13 and 22 (``bit_length() >= 13000``): 2**12999 has 13,000 bits and
     # 3,914 digits, within the 4,000 digits allowed. The generator's seed is the text

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from chickenfoot.errors import ArgumentError, RulesError, brief
+from chickenfoot.errors import ArgumentError, RulesError, brief, within_digits
 from chickenfoot.moves import Play, play_by_ids
 from chickenfoot.rules import Rules
 from chickenfoot.state import _BLOCKED, State, _blocked, _make
@@ -21,8 +21,8 @@ from chickenfoot.tiles import DOUBLE_ID, MAX_PIP, PIPS, WITH, set_size
 __all__ = ["deal", "shuffled_tiles"]
 
 # The deal seeds its generator with the text f"{seed}:{round}" (docs: Formats, seeded
-# deals); Python prints integers of up to 4,300 digits, so both stay well below that.
-_MAX_BITS = 13_000  # 2**13000 has 3,914 digits
+# deals): seed and round have at most 4,000 digits (errors.within_digits), so Python, which
+# prints integers of up to 4,300 digits, can always write that text.
 
 _BIT = tuple(1 << t for t in range(set_size(MAX_PIP)))  # distinct bits: their sum is their union
 
@@ -55,11 +55,11 @@ def deal(rules: Rules, seed: int, round: int = 0) -> State:
     """
     if not isinstance(rules, Rules):
         raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
-    if type(seed) is not int or seed.bit_length() > _MAX_BITS:
+    if type(seed) is not int or not within_digits(seed):
         raise ArgumentError(
             f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits"
         )
-    if type(round) is not int or round < 0 or round.bit_length() > _MAX_BITS:
+    if type(round) is not int or round < 0 or not within_digits(round):
         raise ArgumentError(
             f"round={brief(round)} is invalid: must be a non-negative integer of at most "
             "4,000 digits"

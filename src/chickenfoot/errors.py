@@ -8,7 +8,7 @@ True
 from __future__ import annotations
 
 import reprlib
-from typing import Any
+from typing import Any, Final
 
 __all__ = [
     "AgentError",
@@ -116,3 +116,18 @@ def brief(value: object, limit: int = 60) -> str:
     except Exception:  # a hostile or broken __repr__: say only what it is
         return f"<a {type(value).__name__[:40]}>"
     return text if len(text) <= 3 * limit else text[: 3 * limit] + "..."
+
+
+MAX_DIGITS: Final = 4000
+"""Seeds and round numbers have at most this many decimal digits (the deal seeds its
+generator with their text, and Python prints integers of up to 4,300 digits)."""
+_DIGITS_BOUND: Final = 10**MAX_DIGITS
+
+
+def within_digits(n: int) -> bool:
+    """Whether the integer ``n`` has at most :data:`MAX_DIGITS` decimal digits.
+
+    >>> within_digits(10**4000 - 1), within_digits(-(10**4000)), within_digits(0)
+    (True, False, True)
+    """
+    return -_DIGITS_BOUND < n < _DIGITS_BOUND

@@ -30,7 +30,14 @@ from typing import Any, Final
 import attrs
 
 from chickenfoot.deal import deal
-from chickenfoot.errors import ArgumentError, FormatError, IllegalMoveError, RulesError, brief
+from chickenfoot.errors import (
+    ArgumentError,
+    FormatError,
+    IllegalMoveError,
+    RulesError,
+    brief,
+    within_digits,
+)
 from chickenfoot.formats import VERSION, check_header, loads, position_from_dict, rules_from_dict
 from chickenfoot.moves import Move
 from chickenfoot.rules import Rounds, Rules, Threshold
@@ -354,7 +361,7 @@ class Match:
             raise RulesError(
                 f"rules={brief(rules)} is invalid: must be a Rules object", field="rules"
             )
-        if type(seed) is not int or seed.bit_length() > 13_000:
+        if type(seed) is not int or not within_digits(seed):
             raise ArgumentError(
                 f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits"
             )

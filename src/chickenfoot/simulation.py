@@ -28,7 +28,14 @@ from typing import Any, NamedTuple
 import attrs
 
 from chickenfoot.agents import Agent, _check_agents, play_match
-from chickenfoot.errors import AgentError, ArgumentError, ChickenFootError, RulesError, brief
+from chickenfoot.errors import (
+    AgentError,
+    ArgumentError,
+    ChickenFootError,
+    RulesError,
+    brief,
+    within_digits,
+)
 from chickenfoot.rules import Rules
 from chickenfoot.state import State
 
@@ -217,7 +224,7 @@ def _check(
     _check_agents(agents, rules.players)
     if type(games) is not int or games < 1:
         raise ArgumentError(f"games={brief(games)} is invalid: must be a positive integer")
-    if type(seed) is not int or seed.bit_length() > 13_000:
+    if type(seed) is not int or not within_digits(seed):
         raise ArgumentError(
             f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits"
         )

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from chickenfoot.encoding import Encoding
-from chickenfoot.errors import ArgumentError, IllegalMoveError, brief
+from chickenfoot.errors import ArgumentError, IllegalMoveError, brief, within_digits
 from chickenfoot.moves import play_by_ids
 from chickenfoot.outcome import Outcome, Termination
 from chickenfoot.rules import Rules
@@ -31,7 +31,6 @@ __all__ = ["MAX_GAMES", "BatchEngine", "Policy", "Results"]
 MAX_GAMES: Final = 1 << 20
 """The most rounds one engine holds (1,048,576)."""
 
-_MAX_SEED_BITS: Final = 13_000  # as chickenfoot.deal: seeds of at most 4,000 digits
 _ONGOING: Final = -1
 
 Policy = Callable[["NDArray[np.float32]", "NDArray[np.bool_]"], Any]
@@ -75,7 +74,7 @@ def _check_n(n: object) -> int:
 
 
 def _check_seed(seed: object, name: str) -> int:
-    if type(seed) is not int or seed.bit_length() > _MAX_SEED_BITS:
+    if type(seed) is not int or not within_digits(seed):
         raise ArgumentError(
             f"{name}={brief(seed)} is invalid: must be an integer of at most 4,000 digits"
         )

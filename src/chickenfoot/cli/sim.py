@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from chickenfoot.cli._agents import agents_of
 from chickenfoot.cli._common import UsageError, rules_from_args, write
-from chickenfoot.errors import brief
+from chickenfoot.errors import brief, within_digits
 from chickenfoot.simulation import SimulationResult, simulate
 
 MAX_GAMES = 10_000_000
@@ -136,7 +136,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(
             f"--workers {brief(args.workers)} is invalid: must be from 1 to {MAX_WORKERS}"
         )
-    if args.seed.bit_length() > 13_000:
+    if not within_digits(args.seed):
         raise UsageError(f"--seed {brief(args.seed)} is invalid: at most 4,000 digits")
     players = args.players
     if players is None:
