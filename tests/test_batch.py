@@ -203,6 +203,39 @@ def test_random_playout_results() -> None:
         assert o is not None and (o.seat if o.seat is not None else -1) == res.out[i]
 
 
+def fused_passes(s: cf.State) -> list[cf.State]:
+    """A draw from ``s`` followed by the pass that is then the only legal move."""
+    out = []
+    for m in s.legal_moves:
+        if isinstance(m, cf.Draw):
+            t = cf.apply(s, m)
+            after = list(t.legal_moves)
+            if after == [cf.PASS]:
+                out.append(cf.apply(t, cf.PASS))
+    return out
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_random_playout_steps_are_legal_moves(rules: cf.Rules) -> None:
+    # every step of the playout loop, round by round, is one legal move of the core, or a
+    # draw and then the pass that is the only legal move left, until every round is over
+    e = BatchEngine(rules, 6, seed=40, rng_seed=3)
+    before = [e.to_state(i) for i in range(6)]
+    fused = 0
+    while not e.done.all():
+        live = np.nonzero(~e.done)[0]
+        e._random_step(live if len(live) < e.n else e._all)
+        for i in live.tolist():
+            now = e.to_state(i)
+            if not any(same(now, cf.apply(before[i], m)) for m in before[i].legal_moves):
+                assert any(same(now, t) for t in fused_passes(before[i])), i
+                fused += 1
+            before[i] = now
+    assert all(s.is_over() for s in before)
+    if rules.draw == "one":  # (with "until_playable", only the boneyard's last tile)
+        assert fused > 0
+
+
 def test_policy_playout_equals_the_core_with_the_same_policy() -> None:
     rules = cf.Rules.preset("classic")
     enc = Encoding(rules)

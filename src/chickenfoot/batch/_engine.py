@@ -130,7 +130,6 @@ class BatchEngine:
         s, v, w, p = tb.S, tb.V, tb.W, tb.P
         self.hands = np.zeros((p, w, n), dtype=np.uint64)
         self.ends = np.zeros((v, w, n), dtype=np.uint64)  # anchors whose line ends in v
-        self.ecount = np.zeros((v, n), dtype=np.int16)  # how many: popcount of ends
         self.mask = np.zeros((w, n), dtype=np.uint64)  # tiles with a legal play
         self.table = np.zeros((w, n), dtype=np.uint64)  # tiles on the table
         self.bone = np.zeros((max(bone_width, 1), n), dtype=np.int16)  # draw order
@@ -143,8 +142,8 @@ class BatchEngine:
         self.drawn = np.zeros(n, dtype=np.int64)  # drawn tile this turn, or -1
         self.centre = np.zeros(n, dtype=np.int64)
         self.result = np.zeros(n, dtype=np.int64)  # -1 in play, a seat out, P blocked
-        self.board_t = np.zeros((s, n), dtype=np.int16)  # placements in order: tile
-        self.board_a = np.zeros((s, n), dtype=np.int16)  # and anchor (-1: none)
+        # placements in order, tile t on anchor a (-1: none) as (t << 16) + a + 1
+        self.board = np.zeros((s, n), dtype=np.int32)
         self.nboard = np.zeros(n, dtype=np.int64)
         self.plies = np.zeros(n, dtype=np.int64)
         self.seeds: list[int | None] = [None] * n
@@ -156,7 +155,6 @@ class BatchEngine:
         arrays = (
             self.hands,
             self.ends,
-            self.ecount,
             self.mask,
             self.table,
             self.bone,
@@ -169,8 +167,7 @@ class BatchEngine:
             self.drawn,
             self.centre,
             self.result,
-            self.board_t,
-            self.board_a,
+            self.board,
             self.nboard,
             self.plies,
         )
@@ -244,7 +241,6 @@ class BatchEngine:
         self.bpos[g] = 0
         self.bend[g] = nb
         self.ends[:, :, g] = 0
-        self.ecount[:, g] = 0
         self.nums[g] = 0
         self.drawn[g] = -1
         self.plies[g] = 0
@@ -253,8 +249,7 @@ class BatchEngine:
         cx = int(tb.PX[centre])
         turn = np.full(k, rules.leader_of_round(self.round), dtype=np.int64)
         if rules.centre == "set_aside":
-            self.board_t[0, g] = centre
-            self.board_a[0, g] = -1
+            self.board[0, g] = centre << 16
             self.nboard[g] = 1
             self.pending[g] = centre
             self.need[g] = rules.opening_toes
@@ -301,82 +296,98 @@ class BatchEngine:
         """R10: rounds ``g`` (with nothing drawn) are blocked if the boneyard is empty and no
         hand holds a playable tile."""
         empty = self.bpos[g] >= self.bend[g]
-        if not empty.any():
-            return
-        g = g[empty]
-        playable = (self.hands[:, :, g] & self.mask[None, :, g]).any(axis=(0, 1))
+        if not empty.all():
+            g = g[empty]
+        held = np.bitwise_or.reduce(self.hands[:, :, g], axis=0)  # (W, k): every hand's tiles
+        playable = (held & self.mask[:, g]).any(axis=0)
         self.result[g[~playable]] = self._tb.P
 
-    def _candidates(self, g: I64) -> U64:
+    def _candidates(self, g: I64, hand: U64 | None = None) -> U64:
         """``(W, k)``: the tiles the seat to act may play now: its hand (or the drawn tile)
-        & the playable tiles."""
+        & the playable tiles (``hand``: the hands of the seats to act, if read already)."""
         sl = self._sel(g)
         tb = self._tb
-        d = self.drawn[sl]
-        src = np.where(d < 0, self._rows(self.hands, self.turn[sl], g), cols(tb.BITT, d))
-        out: U64 = src & cols(self.mask, sl)
+        if hand is None:
+            hand = self._rows(self.hands, self.turn[sl], g)
+        out: U64 = hand & cols(self.mask, sl) & cols(tb.ONLY, self.drawn[sl])
         return out
 
-    def _apply(self, g: I64, kind: I64, t: I64, a: I64) -> I64:
+    def _open_counts(self, sl: Any) -> Any:
+        """``(V, k)`` int16: how many open ends show each number, in the rounds ``sl``."""
+        return popcount_small(self.ends[:, :, sl], axis=1).astype(np.int16)
+
+    def _apply(
+        self,
+        g: I64,
+        kind: Any,
+        t: I64,
+        a: I64,
+        hand: U64 | None = None,
+        end: tuple[I64, U64] | None = None,
+    ) -> I64:
         """Make the moves: ``kind`` 0 plays tile ``t`` on anchor ``a`` (-1: none), 1 draws,
-        2 passes. Trusted: the moves are legal. Returns the rounds that ended."""
+        2 passes. Trusted: the moves are legal. Returns the rounds that ended.
+
+        ``hand``: the hands of the seats to act, if read already; ``end``: ``(v, ends)``
+        with ``v`` the number each open play is matched on and ``ends`` the rows
+        ``self.ends[v]``, if read already (``v`` may be anything in other rounds).
+
+        Every array is updated across all rounds ``g`` at once, with the moves that do not
+        touch a field leaving it as it was (an empty set xor-ed in, a zero added): numpy's
+        whole-array operations cost less than selecting the rounds each kind of move
+        touches."""
         sl = self._sel(g)
         tb, rules = self._tb, self.rules
-        n = self.n
+        n, none = self.n, tb.S
+        play = kind == 0
+        drw = kind == 1
         self.plies[sl] += 1
-        dr = kind == 1
-        if dr.any():  # draws
-            gd = g[dr]
-            bp = self.bpos[gd]
-            tile = self.bone.reshape(-1)[bp * n + gd].astype(np.int64)
-            turn = self.turn[gd]
-            self._set_rows(
-                self.hands, turn, gd, self._rows(self.hands, turn, gd) | cols(tb.BITT, tile)
-            )
-            self.bpos[gd] = bp + 1
-            self.drawn[gd] = tile
-        pl = kind == 0
-        if pl.any():  # plays
-            gp, tp, ap = g[pl], t[pl], a[pl]
-            turn = self.turn[gp]
-            bit_t = cols(tb.BITT, tp)
-            h = self._rows(self.hands, turn, gp) ^ bit_t
-            self._set_rows(self.hands, turn, gp, h)
-            nb = self.nboard[gp]
-            self.board_t.reshape(-1)[nb * n + gp] = tp
-            self.board_a.reshape(-1)[nb * n + gp] = ap
-            self.nboard[gp] = nb + 1
-            self.table[:, gp] |= bit_t
+        turn = self.turn[sl]
+        # a draw puts the boneyard's next tile in the hand, a play takes its tile out
+        bp = self.bpos[sl]
+        top = self.bone.reshape(-1)[np.minimum(bp, self.bone.shape[0] - 1) * n + g]
+        tile = np.where(drw, top, -1)
+        self.drawn[sl] = tile
+        self.bpos[sl] = bp + drw
+        moved = cols(tb.BITT, np.where(play, t, np.where(drw, tile, none)))
+        if hand is None:
+            hand = self._rows(self.hands, turn, g)
+        h = hand ^ moved
+        self._set_rows(self.hands, turn, g, h)
+        if play.any():  # plays
+            tp = np.where(play, t, 0)  # (tile 0 where no tile is played: looked up, unused)
+            nb = self.nboard[sl]  # below S in every round in play: the row is free
+            self.board.reshape(-1)[nb * n + g] = (tp << 16) + a + 1
+            self.nboard[sl] = nb + play
+            zero = np.uint64(0)
+            self.table[:, sl] |= np.where(play, moved, zero)
             x, y = tb.PX[tp], tb.PY[tp]
-            pending, need, nums = self.pending[gp], self.need[gp], self.nums[gp]
-            centre_laid = ap < 0
-            toe = (pending >= 0) & ~centre_laid
-            opn = (pending < 0) & ~centre_laid
+            pending, need, nums = self.pending[sl], self.need[sl], self.nums[sl]
+            centre_laid = play & (a < 0)
+            placed = play & (a >= 0)
+            toe = placed & (pending >= 0)
+            opn = placed & (pending < 0)
             dbl = x == y
-            # an open play covers the end of anchor a: on number x or y
-            a0 = np.maximum(ap, 0)
-            ends_x = self._rows(self.ends, x, gp)
-            if tb.W == 1:
-                on_x = (ends_x[0] >> a0.astype(np.uint64)) & np.uint64(1)
+            if end is None:  # an open play covers the end of anchor a: on number x or y
+                a0 = np.maximum(a, 0)
+                ends_x = self._rows(self.ends, x, g)
+                if tb.W == 1:
+                    on_x = ((ends_x[0] >> a0.astype(np.uint64)) & np.uint64(1)).astype(bool)
+                else:
+                    on_x = _bit(ends_x, a0, np.arange(len(g)))
+                v = np.where(on_x, x, y)
+                ends_v = self._rows(self.ends, v, g)
             else:
-                on_x = (
-                    ends_x[a0 // 64, np.arange(len(gp))] >> (a0 % 64).astype(np.uint64)
-                ) & np.uint64(1)
-            v = np.where(on_x.astype(bool), x, y)
-            o = np.where(toe, np.where(x == tb.PX[np.maximum(pending, 0)], y, x), x + y - v)
-            if opn.any():
-                go, vo, ao = gp[opn], v[opn], ap[opn]
-                ev = self._rows(self.ends, vo, go) ^ cols(tb.BITT, ao)
-                self._set_rows(self.ends, vo, go, ev)
-                self.ecount.reshape(-1)[vo * n + go] -= 1
-                emptied = ~ev.any(axis=0)
-                nums[opn] = np.where(emptied, nums[opn] ^ (1 << vo), nums[opn])
+                v, ends_v = end
+            # the number a toe is matched on is its hub's; the tile's other number opens
+            o = x + y - np.where(toe, tb.PX[np.maximum(pending, 0)], v)
+            ev = ends_v ^ cols(tb.BITT, np.where(opn, a, none))
+            self._set_rows(self.ends, v, g, ev)
+            nums = nums ^ np.where(opn & ~ev.any(axis=0), 1 << v, 0)
             grow = toe | (opn & ~dbl)  # a new open end, number o, anchor t
-            if grow.any():
-                gg, og = gp[grow], o[grow]
-                self._set_rows(self.ends, og, gg, self._rows(self.ends, og, gg) | bit_t[:, grow])
-                self.ecount.reshape(-1)[og * n + gg] += 1
-                nums[grow] |= 1 << og
+            grown = self._rows(self.ends, o, g) | np.where(grow, moved, zero)
+            self._set_rows(self.ends, o, g, grown)
+            nums = nums | np.where(grow, 1 << o, 0)
             need = np.where(toe, need - 1, need)
             served = toe & (need == 0)
             new_hub = centre_laid | (opn & dbl)
@@ -385,20 +396,17 @@ class BatchEngine:
                 centre_laid, rules.opening_toes, np.where(opn & dbl, rules.foot_toes, need)
             )
             recompute = served | (opn & ~dbl)
-            mask = cols(self.mask, gp)
-            if recompute.any():
-                mask = np.where(recompute, tb.union_t(nums), mask)
+            mask = cols(self.mask, sl)
+            mask = np.where(recompute, tb.union_t(nums), mask)
             mask = np.where(new_hub, cols(tb.WITHT, x), mask)
-            self.pending[gp], self.need[gp], self.nums[gp] = pending, need, nums
-            self.mask[:, gp] = mask
-            out = ~h.any(axis=0)
+            self.pending[sl], self.need[sl], self.nums[sl] = pending, need, nums
+            self.mask[:, sl] = mask
+            out = play & ~h.any(axis=0)
             if out.any():
-                go = gp[out]
-                self.result[go] = self.turn[go]
+                self.result[g[out]] = turn[out]
         # the turn passes (a pass, or a play that did not end the round)
         result = self.result[sl]
         nxt = (kind == 2) | ((kind == 0) & (result == _ONGOING))
-        self.drawn[sl] = np.where(kind == 1, self.drawn[sl], -1)
         turn = self.turn[sl] + nxt
         turn[turn == tb.P] = 0
         self.turn[sl] = turn
@@ -411,29 +419,74 @@ class BatchEngine:
 
     def _random_moves(self, g: I64) -> tuple[I64, I64, I64]:
         """A uniformly random legal move in each round ``g`` (which must not be over), as
-        ``(kind, tile, anchor)``: the moves are counted (per open number ``v``: tiles
-        showing ``v`` times open ends at ``v``), one is drawn, then found by number, tile
-        index and anchor index (the k-th set bit of a word)."""
+        ``(kind, tile, anchor)`` (tile 0 where ``kind`` is not a play)."""
+        kind, t, a, _ = self._choose(g, self._rows(self.hands, self.turn[self._sel(g)], g))
+        return kind.astype(np.int64), np.where(kind == 0, t, 0), a
+
+    def _random_step(self, g: I64) -> I64:
+        """Make a uniformly random legal move in each round ``g`` (none over); returns the
+        rounds that ended (:meth:`_choose`, then :meth:`_apply` with what it read).
+
+        A draw whose tile cannot be played leaves the pass as the only legal move (with
+        ``draw="one"``, or an empty boneyard); that pass is made in the same step."""
+        sl = self._sel(g)
+        hand = self._rows(self.hands, self.turn[sl], g)
+        kind, t, a, end = self._choose(g, hand)
+        ended = self._apply(g, kind, t, a, hand, end)
+        d = self.drawn[sl]
+        forced = (d >= 0) & ~(cols(self._tb.BITT, d) & cols(self.mask, sl)).any(axis=0)
+        if self.rules.draw != "one":
+            forced &= self.bpos[sl] >= self.bend[sl]
+        if forced.any():
+            return self._pass(g, forced)
+        return ended
+
+    def _pass(self, g: I64, forced: Bools) -> I64:
+        """Pass in the rounds ``g[forced]`` (none over, each to pass); returns the rounds of
+        ``g`` that are over."""
+        sl = self._sel(g)
+        self.plies[sl] += forced
+        self.drawn[sl] = np.where(forced, -1, self.drawn[sl])
+        turn = self.turn[sl] + forced
+        turn[turn == self._tb.P] = 0
+        self.turn[sl] = turn
+        empty = forced & (self.bpos[sl] >= self.bend[sl])
+        if empty.any():
+            self._check_blocked(g[empty])
+        ended: I64 = g[self.result[sl] != _ONGOING]
+        return ended
+
+    def _choose(self, g: I64, hand: U64) -> tuple[Any, I64, I64, tuple[I64, U64]]:
+        """A uniformly random legal move in each round ``g`` (none over; ``hand``: the hands
+        of the seats to act) as ``(kind, tile, anchor, (v, ends[v]))``: ``kind`` 0 plays,
+        1 draws, 2 passes (int8); the tile is junk where ``kind`` is not 0; ``v`` is the
+        number an open play is matched on (junk elsewhere).
+
+        The moves are counted (per open number ``v``: tiles showing ``v`` times open ends at
+        ``v``), one is drawn, then found by number, tile index and anchor index (the k-th
+        set bit of a word)."""
         sl = self._sel(g)
         tb, rules = self._tb, self.rules
         k = len(g)
-        cand = self._candidates(g)  # (W, k)
+        cand = self._candidates(g, hand)  # (W, k)
         has = cand.any(axis=0)
         d = self.drawn[sl]
         bone_left = self.bpos[sl] < self.bend[sl]
         pending = self.pending[sl]
         laid = self.nboard[sl] > 0
         until = rules.draw == "until_playable"
-        kind = np.where(has, 0, np.where(bone_left & ((d < 0) | until), 1, 2))
-        if not has.any():
-            return kind, np.zeros(k, dtype=np.int64), np.full(k, -1, dtype=np.int64)
+        # 0 (play) with a playable tile, else 1 (draw) if one may draw, else 2 (pass)
+        stuck = ~has
+        kind = stuck.view(np.int8) * np.int8(2) - (stuck & bone_left & ((d < 0) | until)).view(
+            np.int8
+        )
         if rules.may_draw_instead:
-            extra = np.where(d < 0, bone_left & laid, rules.drawn_tile == "may_play")
+            extra: Any = np.where(d < 0, bone_left & laid, rules.drawn_tile == "may_play")
         elif rules.drawn_tile == "may_play":
             extra = d >= 0
         else:
             extra = None
-        ec = self.ecount[:, sl]  # (V, k)
+        ec = self._open_counts(sl)  # (V, k)
         # (V, k) in int16: moves per open number, and their running sums
         per_v = popcount_small(tb.WITHT[:, :, None] & cand[:, None, :], axis=0) * ec
         cum = cumsum_rows(per_v)
@@ -443,20 +496,19 @@ class BatchEngine:
         r = (self.rng.random(k) * n_moves).astype(np.int64)
         if extra is not None:
             is_extra = has & (r == total)
-            kind = np.where(is_extra, np.where(d < 0, 1, 2), kind)
+            kind = np.where(is_extra, np.where(d < 0, 1, 2), kind).astype(np.int8)
         play = kind == 0
         opn = play & laid & ~toe
-        lane = np.arange(k)
-        vsel = np.minimum((cum <= r.astype(np.int16)).sum(axis=0), tb.V - 1)
-        flat = vsel * k + lane
+        vsel = np.minimum(np.count_nonzero(cum <= r.astype(cum.dtype), axis=0), tb.V - 1)
+        flat = vsel * k + np.arange(k)
         ca = np.maximum(ec.reshape(-1)[flat], 1)
-        rr = r - (cum.reshape(-1)[flat] - per_v.reshape(-1)[flat])
-        tiles_from = np.where(opn, cand & cols(tb.WITHT, vsel), cand)
-        ti = np.where(opn, rr // ca, np.where(toe & play, r, 0))
-        t = kth_bit(tiles_from, ti)
-        asel = kth_bit(self._rows(self.ends, vsel, g), np.where(opn, rr % ca, 0))
-        a = np.where(opn, asel, np.where(toe, pending, -1))
-        return kind, np.where(play, t, 0), a
+        q, rem = np.divmod(r - (cum.reshape(-1)[flat] - per_v.reshape(-1)[flat]), ca)
+        # an open play: tile q among those showing vsel, anchor rem among the ends at vsel;
+        # a toe: tile r of the candidates
+        t = kth_bit(np.where(opn, cand & cols(tb.WITHT, vsel), cand), np.where(opn, q, r))
+        ends_v = self._rows(self.ends, vsel, g)
+        a = np.where(opn, kth_bit(ends_v, rem), np.where(toe, pending, -1))
+        return kind, t, a, (vsel, ends_v)
 
     # -- the public steps ----------------------------------------------------------------------
 
@@ -671,7 +723,7 @@ class BatchEngine:
         out[:, at("table") : at("table") + s] = tb.unpack(self.table[:, g].T)
         anchors = np.bitwise_or.reduce(ends, axis=0)  # (W, k)
         out[:, at("anchors") : at("anchors") + s] = tb.unpack(anchors.T)
-        out[:, at("open_numbers") : at("open_numbers") + tb.V] = self.ecount[:, g].T
+        out[:, at("open_numbers") : at("open_numbers") + tb.V] = self._open_counts(g).T
         pending = self.pending[g]
         pend = pending >= 0
         out[rows[pend], at("pending") + pending[pend]] = 1.0
@@ -755,10 +807,9 @@ class BatchEngine:
             if len(live) == self.n and live is not self._all:
                 live = self._all  # (its order is the lanes' order from here)
             if policy is None:
-                kind, t, a = self._random_moves(live)
+                done_now = self._random_step(live)
             else:
-                kind, t, a = self._policy_moves(live, policy)
-            done_now = self._apply(live, kind, t, a)
+                done_now = self._apply(live, *self._policy_moves(live, policy))
             if len(done_now):
                 live = live[self.result[live] == _ONGOING]
         return Results(seeds, out, pens, plies)
@@ -785,12 +836,7 @@ class BatchEngine:
         tb = self._tb
         w = tb.W
         nb = int(self.nboard[i])
-        board = tuple(
-            play_by_ids(int(t), int(a))
-            for t, a in zip(
-                self.board_t[:nb, i].tolist(), self.board_a[:nb, i].tolist(), strict=True
-            )
-        )
+        board = tuple(play_by_ids(x >> 16, (x & 0xFFFF) - 1) for x in self.board[:nb, i].tolist())
         hands = tuple(int_of(self.hands[s, :, i]) for s in range(tb.P))
         bone = tuple(int(x) for x in self.bone[int(self.bpos[i]) : int(self.bend[i]), i])
         ends = tuple(int_of(self.ends[v, :, i]) for v in range(tb.V))
@@ -862,12 +908,10 @@ class BatchEngine:
         for i, s in enumerate(states):
             eng.hands[:, :, i] = [words_of(h, w) for h in s._hands]
             eng.ends[:, :, i] = [words_of(e, w) for e in s._ends]
-            eng.ecount[:, i] = [e.bit_count() for e in s._ends]
             eng.mask[:, i] = words_of(s._mask & ((1 << tb.S) - 1), w)
             tab = 0
             for j, m in enumerate(s.board):
-                eng.board_t[j, i] = m._t
-                eng.board_a[j, i] = m._a
+                eng.board[j, i] = (m._t << 16) + m._a + 1
                 tab |= 1 << m._t
             eng.table[:, i] = words_of(tab, w)
             eng.nboard[i] = len(s.board)

@@ -117,6 +117,8 @@ def _seeded(length: int, key: U32) -> U32:
 
 
 _ROWS: Final = np.arange(_N)
+_LOOK: Final = 4  # outputs tried at once for each draw of the shuffle
+_AHEAD: Final = np.arange(_LOOK)
 
 
 def _temper(y: U32) -> U32:
@@ -152,7 +154,7 @@ class _Outputs:
             hi = min(lo + max(count - self.ready, 32), _N, lo + 227)
             rows = _ROWS[lo:hi]
             y = (mt[lo:hi] & _UPPER) | (mt[(rows + 1) % _N] & _LOWER)
-            mag = np.where((y & np.uint32(1)).astype(bool), _MATRIX_A, np.uint32(0))
+            mag = (np.uint32(0) - (y & np.uint32(1))) & _MATRIX_A  # MATRIX_A if y is odd
             mt[lo:hi] = mt[(rows + _M) % _N] ^ (y >> np.uint32(1)) ^ mag
             self.at = hi % _N
             self.values = np.concatenate([self.values, _temper(mt[lo:hi]).T], axis=1)
@@ -173,16 +175,27 @@ def _shuffle_columns(texts: list[str], tiles: list[int]) -> NDArray[np.int64]:
         outputs = np.ascontiguousarray(gen.upto(first))
         flat, width = outputs.reshape(-1), outputs.shape[1]
         base = rows * width
+        ahead = _AHEAD[:, None]
         for i in range(len(tiles) - 1, 0, -1):
             bound = i + 1
             shift = np.uint32(32 - bound.bit_length())
-            if int(ptr.max()) >= width:
-                outputs = np.ascontiguousarray(gen.upto(width + 1))
+            if int(ptr.max()) + _LOOK > width:
+                outputs = np.ascontiguousarray(gen.upto(width + _LOOK))
                 flat, width = outputs.reshape(-1), outputs.shape[1]
                 base = rows * width
-            pick = (flat[base + ptr] >> shift).astype(np.int64)
-            ptr += 1
-            bad = np.nonzero(pick >= bound)[0]
+            # getrandbits until below the bound: the first of the next _LOOK outputs that is
+            # (at least half of the values are, so rarely none of them)
+            tries = (flat[base + ptr + ahead] >> shift).astype(np.int64)  # (_LOOK, m)
+            # j: the first that fits (_LOOK - 1 if none: then the loop below goes on)
+            miss = tries >= bound
+            run = miss[0].copy()
+            j = run.view(np.int8).astype(np.int64)
+            for row in miss[1 : _LOOK - 1]:
+                run &= row
+                j += run
+            pick = tries.reshape(-1)[j * m + rows]
+            ptr += j + 1
+            bad = np.nonzero(run & miss[_LOOK - 1])[0]
             while len(bad):
                 if int(ptr[bad].max()) >= width:
                     outputs = np.ascontiguousarray(gen.upto(width + 1))

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 #: Popcount of each byte value, and the bit index of the k-th set bit of each byte (8 if none).
 POP8: Final = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
-POP8_16: Final = POP8.astype(np.int16)
 KTH8: Final = np.full((256, 8), 8, dtype=np.int64)
 for _b in range(256):
     for _k, _bit in enumerate(i for i in range(8) if _b >> i & 1):
@@ -81,49 +80,52 @@ def cumsum_rows(x: Any) -> Any:
     return out
 
 
-_HALVES: Final = tuple((np.uint64(w), np.uint64((1 << w) - 1)) for w in (32, 16, 8))
+_L8: Final = np.uint64(0x0101_0101_0101_0101)
+_H8: Final = np.uint64(0x8080_8080_8080_8080)
+_M1: Final = np.uint64(0x5555_5555_5555_5555)
+_M2: Final = np.uint64(0x3333_3333_3333_3333)
+_M4: Final = np.uint64(0x0F0F_0F0F_0F0F_0F0F)
+_U = tuple(np.uint64(i) for i in range(256))
 
 
-def _kth_bit_word(x: U64, k: I64) -> I64:
-    """:func:`kth_bit` for one word per set: halve the word three times (keep the low half
-    if it holds more than ``k`` set bits, else drop it and its count), then a byte table."""
-    if not _HAS_BITWISE_COUNT:
-        return _kth_bytes(x[None, :], k)
-    k = k.astype(np.int64)
-    pos = np.zeros(len(x), dtype=np.int64)
-    for width, low_mask in _HALVES:
-        low = x & low_mask
-        c = np.bitwise_count(low)
-        high = k >= c
-        k = k - np.where(high, c, 0)
-        x = np.where(high, x >> width, low)
-        pos += np.where(high, int(width), 0)
-    out: I64 = pos + KTH8_FLAT[(x & np.uint64(255)).astype(np.int64) * 8 + np.clip(k, 0, 7)]
+def select_word(x: U64, k: Any) -> I64:
+    """The index of the ``k[j]``-th set bit (from 0, lowest first) of each word ``x[j]``
+    (junk, up to 72, where ``k[j]`` is not below that word's popcount).
+
+    Broadword selection, with no branch per word: the bytes' popcounts (the usual halving
+    sums) times ``0x0101...01`` give in byte ``i`` the set bits of bytes ``0..i``; the bytes
+    whose running count is at most ``k`` (a bytewise ``k - count >= 0`` test on the high
+    bits) are the bytes before the one that holds the bit, and a byte table finishes."""
+    u = _U  # numpy scalars: a Python int would turn uint64 arithmetic into float64
+    k = k.astype(np.uint64)
+    s = x - ((x >> u[1]) & _M1)
+    s = (s & _M2) + ((s >> u[2]) & _M2)
+    s = (s + (s >> u[4])) & _M4
+    run = s * _L8  # byte i: the set bits of bytes 0..i (at most 64: no carries)
+    below = (((k * _L8) | _H8) - run) & _H8  # high bit of byte i: run[i] <= k
+    shift = (((below >> u[7]) * _L8) >> u[56]) * u[8]  # 8 x bytes before the bit's byte
+    before = ((run << u[8]) >> shift) & u[255]
+    byte = (x >> shift) & u[255]
+    out: I64 = (shift + KTH8_FLAT[(byte * u[8] + ((k - before) & u[7])).astype(np.intp)]).astype(
+        np.int64
+    )
     return out
 
 
 def kth_bit(x: U64, k: I64) -> I64:
     """The index of the ``k[j]``-th set bit (from 0, lowest first) of the words
-    ``x[:, j]`` (``x`` is ``(W, n)``; each ``k[j]`` below that set's size, else junk)."""
-    if x.shape[0] == 1:
-        return _kth_bit_word(x[0], k)
-    return _kth_bytes(x, k)
-
-
-def _kth_bytes(x: U64, k: I64) -> I64:
-    """The index of the ``k[j]``-th set bit (from 0, lowest first) of the words
     ``x[:, j]`` (``x`` is ``(W, n)``; each ``k[j]`` below that set's size, else junk).
 
-    The bytes of the words are laid out ``(8W, n)``, counted with a byte table and summed
-    down the rows; the byte holding the bit is the number of sums at or below ``k``."""
+    With several words, the word is found from the words' running popcounts, then the bit
+    in it by :func:`select_word`."""
+    if x.shape[0] == 1:
+        return select_word(x[0], k)
     n = x.shape[1]
-    b = np.ascontiguousarray(np.ascontiguousarray(x.T).view(np.uint8).T)  # (8W, n)
-    cum = cumsum_rows(POP8_16[b])  # int16 throughout: a quarter of int64's memory traffic
-    byte = np.minimum((cum <= k.astype(np.int16)).sum(axis=0), b.shape[0] - 1)
+    cum = cumsum_rows(popcount(x[:, None, :], axis=1))  # (W, n)
+    word = np.minimum((cum <= k).sum(axis=0), x.shape[0] - 1)
     cols = np.arange(n)
-    before = np.where(byte > 0, cum.reshape(-1)[(byte - 1) * n + cols], 0)
-    value = b.reshape(-1)[byte * n + cols]
-    out: I64 = byte * 8 + KTH8_FLAT[value.astype(np.int64) * 8 + np.clip(k - before, 0, 7)]
+    before = np.where(word > 0, cum.reshape(-1)[(word - 1) * n + cols], 0)
+    out: I64 = word * 64 + select_word(x.reshape(-1)[word * n + cols], k - before)
     return out
 
 
@@ -157,6 +159,10 @@ class Tables:
             bit[t] = words_of(1 << t, w)
         self.BIT = bit
         self.BITT = np.ascontiguousarray(bit.T)  # (W, S + 1): BITT[:, -1] is empty
+        # ONLY[:, t]: tile t alone; ONLY[:, -1]: every tile (a filter: "the drawn tile, if any")
+        only = self.BITT.copy()
+        only[:, -1] = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+        self.ONLY = only
         self.WITH = np.array(
             [words_of(WITH[v] & ((1 << s) - 1), w) for v in range(n + 1)], dtype=np.uint64
         ).reshape(n + 1, w)
