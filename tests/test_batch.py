@@ -184,7 +184,17 @@ def test_auto_reset_deals_the_next_seeds() -> None:
     assert dealt > 3
 
 
-def test_random_playout_results() -> None:
+@pytest.fixture(params=["numpy", "core"])
+def playout_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run ``random_playout`` on numpy arrays, or round by round with the core's playout
+    (what engines of fewer than ``CORE_BELOW`` rounds do)."""
+    from chickenfoot.batch import _engine
+
+    monkeypatch.setattr(_engine, "CORE_BELOW", 0 if request.param == "numpy" else 1 << 30)
+    return str(request.param)
+
+
+def test_random_playout_results(playout_path: str) -> None:
     rules = cf.Rules()
     e = BatchEngine(rules, 16, seed=5, rng_seed=2)
     res = e.random_playout(40)
@@ -192,9 +202,18 @@ def test_random_playout_results() -> None:
     for out, pen in zip(res.out.tolist(), res.penalties.tolist(), strict=True):
         assert out == -1 or pen[out] == 0
     assert (res.plies > 0).all()
-    # to the end of the rounds in play: the final states agree with the results
+    # each lane is left with the last of its rounds, finished, as the results say
+    assert len(set(e.seeds)) == 16 and set(e.seeds) <= set(res.seeds)
+    for i, seed in enumerate(e.seeds):
+        s, j = e.to_state(i), res.seeds.index(seed)
+        assert s.is_over() and list(s.penalties()) == res.penalties[j].tolist()
+        assert int(e.plies[i]) == res.plies[j]
+    # to the end of the rounds in play (some moves made already): the final states agree
     e.reset()
+    for _ in range(5):
+        e.step(e.random_actions())
     res = e.random_playout()
+    assert res.seeds == list(range(61, 77)) and (res.plies >= 5).all()
     for i in range(16):
         s = e.to_state(i)
         assert s.is_over()
@@ -418,7 +437,7 @@ def test_memory_per_round_is_stated() -> None:
     assert 200 < e.bytes_per_round < 1000
 
 
-def test_finished_rounds_are_left_alone() -> None:
+def test_finished_rounds_are_left_alone(playout_path: str) -> None:
     rules = cf.Rules(players=2, max_pip=4, hand_size=3, opening_toes=2, foot_toes=1)
     e = BatchEngine(rules, 3, seed=1, rng_seed=1)
     e.random_playout()

@@ -22,6 +22,6 @@ True
 
 from __future__ import annotations
 
-from chickenfoot.batch._engine import MAX_GAMES, BatchEngine, Policy, Results
+from chickenfoot.batch._engine import CORE_BELOW, MAX_GAMES, BatchEngine, Policy, Results
 
-__all__ = ["MAX_GAMES", "BatchEngine", "Policy", "Results"]
+__all__ = ["CORE_BELOW", "MAX_GAMES", "BatchEngine", "Policy", "Results"]

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import operator
+import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
+from chickenfoot.deal import deal
 from chickenfoot.encoding import Encoding
 from chickenfoot.errors import ArgumentError, IllegalMoveError, brief, within_digits
 from chickenfoot.moves import play_by_ids
 from chickenfoot.outcome import Outcome, Termination
+from chickenfoot.playout import playout
 from chickenfoot.rules import Rules
 from chickenfoot.state import _BLOCKED, _OUT, State, _make, _union, apply
 from chickenfoot.tiles import DOUBLE_ID, PIPS, WITH
@@ -26,10 +29,14 @@ if TYPE_CHECKING:
     I64 = NDArray[np.int64]
     Bools = NDArray[np.bool_]
 
-__all__ = ["MAX_GAMES", "BatchEngine", "Policy", "Results"]
+__all__ = ["CORE_BELOW", "MAX_GAMES", "BatchEngine", "Policy", "Results"]
 
 MAX_GAMES: Final = 1 << 20
 """The most rounds one engine holds (1,048,576)."""
+
+CORE_BELOW: Final = 128
+"""Engines of fewer rounds play :meth:`BatchEngine.random_playout` round by round with the
+core's :func:`~chickenfoot.playout` (faster there than numpy on a few columns)."""
 
 _ONGOING: Final = -1
 
@@ -749,8 +756,12 @@ class BatchEngine:
 
         ``k=None`` plays every round in play to its end. An int ``k`` plays ``k`` new rounds
         (the next ``k`` seeds, dealt into the lanes as they free up; this discards the rounds
-        in play) and leaves the last ones finished in the engine. Returns the finished
-        rounds' :class:`Results`, in seed order.
+        in play) and leaves each lane holding the last round it played, finished (its seed
+        in :attr:`seeds`). Returns the finished rounds' :class:`Results`, in seed order.
+
+        Engines of fewer than :data:`CORE_BELOW` rounds play round by round with the core's
+        :func:`~chickenfoot.playout` (random choices seeded by the engine's generator):
+        numpy's per-call cost makes a few columns slower than plain Python.
         """
         return self._playout(None, k)
 
@@ -766,6 +777,8 @@ class BatchEngine:
     def _playout(self, policy: Policy | None, k: int | None) -> Results:
         if k is not None and (type(k) is not int or not 0 <= k <= 1 << 40):
             raise ArgumentError(f"k={brief(k)} is invalid: must be None or an int >= 0")
+        if policy is None and self.n < CORE_BELOW:
+            return self._core_playout(k)
         p = self._tb.P
         if k is None:  # the rounds in play, to their ends
             total = self.n
@@ -812,6 +825,40 @@ class BatchEngine:
                 done_now = self._apply(live, *self._policy_moves(live, policy))
             if len(done_now):
                 live = live[self.result[live] == _ONGOING]
+        return Results(seeds, out, pens, plies)
+
+    def _core_playout(self, k: int | None) -> Results:
+        """:meth:`random_playout` with the core's :func:`~chickenfoot.playout`, round by
+        round (faster below :data:`CORE_BELOW` rounds at once): round ``j`` of ``k`` is
+        played in lane ``j % n``; the random choices come from a ``random.Random`` seeded
+        by the engine's generator."""
+        rng = random.Random(int(self.rng.integers(1 << 62)))
+        rules, p = self.rules, self._tb.P
+        if k is None:
+            seeds = [-1 if x is None else x for x in self.seeds]
+            jobs: list[tuple[int, State]] = [(i, self.to_state(i)) for i in range(self.n)]
+        else:
+            seeds = self._take_seeds(k)
+            jobs = [(j % self.n, deal(rules, x, self.round)) for j, x in enumerate(seeds)]
+        out = np.full(len(jobs), -1, dtype=np.int64)
+        pens = np.zeros((len(jobs), p), dtype=np.int64)
+        plies = np.zeros(len(jobs), dtype=np.int64)
+        for j, (lane, start) in enumerate(jobs):
+            end = playout(start, rng)
+            made, log = 0, end._log
+            while log is not start._log:
+                made += 1
+                log = log[0]
+            o = end._outcome
+            assert o is not None
+            out[j] = -1 if o.seat is None else o.seat
+            pens[j] = end.penalties()
+            plies[j] = made + (int(self.plies[lane]) if k is None else 0)
+            if k is None or j >= len(jobs) - self.n:
+                self._load(lane, end)
+                self.plies[lane] = plies[j]
+                if k is not None:
+                    self.seeds[lane] = seeds[j]
         return Results(seeds, out, pens, plies)
 
     def _policy_moves(self, g: I64, policy: Policy) -> tuple[I64, I64, I64]:
@@ -903,36 +950,40 @@ class BatchEngine:
         eng.auto_reset = auto_reset
         eng.rng = np.random.default_rng(rng_seed)
         eng._next_seed = seed
-        tb = eng._tb
-        w = tb.W
         for i, s in enumerate(states):
-            eng.hands[:, :, i] = [words_of(h, w) for h in s._hands]
-            eng.ends[:, :, i] = [words_of(e, w) for e in s._ends]
-            eng.mask[:, i] = words_of(s._mask & ((1 << tb.S) - 1), w)
-            tab = 0
-            for j, m in enumerate(s.board):
-                eng.board[j, i] = (m._t << 16) + m._a + 1
-                tab |= 1 << m._t
-            eng.table[:, i] = words_of(tab, w)
-            eng.nboard[i] = len(s.board)
-            nb = len(s._bone)
-            eng.bone[:nb, i] = s._bone
-            eng.bpos[i], eng.bend[i] = 0, nb
-            eng.nums[i] = s._nums
-            eng.pending[i] = s._pending
-            eng.need[i] = s._need
-            eng.turn[i] = s.turn
-            eng.drawn[i] = s._drawn
-            eng.centre[i] = s._centre
-            o = s._outcome
-            if o is None:
-                eng.result[i] = _ONGOING
-            elif o.termination is Termination.BLOCKED:
-                eng.result[i] = tb.P
-            else:
-                assert o.seat is not None
-                eng.result[i] = o.seat
+            eng._load(i, s)
         return eng
+
+    def _load(self, i: int, s: State) -> None:
+        """Put the core state ``s`` (under the engine's rules) in lane ``i``."""
+        tb = self._tb
+        w = tb.W
+        self.hands[:, :, i] = [words_of(h, w) for h in s._hands]
+        self.ends[:, :, i] = [words_of(e, w) for e in s._ends]
+        self.mask[:, i] = words_of(s._mask & ((1 << tb.S) - 1), w)
+        tab = 0
+        for j, m in enumerate(s.board):
+            self.board[j, i] = (m._t << 16) + m._a + 1
+            tab |= 1 << m._t
+        self.table[:, i] = words_of(tab, w)
+        self.nboard[i] = len(s.board)
+        nb = len(s._bone)
+        self.bone[:nb, i] = s._bone
+        self.bpos[i], self.bend[i] = 0, nb
+        self.nums[i] = s._nums
+        self.pending[i] = s._pending
+        self.need[i] = s._need
+        self.turn[i] = s.turn
+        self.drawn[i] = s._drawn
+        self.centre[i] = s._centre
+        o = s._outcome
+        if o is None:
+            self.result[i] = _ONGOING
+        elif o.termination is Termination.BLOCKED:
+            self.result[i] = tb.P
+        else:
+            assert o.seat is not None
+            self.result[i] = o.seat
 
 
 class _DealQueue:
