@@ -1,13 +1,16 @@
 """Random rounds per second of the batched engine (``chickenfoot.batch``), beside the reference.
 
 House rules, 4 players, double-nine: ``BatchEngine(rules, n).random_playout(k)`` with
-``n`` rounds held at once (N = 1, 64, 1,024, 8,192), deals included (each round is the
-seeded deal ``deal(rules, seed)``). Every figure is a median of ``--repeats`` timed runs;
-the reference (a bare pure-Python playout, ``reference.py``, loaded as ``bench/run.py``
-loads it) is timed in the same run, interleaved. ``--layouts`` also times the per-step
+``n`` rounds held at once (N = 1, 64, 1,024, 8,192 by default; ``--sizes`` for others),
+deals included (each round is the seeded deal ``deal(rules, seed)``); engines of fewer than
+``CORE_BELOW`` rounds play with the core's ``playout``. Every figure is a median of
+``--repeats`` timed runs; the reference (a bare pure-Python playout, ``reference.py``,
+loaded as ``bench/run.py`` loads it) is timed in the same run, interleaved. The memory of
+one round (``bytes_per_round``) is printed beside. ``--layouts`` also times the per-step
 kernel (count the legal moves, draw one, find it) on uint64 words against boolean planes.
 
     python bench/batch.py --seconds 2 --repeats 3
+    python bench/batch.py --sizes 1024 2048 4096 8192 16384 32768   # the scaling with N
 """
 
 from __future__ import annotations
@@ -46,7 +49,9 @@ def batch_rounds(rules: cf.Rules, n: int) -> Callable[[], int]:
     return run
 
 
-def rows(ref: Any) -> list[tuple[str, str, Callable[[], int], Callable[[], int] | None]]:
+def rows(
+    ref: Any, sizes: tuple[int, ...] = SIZES
+) -> list[tuple[str, str, Callable[[], int], Callable[[], int] | None]]:
     """The batch figures as rows of ``bench/run.py``'s table."""
     house = cf.Rules()
     return [
@@ -56,8 +61,15 @@ def rows(ref: Any) -> list[tuple[str, str, Callable[[], int], Callable[[], int] 
             batch_rounds(house, n),
             ref and ref_rounds(ref),
         )
-        for n in SIZES
+        for n in sizes
     ]
+
+
+def bytes_per_round(n: int) -> int:
+    """``BatchEngine(Rules(), n).bytes_per_round``."""
+    from chickenfoot.batch import BatchEngine
+
+    return BatchEngine(cf.Rules(), n).bytes_per_round
 
 
 def layouts(seconds: float, repeats: int) -> dict[str, float]:
@@ -135,11 +147,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=3, help="timed runs per figure (median)")
     ap.add_argument("--reference", help="path to the shared reference.py")
     ap.add_argument("--layouts", action="store_true", help="also time the layouts' kernel")
+    ap.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="values of N")
     args = ap.parse_args(argv)
     ref = load_reference(args.reference)
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    print(f"memory per round: {bytes_per_round(8):,} bytes (house rules, 4 players, double-9)")
     print(f"{'figure':40} {'chickenfoot':>12} {'reference':>12} {'ratio':>7}")
-    for name, _unit, ours, theirs in rows(ref):
+    for name, _unit, ours, theirs in rows(ref, tuple(args.sizes)):
         rate(ours, args.seconds / 4)
         mine, refs = [], []
         for _ in range(args.repeats):

@@ -385,6 +385,14 @@ def main(argv: list[str] | None = None) -> int:
     results["figures"]["bytes of a mid-game state"] = {"unit": "bytes", "median": sb}
     print(f"{'bytes allocated per apply':34} {ab:12,.0f}")
     print(f"{'bytes of a mid-game state':34} {sb:12,.0f}")
+    try:
+        from batch import bytes_per_round
+
+        bb = bytes_per_round(8)
+        results["figures"]["batch bytes per round, house 4p"] = {"unit": "bytes", "median": bb}
+        print(f"{'batch bytes per round, house 4p':34} {bb:12,.0f}")
+    except ImportError:
+        pass
     Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
     print(f"results written to {args.json}")
     return 0

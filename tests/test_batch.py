@@ -462,3 +462,16 @@ def test_double_eighteen_in_lockstep() -> None:
     # three words per set; no table of playable tiles (19 numbers)
     rules = cf.Rules(players=6, max_pip=18, hand_size=15, opening_toes=4)
     lockstep(rules, 77, 2, random.Random(18), engine_choice=True, full=False)
+
+
+@pytest.mark.parametrize("rules", [cf.Rules(), cf.Rules(players=8)], ids=["double-9", "double-12"])
+def test_without_numpy_bitwise_count(rules: cf.Rules, monkeypatch: pytest.MonkeyPatch) -> None:
+    # numpy before 2.0 has no bitwise_count: the byte-table popcount gives the same games
+    from chickenfoot.batch import _tables
+
+    monkeypatch.setattr(_tables, "_HAS_BITWISE_COUNT", False)
+    lockstep(rules, 500, 3, random.Random(7), engine_choice=True, full=True)
+    e = BatchEngine(rules, 200, seed=9, rng_seed=1)
+    res = e.random_playout()
+    assert all(e.to_state(i).is_over() for i in range(200))
+    assert res.penalties.tolist() == [list(e.to_state(i).penalties()) for i in range(200)]
