@@ -475,3 +475,14 @@ def test_without_numpy_bitwise_count(rules: cf.Rules, monkeypatch: pytest.Monkey
     res = e.random_playout()
     assert all(e.to_state(i).is_over() for i in range(200))
     assert res.penalties.tolist() == [list(e.to_state(i).penalties()) for i in range(200)]
+
+
+def test_deals_across_shuffle_blocks() -> None:
+    # seeds are shuffled (and rounds dealt) in blocks of BLOCK: the block edges deal right
+    from chickenfoot.batch._shuffle import BLOCK
+
+    rules = cf.Rules()
+    n = 2 * BLOCK + 3
+    e = BatchEngine(rules, n, seed=100)
+    for i in (0, BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK, n - 1):
+        assert same(e.to_state(i), cf.deal(rules, 100 + i)), i

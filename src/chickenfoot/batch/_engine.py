@@ -19,7 +19,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.state import _BLOCKED, _OUT, State, _make, _union, apply
 from chickenfoot.tiles import DOUBLE_ID, PIPS, WITH
 
-from ._shuffle import shuffled_many
+from ._shuffle import BLOCK, shuffled_many
 from ._tables import cols, cumsum_rows, int_of, kth_bit, popcount, popcount_small, tables, words_of
 
 if TYPE_CHECKING:
@@ -236,6 +236,11 @@ class BatchEngine:
         tb, rules = self._tb, self.rules
         k = len(g)
         if not k:
+            return
+        if k > BLOCK:  # in blocks: a deal's temporaries take about 1 kB per round
+            for i in range(0, k, BLOCK):
+                part = None if order is None else order[i : i + BLOCK]
+                self._deal(g[i : i + BLOCK], seeds[i : i + BLOCK], part)
             return
         if order is None:
             order = shuffled_many(rules, seeds, self.round)  # (k, dealt) tile ids
@@ -996,7 +1001,7 @@ class _DealQueue:
         self.made = 0  # seeds shuffled so far
         self.used = 0  # shuffles handed out
         self.buffer = np.zeros((0, engine._tb.dealt), dtype=np.int64)
-        self.block = max(engine.n, 4096)
+        self.block = BLOCK
 
     def take(self, m: int) -> I64:
         left = self.made - self.used

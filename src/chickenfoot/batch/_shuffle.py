@@ -116,6 +116,10 @@ def _seeded(length: int, key: U32) -> U32:
     return mt
 
 
+BLOCK: Final = 8192
+"""Seeds shuffled together at most: the generators' states take 624 x 4 bytes each (20 MB
+for a block), and per seed a block of 8,192 cost the least where this was tuned."""
+
 _ROWS: Final = np.arange(_N)
 _LOOK: Final = 4  # outputs tried at once for each draw of the shuffle
 _AHEAD: Final = np.arange(_LOOK)
@@ -241,4 +245,9 @@ def shuffled_many(rules: Rules, seeds: list[int], round: int) -> NDArray[np.int6
     tiles = list(range(set_size(rules.max_pip)))
     if rules.centre == "set_aside":
         del tiles[centre]
-    return _shuffle_columns([f"{s}:{round}" for s in seeds], tiles)
+    texts = [f"{s}:{round}" for s in seeds]
+    if len(texts) <= BLOCK:
+        return _shuffle_columns(texts, tiles)
+    return np.concatenate(
+        [_shuffle_columns(texts[i : i + BLOCK], tiles) for i in range(0, len(texts), BLOCK)]
+    )
