@@ -439,14 +439,30 @@ class BatchEngine:
         """Make a uniformly random legal move in each round ``g`` (none over); returns the
         rounds that ended (:meth:`_choose`, then :meth:`_apply` with what it read).
 
-        A draw whose tile cannot be played leaves the pass as the only legal move (with
-        ``draw="one"``, or an empty boneyard); that pass is made in the same step."""
+        Forced moves around it are made in the same step: a seat with nothing to play, no
+        tile drawn and tiles in the boneyard must draw, so it draws first (and then chooses
+        among the drawn tile's plays and what else is legal); a draw whose tile cannot be
+        played leaves the pass as the only legal move (with ``draw="one"``, or an empty
+        boneyard), so it passes."""
         sl = self._sel(g)
-        hand = self._rows(self.hands, self.turn[sl], g)
-        kind, t, a, end = self._choose(g, hand)
+        tb, n = self._tb, self.n
+        turn = self.turn[sl]
+        hand = self._rows(self.hands, turn, g)
+        cand = self._candidates(g, hand)
+        d, bp = self.drawn[sl], self.bpos[sl]
+        must = ~cand.any(axis=0) & (d < 0) & (bp < self.bend[sl])
+        if must.any():  # the forced draw
+            top = self.bone.reshape(-1)[np.minimum(bp, self.bone.shape[0] - 1) * n + g]
+            hand = hand | cols(tb.BITT, np.where(must, top, tb.S))
+            self._set_rows(self.hands, turn, g, hand)
+            self.drawn[sl] = np.where(must, top, d)
+            self.bpos[sl] = bp + must
+            self.plies[sl] += must
+            cand = self._candidates(g, hand)
+        kind, t, a, end = self._choose(g, hand, cand)
         ended = self._apply(g, kind, t, a, hand, end)
         d = self.drawn[sl]
-        forced = (d >= 0) & ~(cols(self._tb.BITT, d) & cols(self.mask, sl)).any(axis=0)
+        forced = (d >= 0) & ~(cols(tb.BITT, d) & cols(self.mask, sl)).any(axis=0)
         if self.rules.draw != "one":
             forced &= self.bpos[sl] >= self.bend[sl]
         if forced.any():
@@ -468,9 +484,12 @@ class BatchEngine:
         ended: I64 = g[self.result[sl] != _ONGOING]
         return ended
 
-    def _choose(self, g: I64, hand: U64) -> tuple[Any, I64, I64, tuple[I64, U64]]:
+    def _choose(
+        self, g: I64, hand: U64, cand: U64 | None = None
+    ) -> tuple[Any, I64, I64, tuple[I64, U64]]:
         """A uniformly random legal move in each round ``g`` (none over; ``hand``: the hands
-        of the seats to act) as ``(kind, tile, anchor, (v, ends[v]))``: ``kind`` 0 plays,
+        of the seats to act, ``cand``: their :meth:`_candidates` if known) as
+        ``(kind, tile, anchor, (v, ends[v]))``: ``kind`` 0 plays,
         1 draws, 2 passes (int8); the tile is junk where ``kind`` is not 0; ``v`` is the
         number an open play is matched on (junk elsewhere).
 
@@ -480,7 +499,8 @@ class BatchEngine:
         sl = self._sel(g)
         tb, rules = self._tb, self.rules
         k = len(g)
-        cand = self._candidates(g, hand)  # (W, k)
+        if cand is None:
+            cand = self._candidates(g, hand)  # (W, k)
         has = cand.any(axis=0)
         d = self.drawn[sl]
         bone_left = self.bpos[sl] < self.bend[sl]
