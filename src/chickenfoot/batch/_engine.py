@@ -13,14 +13,15 @@ from chickenfoot.deal import deal
 from chickenfoot.encoding import Encoding
 from chickenfoot.errors import ArgumentError, IllegalMoveError, brief, within_digits
 from chickenfoot.moves import play_by_ids
-from chickenfoot.outcome import Outcome, Termination
+from chickenfoot.outcome import Outcome
 from chickenfoot.playout import playout
 from chickenfoot.rules import Rules
 from chickenfoot.state import _BLOCKED, _OUT, State, _make, _union, apply
-from chickenfoot.tiles import DOUBLE_ID, PIPS, WITH
+from chickenfoot.tiles import PIPS, WITH
 
-from ._shuffle import BLOCK, shuffled_many
-from ._tables import cols, cumsum_rows, int_of, kth_bit, popcount, popcount_small, tables, words_of
+from ._steps import Steps
+from ._store import ONGOING, DealQueue
+from ._tables import bit_of, int_of, popcount, tables
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -37,8 +38,6 @@ MAX_GAMES: Final = 1 << 20
 CORE_BELOW: Final = 128
 """Engines of fewer rounds play :meth:`BatchEngine.random_playout` round by round with the
 core's :func:`~chickenfoot.playout` (faster there than numpy on a few columns)."""
-
-_ONGOING: Final = -1
 
 Policy = Callable[["NDArray[np.float32]", "NDArray[np.bool_]"], Any]
 """Chooses actions: ``policy(observations, legal_mask) -> actions``, one row per round."""
@@ -88,7 +87,7 @@ def _check_seed(seed: object, name: str) -> int:
     return seed
 
 
-class BatchEngine:
+class BatchEngine(Steps):
     """``n`` rounds of Chicken Foot under one ``rules``, held as numpy arrays.
 
     Every round is a seeded deal, ``deal(rules, seed, round)``: the engine's rounds take the
@@ -124,62 +123,6 @@ class BatchEngine:
         self._next_seed = seed
         self.reset()
 
-    # -- storage -------------------------------------------------------------------------------
-
-    def _setup(self, rules: Rules, n: int, bone_width: int) -> None:
-        """Allocate the arrays. The round is the last axis of every array (one column per
-        round), so that an operation on all rounds runs over contiguous memory; tile sets
-        are ``W`` uint64 words (axis -2)."""
-        tb = tables(rules)
-        self.rules = rules
-        self.n = n
-        self._tb = tb
-        s, v, w, p = tb.S, tb.V, tb.W, tb.P
-        self.hands = np.zeros((p, w, n), dtype=np.uint64)
-        self.ends = np.zeros((v, w, n), dtype=np.uint64)  # anchors whose line ends in v
-        self.mask = np.zeros((w, n), dtype=np.uint64)  # tiles with a legal play
-        self.table = np.zeros((w, n), dtype=np.uint64)  # tiles on the table
-        self.bone = np.zeros((max(bone_width, 1), n), dtype=np.int16)  # draw order
-        self.bpos = np.zeros(n, dtype=np.int64)  # tiles drawn
-        self.bend = np.zeros(n, dtype=np.int64)  # boneyard length at the start
-        self.nums = np.zeros(n, dtype=np.int64)  # open numbers, a bitmask
-        self.pending = np.zeros(n, dtype=np.int64)  # pending hub, or -1
-        self.need = np.zeros(n, dtype=np.int64)  # toes it still needs
-        self.turn = np.zeros(n, dtype=np.int64)
-        self.drawn = np.zeros(n, dtype=np.int64)  # drawn tile this turn, or -1
-        self.centre = np.zeros(n, dtype=np.int64)
-        self.result = np.zeros(n, dtype=np.int64)  # -1 in play, a seat out, P blocked
-        # placements in order, tile t on anchor a (-1: none) as (t << 16) + a + 1
-        self.board = np.zeros((s, n), dtype=np.int32)
-        self.nboard = np.zeros(n, dtype=np.int64)
-        self.plies = np.zeros(n, dtype=np.int64)
-        self.seeds: list[int | None] = [None] * n
-        self._all = np.arange(n)  # every lane: _sel turns it into a slice
-
-    @property
-    def bytes_per_round(self) -> int:
-        """Bytes of the arrays that hold one round."""
-        arrays = (
-            self.hands,
-            self.ends,
-            self.mask,
-            self.table,
-            self.bone,
-            self.bpos,
-            self.bend,
-            self.nums,
-            self.pending,
-            self.need,
-            self.turn,
-            self.drawn,
-            self.centre,
-            self.result,
-            self.board,
-            self.nboard,
-            self.plies,
-        )
-        return sum(a.nbytes for a in arrays) // self.n
-
     @property
     def num_actions(self) -> int:
         """The size of the action space (the :class:`~chickenfoot.encoding.Encoding`'s)."""
@@ -198,10 +141,10 @@ class BatchEngine:
     @property
     def done(self) -> Bools:
         """Whether each round is over (a copy)."""
-        out: Bools = self.result != _ONGOING
+        out: Bools = self.result != ONGOING
         return out
 
-    # -- deals ---------------------------------------------------------------------------------
+    # -- deals ------------------------------------------------------------------------------
 
     def reset(self, seeds: Sequence[int] | None = None) -> None:
         """Deal every round again: with ``seeds`` (one int per round), or the next ``n``
@@ -225,324 +168,7 @@ class BatchEngine:
             self.bone = np.zeros((max(self._tb.bone0, 1), self.n), dtype=np.int16)
         self._deal(np.arange(self.n), chosen)
 
-    def _take_seeds(self, k: int) -> list[int]:
-        out = list(range(self._next_seed, self._next_seed + k))
-        self._next_seed += k
-        return out
-
-    def _deal(self, g: I64, seeds: list[int], order: I64 | None = None) -> None:
-        """Deal ``deal(rules, seeds[j], self.round)`` into lane ``g[j]`` (``order``: the
-        shuffles, if made already)."""
-        tb, rules = self._tb, self.rules
-        k = len(g)
-        if not k:
-            return
-        if k > BLOCK:  # in blocks: a deal's temporaries take about 1 kB per round
-            for i in range(0, k, BLOCK):
-                part = None if order is None else order[i : i + BLOCK]
-                self._deal(g[i : i + BLOCK], seeds[i : i + BLOCK], part)
-            return
-        if order is None:
-            order = shuffled_many(rules, seeds, self.round)  # (k, dealt) tile ids
-        p, hs = tb.P, rules.hand_size
-        bits = tb.BIT[order[:, : p * hs]].reshape(k, p, hs, tb.W)
-        hands = np.bitwise_or.reduce(bits, axis=2).transpose(1, 2, 0)  # (P, W, k)
-        self.hands[:, :, g] = hands
-        nb = tb.bone0
-        self.bone[:nb, g] = order[:, p * hs :].T
-        self.bpos[g] = 0
-        self.bend[g] = nb
-        self.ends[:, :, g] = 0
-        self.nums[g] = 0
-        self.drawn[g] = -1
-        self.plies[g] = 0
-        centre = DOUBLE_ID[rules.centre_of_round(self.round)]
-        self.centre[g] = centre
-        cx = int(tb.PX[centre])
-        turn = np.full(k, rules.leader_of_round(self.round), dtype=np.int64)
-        if rules.centre == "set_aside":
-            self.board[0, g] = centre << 16
-            self.nboard[g] = 1
-            self.pending[g] = centre
-            self.need[g] = rules.opening_toes
-            self.mask[:, g] = tb.WITH[cx][:, None]
-            self.table[:, g] = tb.BIT[centre][:, None]
-        else:
-            self.nboard[g] = 0
-            self.pending[g] = -1
-            self.need[g] = 0
-            self.mask[:, g] = tb.BIT[centre][:, None]
-            self.table[:, g] = 0
-            word, bit = divmod(centre, 64)
-            holds = (hands[:, word, :] >> np.uint64(bit)) & np.uint64(1)  # (P, k)
-            turn = np.where(holds.any(axis=0), holds.argmax(axis=0), turn)
-        self.turn[g] = turn
-        self.result[g] = _ONGOING
-        if nb == 0:
-            self._check_blocked(g)
-        for j, lane in enumerate(g.tolist()):
-            self.seeds[lane] = seeds[j]
-
-    # -- rules, vectorized -------------------------------------------------------------------
-    #
-    # Words of a set per round are (W, k) arrays (k rounds); _rows reads, for each round
-    # g[j], the words of row r[j] of a (rows, W, n) array.
-
-    def _rows(self, arr: U64, r: I64, g: I64) -> U64:
-        if self._tb.W == 1:
-            out: U64 = arr.reshape(-1)[r * self.n + g][None, :]
-            return out
-        return np.ascontiguousarray(arr[r, :, g].T)
-
-    def _set_rows(self, arr: U64, r: I64, g: I64, value: U64) -> None:
-        if self._tb.W == 1:
-            arr.reshape(-1)[r * self.n + g] = value[0]
-        else:
-            arr[r, :, g] = value.T
-
-    def _sel(self, g: I64) -> Any:
-        """``g`` as an index: a slice (a view, no copy) when it is every lane in order."""
-        return slice(None) if g is self._all else g
-
-    def _check_blocked(self, g: I64) -> None:
-        """R10: rounds ``g`` (with nothing drawn) are blocked if the boneyard is empty and no
-        hand holds a playable tile."""
-        empty = self.bpos[g] >= self.bend[g]
-        if not empty.all():
-            g = g[empty]
-        held = np.bitwise_or.reduce(self.hands[:, :, g], axis=0)  # (W, k): every hand's tiles
-        playable = (held & self.mask[:, g]).any(axis=0)
-        self.result[g[~playable]] = self._tb.P
-
-    def _candidates(self, g: I64, hand: U64 | None = None) -> U64:
-        """``(W, k)``: the tiles the seat to act may play now: its hand (or the drawn tile)
-        & the playable tiles (``hand``: the hands of the seats to act, if read already)."""
-        sl = self._sel(g)
-        tb = self._tb
-        if hand is None:
-            hand = self._rows(self.hands, self.turn[sl], g)
-        out: U64 = hand & cols(self.mask, sl) & cols(tb.ONLY, self.drawn[sl])
-        return out
-
-    def _open_counts(self, sl: Any) -> Any:
-        """``(V, k)`` int16: how many open ends show each number, in the rounds ``sl``."""
-        return popcount_small(self.ends[:, :, sl], axis=1).astype(np.int16)
-
-    def _apply(
-        self,
-        g: I64,
-        kind: Any,
-        t: I64,
-        a: I64,
-        hand: U64 | None = None,
-        end: tuple[I64, U64] | None = None,
-    ) -> I64:
-        """Make the moves: ``kind`` 0 plays tile ``t`` on anchor ``a`` (-1: none), 1 draws,
-        2 passes. Trusted: the moves are legal. Returns the rounds that ended.
-
-        ``hand``: the hands of the seats to act, if read already; ``end``: ``(v, ends)``
-        with ``v`` the number each open play is matched on and ``ends`` the rows
-        ``self.ends[v]``, if read already (``v`` may be anything in other rounds).
-
-        Every array is updated across all rounds ``g`` at once, with the moves that do not
-        touch a field leaving it as it was (an empty set xor-ed in, a zero added): numpy's
-        whole-array operations cost less than selecting the rounds each kind of move
-        touches."""
-        sl = self._sel(g)
-        tb, rules = self._tb, self.rules
-        n, none = self.n, tb.S
-        play = kind == 0
-        drw = kind == 1
-        self.plies[sl] += 1
-        turn = self.turn[sl]
-        # a draw puts the boneyard's next tile in the hand, a play takes its tile out
-        bp = self.bpos[sl]
-        top = self.bone.reshape(-1)[np.minimum(bp, self.bone.shape[0] - 1) * n + g]
-        tile = np.where(drw, top, -1)
-        self.drawn[sl] = tile
-        self.bpos[sl] = bp + drw
-        moved = cols(tb.BITT, np.where(play, t, np.where(drw, tile, none)))
-        if hand is None:
-            hand = self._rows(self.hands, turn, g)
-        h = hand ^ moved
-        self._set_rows(self.hands, turn, g, h)
-        if play.any():  # plays
-            tp = np.where(play, t, 0)  # (tile 0 where no tile is played: looked up, unused)
-            nb = self.nboard[sl]  # below S in every round in play: the row is free
-            self.board.reshape(-1)[nb * n + g] = (tp << 16) + a + 1
-            self.nboard[sl] = nb + play
-            zero = np.uint64(0)
-            self.table[:, sl] |= np.where(play, moved, zero)
-            x, y = tb.PX[tp], tb.PY[tp]
-            pending, need, nums = self.pending[sl], self.need[sl], self.nums[sl]
-            centre_laid = play & (a < 0)
-            placed = play & (a >= 0)
-            toe = placed & (pending >= 0)
-            opn = placed & (pending < 0)
-            dbl = x == y
-            if end is None:  # an open play covers the end of anchor a: on number x or y
-                a0 = np.maximum(a, 0)
-                ends_x = self._rows(self.ends, x, g)
-                if tb.W == 1:
-                    on_x = ((ends_x[0] >> a0.astype(np.uint64)) & np.uint64(1)).astype(bool)
-                else:
-                    on_x = _bit(ends_x, a0, np.arange(len(g)))
-                v = np.where(on_x, x, y)
-                ends_v = self._rows(self.ends, v, g)
-            else:
-                v, ends_v = end
-            # the number a toe is matched on is its hub's; the tile's other number opens
-            o = x + y - np.where(toe, tb.PX[np.maximum(pending, 0)], v)
-            ev = ends_v ^ cols(tb.BITT, np.where(opn, a, none))
-            self._set_rows(self.ends, v, g, ev)
-            nums = nums ^ np.where(opn & ~ev.any(axis=0), 1 << v, 0)
-            grow = toe | (opn & ~dbl)  # a new open end, number o, anchor t
-            grown = self._rows(self.ends, o, g) | np.where(grow, moved, zero)
-            self._set_rows(self.ends, o, g, grown)
-            nums = nums | np.where(grow, 1 << o, 0)
-            need = np.where(toe, need - 1, need)
-            served = toe & (need == 0)
-            new_hub = centre_laid | (opn & dbl)
-            pending = np.where(served, -1, np.where(new_hub, tp, pending))
-            need = np.where(
-                centre_laid, rules.opening_toes, np.where(opn & dbl, rules.foot_toes, need)
-            )
-            recompute = served | (opn & ~dbl)
-            mask = cols(self.mask, sl)
-            mask = np.where(recompute, tb.union_t(nums), mask)
-            mask = np.where(new_hub, cols(tb.WITHT, x), mask)
-            self.pending[sl], self.need[sl], self.nums[sl] = pending, need, nums
-            self.mask[:, sl] = mask
-            out = play & ~h.any(axis=0)
-            if out.any():
-                self.result[g[out]] = turn[out]
-        # the turn passes (a pass, or a play that did not end the round)
-        result = self.result[sl]
-        nxt = (kind == 2) | ((kind == 0) & (result == _ONGOING))
-        turn = self.turn[sl] + nxt
-        turn[turn == tb.P] = 0
-        self.turn[sl] = turn
-        empty = nxt & (self.bpos[sl] >= self.bend[sl])
-        if empty.any():
-            self._check_blocked(g[empty])
-            result = self.result[sl]
-        ended: I64 = g[result != _ONGOING]
-        return ended
-
-    def _random_moves(self, g: I64) -> tuple[I64, I64, I64]:
-        """A uniformly random legal move in each round ``g`` (which must not be over), as
-        ``(kind, tile, anchor)`` (tile 0 where ``kind`` is not a play)."""
-        kind, t, a, _ = self._choose(g, self._rows(self.hands, self.turn[self._sel(g)], g))
-        return kind.astype(np.int64), np.where(kind == 0, t, 0), a
-
-    def _random_step(self, g: I64) -> I64:
-        """Make a uniformly random legal move in each round ``g`` (none over); returns the
-        rounds that ended (:meth:`_choose`, then :meth:`_apply` with what it read).
-
-        Forced moves around it are made in the same step: a seat with nothing to play, no
-        tile drawn and tiles in the boneyard must draw, so it draws first (and then chooses
-        among the drawn tile's plays and what else is legal); a draw whose tile cannot be
-        played leaves the pass as the only legal move (with ``draw="one"``, or an empty
-        boneyard), so it passes."""
-        sl = self._sel(g)
-        tb, n = self._tb, self.n
-        turn = self.turn[sl]
-        hand = self._rows(self.hands, turn, g)
-        cand = self._candidates(g, hand)
-        d, bp = self.drawn[sl], self.bpos[sl]
-        must = ~cand.any(axis=0) & (d < 0) & (bp < self.bend[sl])
-        if must.any():  # the forced draw
-            top = self.bone.reshape(-1)[np.minimum(bp, self.bone.shape[0] - 1) * n + g]
-            hand = hand | cols(tb.BITT, np.where(must, top, tb.S))
-            self._set_rows(self.hands, turn, g, hand)
-            self.drawn[sl] = np.where(must, top, d)
-            self.bpos[sl] = bp + must
-            self.plies[sl] += must
-            cand = self._candidates(g, hand)
-        kind, t, a, end = self._choose(g, hand, cand)
-        ended = self._apply(g, kind, t, a, hand, end)
-        d = self.drawn[sl]
-        forced = (d >= 0) & ~(cols(tb.BITT, d) & cols(self.mask, sl)).any(axis=0)
-        if self.rules.draw != "one":
-            forced &= self.bpos[sl] >= self.bend[sl]
-        if forced.any():
-            return self._pass(g, forced)
-        return ended
-
-    def _pass(self, g: I64, forced: Bools) -> I64:
-        """Pass in the rounds ``g[forced]`` (none over, each to pass); returns the rounds of
-        ``g`` that are over."""
-        sl = self._sel(g)
-        self.plies[sl] += forced
-        self.drawn[sl] = np.where(forced, -1, self.drawn[sl])
-        turn = self.turn[sl] + forced
-        turn[turn == self._tb.P] = 0
-        self.turn[sl] = turn
-        empty = forced & (self.bpos[sl] >= self.bend[sl])
-        if empty.any():
-            self._check_blocked(g[empty])
-        ended: I64 = g[self.result[sl] != _ONGOING]
-        return ended
-
-    def _choose(
-        self, g: I64, hand: U64, cand: U64 | None = None
-    ) -> tuple[Any, I64, I64, tuple[I64, U64]]:
-        """A uniformly random legal move in each round ``g`` (none over; ``hand``: the hands
-        of the seats to act, ``cand``: their :meth:`_candidates` if known) as
-        ``(kind, tile, anchor, (v, ends[v]))``: ``kind`` 0 plays,
-        1 draws, 2 passes (int8); the tile is junk where ``kind`` is not 0; ``v`` is the
-        number an open play is matched on (junk elsewhere).
-
-        The moves are counted (per open number ``v``: tiles showing ``v`` times open ends at
-        ``v``), one is drawn, then found by number, tile index and anchor index (the k-th
-        set bit of a word)."""
-        sl = self._sel(g)
-        tb, rules = self._tb, self.rules
-        k = len(g)
-        if cand is None:
-            cand = self._candidates(g, hand)  # (W, k)
-        has = cand.any(axis=0)
-        d = self.drawn[sl]
-        bone_left = self.bpos[sl] < self.bend[sl]
-        pending = self.pending[sl]
-        laid = self.nboard[sl] > 0
-        until = rules.draw == "until_playable"
-        # 0 (play) with a playable tile, else 1 (draw) if one may draw, else 2 (pass)
-        stuck = ~has
-        kind = stuck.view(np.int8) * np.int8(2) - (stuck & bone_left & ((d < 0) | until)).view(
-            np.int8
-        )
-        if rules.may_draw_instead:
-            extra: Any = np.where(d < 0, bone_left & laid, rules.drawn_tile == "may_play")
-        elif rules.drawn_tile == "may_play":
-            extra = d >= 0
-        else:
-            extra = None
-        ec = self._open_counts(sl)  # (V, k)
-        # (V, k) in int16: moves per open number, and their running sums
-        per_v = popcount_small(tb.WITHT[:, :, None] & cand[:, None, :], axis=0) * ec
-        cum = cumsum_rows(per_v)
-        toe = pending >= 0
-        total = np.where(toe, popcount(cand, axis=0), np.where(laid, cum[-1], 1))
-        n_moves = total if extra is None else total + extra
-        r = (self.rng.random(k) * n_moves).astype(np.int64)
-        if extra is not None:
-            is_extra = has & (r == total)
-            kind = np.where(is_extra, np.where(d < 0, 1, 2), kind).astype(np.int8)
-        play = kind == 0
-        opn = play & laid & ~toe
-        vsel = np.minimum(np.count_nonzero(cum <= r.astype(cum.dtype), axis=0), tb.V - 1)
-        flat = vsel * k + np.arange(k)
-        ca = np.maximum(ec.reshape(-1)[flat], 1)
-        q, rem = np.divmod(r - (cum.reshape(-1)[flat] - per_v.reshape(-1)[flat]), ca)
-        # an open play: tile q among those showing vsel, anchor rem among the ends at vsel;
-        # a toe: tile r of the candidates
-        t = kth_bit(np.where(opn, cand & cols(tb.WITHT, vsel), cand), np.where(opn, q, r))
-        ends_v = self._rows(self.ends, vsel, g)
-        a = np.where(opn, kth_bit(ends_v, rem), np.where(toe, pending, -1))
-        return kind, t, a, (vsel, ends_v)
-
-    # -- the public steps ----------------------------------------------------------------------
+    # -- the public steps -------------------------------------------------------------------
 
     def legal_mask(self) -> Bools:
         """``(n, num_actions)`` booleans: True for each legal move of each round, in the
@@ -553,7 +179,7 @@ class BatchEngine:
         """The legal masks of rounds ``lanes``, one row each."""
         tb, rules = self._tb, self.rules
         out = np.zeros((len(lanes), tb.A), dtype=bool)
-        li = np.nonzero(self.result[lanes] == _ONGOING)[0]  # rows of out
+        li = np.nonzero(self.result[lanes] == ONGOING)[0]  # rows of out
         if not len(li):
             return out
         g = lanes[li]
@@ -594,7 +220,7 @@ class BatchEngine:
     def random_actions(self) -> I64:
         """``(n,)``: a uniformly random legal action of each round in play (-1 for a finished
         round), as :meth:`random_playout` chooses them (``rng_seed`` seeds the choices)."""
-        g = np.nonzero(self.result == _ONGOING)[0]
+        g = np.nonzero(self.result == ONGOING)[0]
         out = np.full(self.n, -1, dtype=np.int64)
         kind, t, a = self._random_moves(g)
         out[g] = self._actions(kind, t, a)
@@ -626,7 +252,7 @@ class BatchEngine:
                 raise ArgumentError(
                     f"actions has shape {actions.shape}: must be ({self.n},), one per round"
                 )
-            g = np.nonzero(self.result == _ONGOING)[0]
+            g = np.nonzero(self.result == ONGOING)[0]
             act = actions[g].astype(np.int64)
             if len(g) == self.n:
                 g = self._all
@@ -664,9 +290,9 @@ class BatchEngine:
             np.where(has, rules.drawn_tile == "may_play", ~bone_left | (not until)),
         )
         rows = np.arange(len(g))
-        has_t = _bit(cand, t, rows)
+        has_t = bit_of(cand, t, rows)
         ax = self._rows(self.ends, tb.PX[t], g) | self._rows(self.ends, tb.PY[t], g)
-        on_end = _bit(ax, np.maximum(anc, 0), rows)
+        on_end = bit_of(ax, np.maximum(anc, 0), rows)
         where_ok = np.where(
             pending >= 0, anc == pending, np.where(laid, (anc >= 0) & on_end, anc == -1)
         )
@@ -708,13 +334,6 @@ class BatchEngine:
                 self._deal(ended, self._take_seeds(len(ended)))
         return rewards, done
 
-    def _penalties(self, g: I64) -> I64:
-        tb = self._tb
-        h = self.hands[:, :, g].transpose(2, 0, 1)  # (k, P, W)
-        bits = tb.unpack(h)  # (k, P, S)
-        out: I64 = bits.astype(np.int64) @ tb.PIP
-        return out
-
     def penalties(self) -> I64:
         """``(n, players)``: each seat's penalty points now (R11), in every round."""
         return self._penalties(np.arange(self.n))
@@ -723,10 +342,10 @@ class BatchEngine:
         """``(n,)``: -2 while a round goes on, -1 if it ended blocked, else the seat that
         went out."""
         r = self.result
-        out: I64 = np.where(r == _ONGOING, -2, np.where(r == self._tb.P, -1, r))
+        out: I64 = np.where(r == ONGOING, -2, np.where(r == self._tb.P, -1, r))
         return out
 
-    # -- observations ------------------------------------------------------------------------
+    # -- observations -----------------------------------------------------------------------
 
     def observe(self, seat: int | None = None) -> NDArray[np.float32]:
         """``(n, observation_size)`` float32: row ``i`` is
@@ -770,11 +389,11 @@ class BatchEngine:
         np.put_along_axis(hs, cols, sizes, axis=1)
         out[:, at("hand_sizes") : at("hand_sizes") + p] = hs
         out[:, at("boneyard")] = self.bend[g] - self.bpos[g]
-        live = self.result[g] == _ONGOING
+        live = self.result[g] == ONGOING
         out[rows[live], at("turn") + (turn[live] - me[live]) % p] = 1.0
         return out
 
-    # -- playouts ------------------------------------------------------------------------------
+    # -- playouts ---------------------------------------------------------------------------
 
     def random_playout(self, k: int | None = None) -> Results:
         """Play rounds with uniformly random legal moves.
@@ -815,13 +434,13 @@ class BatchEngine:
             seeds = self._take_seeds(k)
             handed = min(k, self.n)
             lanes = np.arange(handed)
-            queue = _DealQueue(self, seeds)
+            queue = DealQueue(self, seeds)
             self._deal(lanes, seeds[:handed], queue.take(handed))
         slot_of = np.arange(self.n)  # lane -> index of its round in the results
         out = np.full(total, -1, dtype=np.int64)
         pens = np.zeros((total, p), dtype=np.int64)
         plies = np.zeros(total, dtype=np.int64)
-        over = self.result[lanes] != _ONGOING
+        over = self.result[lanes] != ONGOING
         live, done_now = lanes[~over], lanes[over]
         while True:
             while len(done_now):
@@ -837,7 +456,7 @@ class BatchEngine:
                 self._deal(again, seeds[handed : handed + m], queue.take(m))
                 slot_of[again] = np.arange(handed, handed + m)
                 handed += m
-                over = self.result[again] != _ONGOING
+                over = self.result[again] != ONGOING
                 live = np.concatenate([live, again[~over]])
                 done_now = again[over]
             if not len(live):
@@ -849,7 +468,7 @@ class BatchEngine:
             else:
                 done_now = self._apply(live, *self._policy_moves(live, policy))
             if len(done_now):
-                live = live[self.result[live] == _ONGOING]
+                live = live[self.result[live] == ONGOING]
         return Results(seeds, out, pens, plies)
 
     def _core_playout(self, k: int | None) -> Results:
@@ -895,7 +514,7 @@ class BatchEngine:
         _, kind, t, a = self._check_actions(acts, g)
         return kind, t, a
 
-    # -- conversion ----------------------------------------------------------------------------
+    # -- conversion -------------------------------------------------------------------------
 
     def to_state(self, i: int) -> State:
         """Round ``i`` as a core :class:`~chickenfoot.State` (equal to the state the core API
@@ -914,7 +533,7 @@ class BatchEngine:
         ends = tuple(int_of(self.ends[v, :, i]) for v in range(tb.V))
         res = int(self.result[i])
         outcome: Outcome | None
-        if res == _ONGOING or res > tb.P:
+        if res == ONGOING or res > tb.P:
             outcome = None
         elif res == tb.P:
             outcome = _BLOCKED
@@ -978,72 +597,6 @@ class BatchEngine:
         for i, s in enumerate(states):
             eng._load(i, s)
         return eng
-
-    def _load(self, i: int, s: State) -> None:
-        """Put the core state ``s`` (under the engine's rules) in lane ``i``."""
-        tb = self._tb
-        w = tb.W
-        self.hands[:, :, i] = [words_of(h, w) for h in s._hands]
-        self.ends[:, :, i] = [words_of(e, w) for e in s._ends]
-        self.mask[:, i] = words_of(s._mask & ((1 << tb.S) - 1), w)
-        tab = 0
-        for j, m in enumerate(s.board):
-            self.board[j, i] = (m._t << 16) + m._a + 1
-            tab |= 1 << m._t
-        self.table[:, i] = words_of(tab, w)
-        self.nboard[i] = len(s.board)
-        nb = len(s._bone)
-        self.bone[:nb, i] = s._bone
-        self.bpos[i], self.bend[i] = 0, nb
-        self.nums[i] = s._nums
-        self.pending[i] = s._pending
-        self.need[i] = s._need
-        self.turn[i] = s.turn
-        self.drawn[i] = s._drawn
-        self.centre[i] = s._centre
-        o = s._outcome
-        if o is None:
-            self.result[i] = _ONGOING
-        elif o.termination is Termination.BLOCKED:
-            self.result[i] = tb.P
-        else:
-            assert o.seat is not None
-            self.result[i] = o.seat
-
-
-class _DealQueue:
-    """The shuffles of a list of seeds, made in large blocks (a vectorized shuffle costs
-    about the same for one seed as for a thousand) and handed out in order."""
-
-    def __init__(self, engine: BatchEngine, seeds: list[int]) -> None:
-        self.engine = engine
-        self.seeds = seeds
-        self.made = 0  # seeds shuffled so far
-        self.used = 0  # shuffles handed out
-        self.buffer = np.zeros((0, engine._tb.dealt), dtype=np.int64)
-        self.block = BLOCK
-
-    def take(self, m: int) -> I64:
-        left = self.made - self.used
-        if left < m:
-            size = max(m - left, min(self.block, len(self.seeds) - self.made))
-            fresh = shuffled_many(
-                self.engine.rules, self.seeds[self.made : self.made + size], self.engine.round
-            )
-            self.buffer = np.concatenate([self.buffer[self.buffer.shape[0] - left :], fresh])
-            self.made += size
-            left += size
-        start = self.buffer.shape[0] - left
-        out: I64 = self.buffer[start : start + m]
-        self.used += m
-        return out
-
-
-def _bit(words: U64, t: I64, cols: I64) -> Bools:
-    """Whether tile ``t[j]`` is in the set ``words[:, j]`` (``words`` is ``(W, k)``)."""
-    word = words[t // 64, cols]
-    out: Bools = ((word >> (t % 64).astype(np.uint64)) & np.uint64(1)).astype(bool)
-    return out
 
 
 def _core_mask(board: int, centre: int, pending: int, nums: int) -> int:

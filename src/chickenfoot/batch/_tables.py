@@ -129,6 +129,14 @@ def kth_bit(x: U64, k: I64) -> I64:
     return out
 
 
+def bit_of(words: U64, t: I64, cols: I64) -> NDArray[np.bool_]:
+    r"""Whether tile ``t[j]`` is in the set ``words[:, j]`` (``words`` is ``(W, k)``, ``cols``
+    the ``j``\ s)."""
+    word = words[t // 64, cols]
+    out: NDArray[np.bool_] = ((word >> (t % 64).astype(np.uint64)) & np.uint64(1)).astype(bool)
+    return out
+
+
 def cols(table: U64, idx: Any) -> U64:
     """``table[:, idx]`` for a ``(W, m)`` table: with one word, a plain 1-D take (numpy's
     general multi-dimensional gather costs several times more per element)."""
