@@ -504,3 +504,25 @@ def test_deals_across_shuffle_blocks() -> None:
     e = BatchEngine(rules, n, seed=100)
     for i in (0, BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK, n - 1):
         assert same(e.to_state(i), cf.deal(rules, 100 + i)), i
+
+
+@pytest.mark.parametrize("words", [1, 2, 3])
+def test_kth_bit_is_the_kth_set_bit(words: int) -> None:
+    # the broadword selection against a plain scan of the bits, on sparse and dense sets
+    from chickenfoot.batch._tables import kth_bit
+
+    rng = np.random.default_rng(words)
+    top = np.iinfo(np.uint64).max
+    x = rng.integers(0, top, (words, 400), dtype=np.uint64, endpoint=True)
+    x[:, :200] &= rng.integers(0, top, (words, 200), dtype=np.uint64, endpoint=True)
+    x[:, :100] &= rng.integers(0, top, (words, 100), dtype=np.uint64, endpoint=True)
+    x[0, :20] = 0  # nothing in the first word
+    x[:, 390:] = np.uint64(top)  # every bit
+    bits = [
+        [w * 64 + b for w in range(words) for b in range(64) if int(x[w, j]) >> b & 1]
+        for j in range(400)
+    ]
+    for k in range(64 * words):
+        rows = [j for j in range(400) if k < len(bits[j])]
+        got = kth_bit(x[:, rows], np.full(len(rows), k))
+        assert got.tolist() == [bits[j][k] for j in rows], k
