@@ -12,12 +12,16 @@ get wrong.
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 import chickenfoot.state as state_module
 from chickenfoot import (
+    DRAW,
+    PASS,
+    ArgumentError,
     Draw,
     IllegalMoveError,
     InvalidMoveError,
@@ -25,6 +29,7 @@ from chickenfoot import (
     Play,
     Rounds,
     Rules,
+    RulesError,
     State,
     Threshold,
     Tile,
@@ -32,6 +37,8 @@ from chickenfoot import (
     deal,
     is_legal,
     legal_moves,
+    outcome,
+    penalties,
 )
 
 SMALL = {"players": 2, "max_pip": 3, "hand_size": 3, "opening_toes": 2, "foot_toes": 1}
@@ -297,3 +304,144 @@ def test_the_move_memos_stay_within_their_limit_and_are_reused(
             assert legal_moves(s) == moves
             assert state_module._memo_size[0] == entries() == now
             s = apply(s, rng.choice(moves))
+
+
+def test_the_union_memo_holds_the_first_65536_sets_of_numbers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # _union mutants 18-21 (the bound ``len(_UNION) < 1 << 16`` as ``<=``, ``1 >> 16``,
+    # ``2 << 16``, ``1 << 17``: one entry too many, nothing kept, or twice or four times the
+    # memory) and 22 (``None`` kept instead of the mask). _union memoises, per bitmask of
+    # numbers, the bitmask of the tiles showing any of them; a simulator meets new sets of
+    # numbers for as long as it runs, so the memo keeps the first 65,536 and no more.
+    memo: dict[int, int] = {}
+    monkeypatch.setattr(state_module, "_UNION", memo)
+    limit = 1 << 16
+    for nums in range(1, limit + 100):
+        state_module._union(nums)
+    assert sorted(memo) == list(range(1, limit + 1))
+
+    def showing(numbers: set[int]) -> int:  # worked out from the tiles, not by _union
+        tiles = [Tile(h, low) for h in range(19) for low in range(h + 1)]
+        return sum(1 << t.id for t in tiles if t.high in numbers or t.low in numbers)
+
+    for nums in (1, 0b101, 1 << 15, limit - 1, limit):
+        numbers = {v for v in range(19) if nums >> v & 1}
+        assert memo[nums] == state_module._union(nums) == showing(numbers)
+    assert state_module._union(limit + 7) == showing({0, 1, 2, 16})  # past the bound
+    assert limit + 7 not in memo
+
+
+# -- the entry points and their messages ------------------------------------------------------------
+
+# Any value but None: the existing tests pass None, whose message a mutant that names
+# ``None`` instead of the value (``brief(None)``, ``_not_a_state(None, ...)``) repeats.
+NOT_A_STATE = "9-9@9-9"
+
+
+@pytest.mark.parametrize(
+    ("call", "where"),
+    [
+        (lambda: legal_moves(NOT_A_STATE), "legal_moves"),  # type: ignore[arg-type]
+        (lambda: is_legal(NOT_A_STATE, "pass"), "is_legal"),  # type: ignore[arg-type]
+        (lambda: apply(NOT_A_STATE, PASS), "apply"),  # type: ignore[arg-type]
+        (lambda: apply(NOT_A_STATE, 42), "apply"),  # type: ignore[arg-type]
+        (lambda: outcome(NOT_A_STATE), "outcome"),  # type: ignore[arg-type]
+        (lambda: penalties(NOT_A_STATE), "penalties"),  # type: ignore[arg-type]
+    ],
+    ids=["legal_moves", "is_legal", "apply-a-move", "apply-a-non-move", "outcome", "penalties"],
+)
+def test_a_value_that_is_not_a_state_is_named(call: object, where: str) -> None:
+    # legal_moves mutant 6, is_legal 2, apply 45-50, outcome 2, penalties 2 (the value or
+    # the function's name lost). apply has two such checks: after an AttributeError
+    # (``PASS`` asks the value for its outcome) and after the move matched no kind (42).
+    with pytest.raises(ArgumentError) as info:
+        call()  # type: ignore[operator]
+    assert str(info.value) == f"{where} needs a State, got '9-9@9-9'"
+
+
+def test_setup_names_a_rules_value_that_is_not_rules() -> None:
+    # State.setup mutant 6 (``brief(None)``).
+    with pytest.raises(RulesError) as info:
+        State.setup("double-9", hands=[], boneyard=[])  # type: ignore[arg-type]
+    assert str(info.value) == "rules='double-9' is invalid: must be a Rules object"
+    assert info.value.field == "rules"
+
+
+@pytest.mark.parametrize(("value", "shown"), [(42, "42"), (Tile(9, 3), "Tile(9, 3)")])
+def test_apply_names_a_value_that_is_not_a_move(value: object, shown: str) -> None:
+    # apply mutant 54 (``brief(None)``).
+    s = deal(Rules(), seed=1)
+    with pytest.raises(InvalidMoveError) as info:
+        apply(s, value)  # type: ignore[arg-type]
+    assert str(info.value) == f"{shown} is not a move (expected a Move or its notation)"
+    assert not is_legal(s, value)  # type: ignore[arg-type]
+
+
+def test_the_state_methods_give_what_the_functions_give() -> None:
+    # State.is_legal mutants 1-4 (the state or the move not passed on) and State.to_json
+    # 2, 4 (``indent`` not passed on). The first three plays of this deal are its
+    # documented legal moves, 9-0, 9-3 and 9-8 on the centre 9-9.
+    s = deal(Rules(), seed=1)
+    assert s.is_legal("9-3@9-9") is True
+    assert s.is_legal(Play(Tile(9, 8), Tile(9, 9))) is True
+    assert s.is_legal("9-4@9-9") is False
+    assert s.is_legal(DRAW) is False
+    assert s.to_json(indent=2) == json.dumps(s.to_dict(), indent=2)
+    assert s.to_json() == json.dumps(s.to_dict())
+    assert "\n  " in s.to_json(indent=2)
+
+
+def test_the_repr_shows_a_drawn_0_0(drew_0_0: State) -> None:
+    # State.__repr__ mutants 10, 11 (``_drawn > 0``, ``>= 1``: 0-0, id 0, not shown). Two
+    # toes on the centre are all SMALL's opening needs: the phase is "open".
+    assert repr(drew_0_0) == (
+        "<State turn=0 phase=open board=[3-3 3-0@3-3 3-1@3-3] hands=[2, 2] boneyard=3 drawn=0-0>"
+    )
+
+
+# -- LegalMoves -------------------------------------------------------------------------------------
+
+
+def test_legal_moves_take_notation_count_and_show_their_moves() -> None:
+    # LegalMoves.__contains__ mutants 1-3 (notation not parsed, or text that is not a
+    # move counted in), count 1-6 and __repr__ 1, 2. The moves of this deal are 9-0, 9-3
+    # and 9-8 on the centre (legal_moves' documented example).
+    moves = legal_moves(deal(Rules(), seed=1))
+    assert "9-3@9-9" in moves
+    assert "9-4@9-9" not in moves  # a move, but not a legal one
+    assert "junk" not in moves  # not a move at all
+    assert moves.count() == 3
+    counts = [moves.count(m) for m in ("9-0@9-9", moves[1], "9-4@9-9", DRAW, "junk")]
+    assert counts == [1, 1, 0, 0, 0]
+    assert repr(moves) == "<LegalMoves (9-0@9-9, 9-3@9-9, 9-8@9-9)>"
+
+
+# -- is_legal ---------------------------------------------------------------------------------------
+
+
+def test_is_legal_reads_notation_and_draws_of_a_named_tile() -> None:
+    # is_legal mutants 8, 9 (notation not parsed: a legal move in text was refused),
+    # 22 (``or``: AttributeError for an object that is not a move), 23-26 (``draw:X-Y``
+    # refused when legal, or accepted for a tile outside the boneyard) and 27 (anything
+    # that is not a move accepted). After 9-3@9-9 seat 1 has no 9: it must draw, and
+    # may name any tile of the boneyard (the draw is its only listed move).
+    s = deal(Rules(), seed=1)
+    assert is_legal(s, "9-3@9-9") is True
+    assert is_legal(s, Draw(s.boneyard[-1])) is False  # seat 0 can play: no draw at all
+    s = apply(s, "9-3@9-9")
+    assert [str(m) for m in legal_moves(s)] == ["draw"]
+    back, held = s.boneyard[-1], s.hand(1)[0]
+    assert is_legal(s, f"draw:{back}") is True
+    assert is_legal(s, Draw(back)) is True
+    assert is_legal(s, Draw(held)) is False  # a tile in a hand, not in the boneyard
+    for value in (42, None, Tile(9, 9)):  # not moves
+        assert is_legal(s, value) is False  # type: ignore[arg-type]
+
+
+def test_drawing_from_an_empty_boneyard_is_refused_with_the_reason() -> None:
+    # _why_illegal mutant 19 (the reason padded).
+    board = ["3-3", "3-1@3-3", "3-2@3-3", "1-1@3-1", "1-0@1-1", "2-2@3-2", "2-1@2-2"]
+    s = State.setup(Rules(**SMALL), board=board, hands=[["0-0", "2-0"], ["3-0"]], boneyard=[])
+    assert [str(m) for m in legal_moves(s)] == ["0-0@1-0", "2-0@1-0"]  # both on the open end 0
+    assert _refused(s, "draw") == "draw by seat 0: the boneyard is empty"
