@@ -342,12 +342,12 @@ NOT_A_STATE = "9-9@9-9"
 @pytest.mark.parametrize(
     ("call", "where"),
     [
-        (lambda: legal_moves(NOT_A_STATE), "legal_moves"),  # type: ignore[arg-type]
-        (lambda: is_legal(NOT_A_STATE, "pass"), "is_legal"),  # type: ignore[arg-type]
-        (lambda: apply(NOT_A_STATE, PASS), "apply"),  # type: ignore[arg-type]
-        (lambda: apply(NOT_A_STATE, 42), "apply"),  # type: ignore[arg-type]
-        (lambda: outcome(NOT_A_STATE), "outcome"),  # type: ignore[arg-type]
-        (lambda: penalties(NOT_A_STATE), "penalties"),  # type: ignore[arg-type]
+        (lambda: legal_moves(NOT_A_STATE), "legal_moves"),
+        (lambda: is_legal(NOT_A_STATE, "pass"), "is_legal"),
+        (lambda: apply(NOT_A_STATE, PASS), "apply"),
+        (lambda: apply(NOT_A_STATE, 42), "apply"),
+        (lambda: outcome(NOT_A_STATE), "outcome"),
+        (lambda: penalties(NOT_A_STATE), "penalties"),
     ],
     ids=["legal_moves", "is_legal", "apply-a-move", "apply-a-non-move", "outcome", "penalties"],
 )
@@ -356,14 +356,14 @@ def test_a_value_that_is_not_a_state_is_named(call: object, where: str) -> None:
     # the function's name lost). apply has two such checks: after an AttributeError
     # (``PASS`` asks the value for its outcome) and after the move matched no kind (42).
     with pytest.raises(ArgumentError) as info:
-        call()  # type: ignore[operator]
+        call()
     assert str(info.value) == f"{where} needs a State, got '9-9@9-9'"
 
 
 def test_setup_names_a_rules_value_that_is_not_rules() -> None:
     # State.setup mutant 6 (``brief(None)``).
     with pytest.raises(RulesError) as info:
-        State.setup("double-9", hands=[], boneyard=[])  # type: ignore[arg-type]
+        State.setup("double-9", hands=[], boneyard=[])
     assert str(info.value) == "rules='double-9' is invalid: must be a Rules object"
     assert info.value.field == "rules"
 
@@ -373,9 +373,9 @@ def test_apply_names_a_value_that_is_not_a_move(value: object, shown: str) -> No
     # apply mutant 54 (``brief(None)``).
     s = deal(Rules(), seed=1)
     with pytest.raises(InvalidMoveError) as info:
-        apply(s, value)  # type: ignore[arg-type]
+        apply(s, value)
     assert str(info.value) == f"{shown} is not a move (expected a Move or its notation)"
-    assert not is_legal(s, value)  # type: ignore[arg-type]
+    assert not is_legal(s, value)
 
 
 def test_the_state_methods_give_what_the_functions_give() -> None:
@@ -436,7 +436,7 @@ def test_is_legal_reads_notation_and_draws_of_a_named_tile() -> None:
     assert is_legal(s, Draw(back)) is True
     assert is_legal(s, Draw(held)) is False  # a tile in a hand, not in the boneyard
     for value in (42, None, Tile(9, 9)):  # not moves
-        assert is_legal(s, value) is False  # type: ignore[arg-type]
+        assert is_legal(s, value) is False
 
 
 def test_drawing_from_an_empty_boneyard_is_refused_with_the_reason() -> None:
