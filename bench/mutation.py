@@ -221,7 +221,7 @@ def run_each(
                 strict=True,
             )
         )
-    killed = sum(v != "survived" for v, _ in found.values())
+    killed = sum(v in ("killed", "timeout") for v, _ in found.values())
     print(f"  {killed} of {len(mutants)} killed in {time.monotonic() - start:.0f} s", flush=True)
     return found
 
