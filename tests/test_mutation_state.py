@@ -380,8 +380,8 @@ def test_apply_names_a_value_that_is_not_a_move(value: object, shown: str) -> No
 
 def test_the_state_methods_give_what_the_functions_give() -> None:
     # State.is_legal mutants 1-4 (the state or the move not passed on) and State.to_json
-    # 2, 4 (``indent`` not passed on). The first three plays of this deal are its
-    # documented legal moves, 9-0, 9-3 and 9-8 on the centre 9-9.
+    # 2, 4 (``indent`` not passed on). This deal's legal moves are 9-0, 9-3 and 9-8 on
+    # the centre 9-9 (legal_moves' documented example).
     s = deal(Rules(), seed=1)
     assert s.is_legal("9-3@9-9") is True
     assert s.is_legal(Play(Tile(9, 8), Tile(9, 9))) is True
