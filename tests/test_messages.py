@@ -42,7 +42,7 @@ RULES_MESSAGES = [
     (
         {"double_blank": -1},
         "double_blank",
-        "double_blank=-1 is invalid: must be a non-negative integer",
+        "double_blank=-1 is invalid: must be an integer from 0 to 1,000",
     ),
     ({"centre": "x"}, "centre", "centre='x' is invalid: must be 'set_aside' or 'holder'"),
     ({"draw": "two"}, "draw", "draw='two' is invalid: must be 'one' or 'until_playable'"),
@@ -62,10 +62,9 @@ RULES_MESSAGES = [
         "match=Rounds(count=11) is invalid: rounds must be an integer from 1 to 10",
     ),
     (
-        {"match": cf.Threshold(-1)},
-        "match",
-        "match=Threshold(points=-1, inclusive=False) is invalid: "
-        "threshold must be a non-negative integer",
+        {"double_blank": 1001},
+        "double_blank",
+        "double_blank=1001 is invalid: must be an integer from 0 to 1,000",
     ),
     (
         {"match": 5},

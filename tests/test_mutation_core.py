@@ -61,11 +61,10 @@ def test_an_unknown_field_name_is_cut_to_40_characters(length: int, shown: str) 
 def test_a_threshold_with_a_non_boolean_inclusive_gets_its_whole_message() -> None:
     # Rules.__attrs_post_init__ mutant 193 (``XXinclusive must be true or falseXX``): the
     # other texts of what would be valid are whole in test_messages.py, this one was not.
+    # (Issue 18: the Threshold checks itself now, with its own whole message.)
     with pytest.raises(RulesError) as info:
         Rules(match=Threshold(100, inclusive=1))  # type: ignore[arg-type]
-    assert str(info.value) == (
-        "match=Threshold(points=100, inclusive=1) is invalid: inclusive must be true or false"
-    )
+    assert str(info.value) == "inclusive=1 is invalid: must be true or false"
     assert info.value.field == "match"
 
 

@@ -202,14 +202,27 @@ def test_foot_toes_range_follows_the_set() -> None:
     rejects("foot_toes", "from 1 to max_pip - 1 (2)", **{**TINY, "foot_toes": 3})
 
 
-@pytest.mark.parametrize("value", [-1, True, False, 25.0, "25", None])
+@pytest.mark.parametrize("value", [-1, True, False, 25.0, "25", None, 1001, 2**63 - 1])
 def test_double_blank_validation(value: Any) -> None:
-    rejects("double_blank", "must be a non-negative integer", double_blank=value)
+    rejects("double_blank", "must be an integer from 0 to 1,000", double_blank=value)
 
 
 @pytest.mark.parametrize("value", [0, 25, 50, 1000])
-def test_double_blank_accepts_any_non_negative_int(value: int) -> None:
+def test_double_blank_accepts_zero_to_the_bound(value: int) -> None:
     assert Rules(double_blank=value).double_blank == value
+
+
+def test_no_penalty_of_any_rules_reaches_two_to_the_24() -> None:
+    # Issue 18: the documented ranges keep every penalty, score and total exact as an int32
+    # and even as a float32 reward. The worst seat: double-18, two players of one tile each
+    # (so 187 tiles in the boneyard), the 0-0 at the bound.
+    from chickenfoot.rules import MAX_DOUBLE_BLANK, MAX_THRESHOLD
+
+    worst = Rules(players=2, max_pip=18, hand_size=1, centre="holder", double_blank=1000)
+    # every tile but the other seat's (the 1-0, worth 1): all pips of the set, 3,420, and
+    # the 0-0 at 1,000 instead of 0
+    assert worst.max_penalty == 3420 - 1 + MAX_DOUBLE_BLANK == 4419
+    assert MAX_THRESHOLD + worst.max_penalty < 2**24
 
 
 @pytest.mark.parametrize(
@@ -258,16 +271,32 @@ def test_first_leader_any_seat() -> None:
 
 
 @pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: Rounds(0), "rounds=0 is invalid: must be an integer from 1 to 19"),
+        (lambda: Rounds(20), "rounds=20 is invalid: must be an integer from 1 to 19"),
+        (lambda: Rounds(True), "rounds=True is invalid: must be an integer from 1 to 19"),
+        (lambda: Rounds("5"), "rounds='5' is invalid: must be an integer from 1 to 19"),
+        (lambda: Threshold(-1), "threshold=-1 is invalid: must be an integer from 0 to 1,000,000"),
+        (lambda: Threshold(True), "threshold=True is invalid: must be an integer from 0 to 1,000,000"),
+        (lambda: Threshold(100.0), "threshold=100.0 is invalid: must be an integer from 0 to 1,000,000"),
+        (lambda: Threshold(10**6 + 1), "threshold=1000001 is invalid: must be an integer from 0 to 1,000,000"),
+        (lambda: Threshold(10**5000), "threshold=an integer of about 5,001 digits is invalid: must be an integer from 0 to 1,000,000"),
+        (lambda: Threshold(100, inclusive=1), "inclusive=1 is invalid: must be true or false"),
+    ],
+)  # fmt: skip
+def test_match_lengths_check_themselves(build: Any, message: str) -> None:
+    # Issue 18: a Threshold(10**5000) used to be accepted and to explode far from the cause.
+    with pytest.raises(RulesError) as info:
+        build()
+    assert str(info.value) == message
+    assert info.value.field == "match"
+
+
+@pytest.mark.parametrize(
     ("match", "valid"),
     [
-        (Rounds(0), "rounds must be an integer from 1 to 10"),
         (Rounds(11), "rounds must be an integer from 1 to 10"),
-        (Rounds(True), "rounds must be an integer from 1 to 10"),
-        (Rounds("5"), "rounds must be an integer from 1 to 10"),  # type: ignore[arg-type]
-        (Threshold(-1), "threshold must be a non-negative integer"),
-        (Threshold(True), "threshold must be a non-negative integer"),
-        (Threshold(100.0), "threshold must be a non-negative integer"),  # type: ignore[arg-type]
-        (Threshold(100, inclusive=1), "inclusive must be true or false"),  # type: ignore[arg-type]
         ({"rounds": 5}, "must be Rounds(k) or Threshold(T, inclusive=...)"),
         (5, "must be Rounds(k) or Threshold(T, inclusive=...)"),
         (None, "must be Rounds(k) or Threshold(T, inclusive=...)"),
@@ -475,15 +504,16 @@ def test_from_dict_bad_match_shapes(match: Any) -> None:
 @pytest.mark.parametrize(
     ("match", "valid"),
     [
-        ({"rounds": 0}, "rounds must be an integer from 1 to 10"),
+        ({"rounds": 0}, "rounds=0 is invalid: must be an integer from 1 to 19"),
         ({"rounds": 11}, "rounds must be an integer from 1 to 10"),
-        ({"rounds": True}, "rounds must be an integer from 1 to 10"),
-        ({"rounds": 3.0}, "rounds must be an integer from 1 to 10"),
-        ({"threshold": -5}, "threshold must be a non-negative integer"),
-        ({"threshold": False}, "threshold must be a non-negative integer"),
-        ({"threshold": "100"}, "threshold must be a non-negative integer"),
-        ({"threshold": 100, "inclusive": 1}, "inclusive must be true or false"),
-        ({"threshold": 100, "inclusive": None}, "inclusive must be true or false"),
+        ({"rounds": True}, "rounds=True is invalid: must be an integer from 1 to 19"),
+        ({"rounds": 3.0}, "rounds=3.0 is invalid: must be an integer from 1 to 19"),
+        ({"threshold": -5}, "threshold=-5 is invalid: must be an integer from 0 to 1,000,000"),
+        ({"threshold": False}, "threshold=False is invalid: must be an integer from 0 to"),
+        ({"threshold": "100"}, "threshold='100' is invalid: must be an integer from 0 to"),
+        ({"threshold": 10**5000}, "threshold=an integer of about 5,001 digits is invalid"),
+        ({"threshold": 100, "inclusive": 1}, "inclusive=1 is invalid: must be true or false"),
+        ({"threshold": 100, "inclusive": None}, "inclusive=None is invalid: must be true or"),
     ],
 )
 def test_from_dict_bad_match_values(match: dict[str, Any], valid: str) -> None:

@@ -27,6 +27,8 @@ from chickenfoot.errors import RulesError, brief
 from chickenfoot.tiles import MAX_PIP, set_size
 
 __all__ = [
+    "MAX_DOUBLE_BLANK",
+    "MAX_THRESHOLD",
     "PRESETS",
     "CentreMode",
     "DrawMode",
@@ -55,20 +57,54 @@ HAND_SIZES: Final[Mapping[tuple[int, int], int]] = {
 """The R2 deal table: ``(players, max_pip) -> hand_size``."""
 
 
+MAX_DOUBLE_BLANK: Final = 1_000
+"""The most points ``double_blank`` may give the 0-0 (real tables use 0, 25 or 50).
+
+With it, no seat ever holds more than 3,420 + 1,000 points (every tile of the double-18
+set), and every penalty, score and match total of a :data:`MAX_THRESHOLD` match stays
+below ``2**24``: exact as an int32, and even as a float32 reward (docs/rules.md, "Ranges")."""
+
+MAX_THRESHOLD: Final = 1_000_000
+"""The largest threshold of a ``Threshold`` match (real tables play to 100-500)."""
+
+
 def _is_int(value: object) -> TypeGuard[int]:
     """An int, and not a bool (``True`` is an int to Python, not a count to us)."""
     return type(value) is int
+
+
+def _check_count(instance: Rounds, attribute: attrs.Attribute[int], value: object) -> None:
+    if not _is_int(value) or not 1 <= value <= MAX_PIP + 1:
+        raise _fail("rounds", value, f"must be an integer from 1 to {MAX_PIP + 1}", "match")
+
+
+def _check_points(instance: Threshold, attribute: attrs.Attribute[int], value: object) -> None:
+    if not _is_int(value) or not 0 <= value <= MAX_THRESHOLD:
+        raise _fail("threshold", value, f"must be an integer from 0 to {MAX_THRESHOLD:,}", "match")
+
+
+def _check_inclusive(instance: Threshold, attribute: attrs.Attribute[bool], value: object) -> None:
+    if type(value) is not bool:
+        raise _fail("inclusive", value, "must be true or false", "match")
 
 
 @attrs.frozen
 class Rounds:
     """Play a fixed number of rounds (``{"rounds": k}``), 1 to N+1.
 
+    It checks itself when built (``count`` from 1 to 19, the most any set has); the
+    rules then check it against their set. Errors are :class:`RulesError` of field
+    ``match``.
+
     >>> Rounds(5).to_dict()
     {'rounds': 5}
+    >>> Rounds(0)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.errors.RulesError: rounds=0 is invalid: must be an integer from 1 to 19
     """
 
-    count: int
+    count: int = attrs.field(validator=_check_count)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (the ``match`` field of the rules object, docs/formats.md)."""
@@ -79,12 +115,19 @@ class Rounds:
 class Threshold:
     """Play until some total exceeds ``points`` (or reaches it, if ``inclusive``).
 
+    It checks itself when built: ``points`` from 0 to :data:`MAX_THRESHOLD`, ``inclusive``
+    a bool; errors are :class:`RulesError` of field ``match``.
+
     >>> Threshold(200).to_dict()
     {'threshold': 200, 'inclusive': False}
+    >>> Threshold(-1)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.errors.RulesError: threshold=-1 is invalid: must be an integer from 0 to 1,000,000
     """
 
-    points: int
-    inclusive: bool = attrs.field(default=False, kw_only=True)
+    points: int = attrs.field(validator=_check_points)
+    inclusive: bool = attrs.field(default=False, kw_only=True, validator=_check_inclusive)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (the ``match`` field of the rules object, docs/formats.md)."""
@@ -95,9 +138,11 @@ MatchLength = Rounds | Threshold
 """How long a match lasts: :class:`Rounds` or :class:`Threshold`."""
 
 
-def _fail(field: str, value: object, valid: str) -> RulesError:
+def _fail(field: str, value: object, valid: str, of: str = "") -> RulesError:
+    """``FIELD=VALUE is invalid: VALID``, a :class:`RulesError` of field ``of`` (default:
+    ``field`` itself)."""
     name = field if len(field) <= 40 else brief(field, 40)  # an unknown field may be long
-    return RulesError(f"{name}={brief(value)} is invalid: {valid}", field=field)
+    return RulesError(f"{name}={brief(value)} is invalid: {valid}", field=of or field)
 
 
 def _check_players(value: object) -> int:
@@ -199,8 +244,12 @@ class Rules:
             raise _fail(
                 "foot_toes", self.foot_toes, f"must be an integer from 1 to max_pip - 1 ({n - 1})"
             )
-        if not _is_int(self.double_blank) or self.double_blank < 0:
-            raise _fail("double_blank", self.double_blank, "must be a non-negative integer")
+        if not _is_int(self.double_blank) or not 0 <= self.double_blank <= MAX_DOUBLE_BLANK:
+            raise _fail(
+                "double_blank",
+                self.double_blank,
+                f"must be an integer from 0 to {MAX_DOUBLE_BLANK:,}",
+            )
         if self.draw not in ("one", "until_playable"):
             raise _fail("draw", self.draw, "must be 'one' or 'until_playable'")
         if self.drawn_tile not in ("must_play", "may_play"):
@@ -209,14 +258,9 @@ class Rules:
             raise _fail("may_draw_instead", self.may_draw_instead, "must be true or false")
         m = self.match
         if isinstance(m, Rounds):
-            if not _is_int(m.count) or not 1 <= m.count <= n + 1:
+            if m.count > n + 1:
                 raise _fail("match", m, f"rounds must be an integer from 1 to {n + 1}")
-        elif isinstance(m, Threshold):
-            if not _is_int(m.points) or m.points < 0:
-                raise _fail("match", m, "threshold must be a non-negative integer")
-            if type(m.inclusive) is not bool:
-                raise _fail("match", m, "inclusive must be true or false")
-        else:
+        elif not isinstance(m, Threshold):
             raise _fail("match", m, "must be Rounds(k) or Threshold(T, inclusive=...)")
         if self.tie_break not in ("shared", "zero_rounds"):
             raise _fail("tie_break", self.tie_break, "must be 'shared' or 'zero_rounds'")
@@ -235,6 +279,30 @@ class Rules:
         55
         """
         return set_size(self.max_pip)
+
+    @property
+    def max_penalty(self) -> int:
+        """No seat ends a round with more penalty points (R11) than this: the values of the
+        ``hand_size`` + boneyard most valuable tiles of the set (a seat that never plays and
+        draws every tile), ``0-0`` counting ``double_blank``. Every score of a round is from
+        0 to this, so it also bounds rewards; at most 4,420 (double-18, ``double_blank``
+        1,000).
+
+        >>> Rules().max_penalty, Rules(players=2, max_pip=18, hand_size=20).max_penalty
+        (320, 3364)
+        """
+        n = self.max_pip
+        dealt = set_size(n) - (1 if self.centre == "set_aside" else 0)
+        held = dealt - self.players * self.hand_size + self.hand_size
+        values = sorted(
+            (
+                self.double_blank if a == b == 0 else a + b
+                for a in range(n + 1)
+                for b in range(a + 1)
+            ),
+            reverse=True,
+        )
+        return sum(values[:held])
 
     @property
     def rounds_in_cycle(self) -> int:
