@@ -31,12 +31,14 @@ def tests(session: nox.Session) -> None:
 
 @nox.session
 def fuzz(session: nox.Session) -> None:
-    """Hypothesis fuzzing of every loader, parser and the command line (not in CI).
+    """Hypothesis fuzzing of every loader, parser, entry point and the command line (not in
+    CI; the suite runs a short fixed budget of the same targets).
 
     ``nox -s fuzz -- 600`` fuzzes for ten minutes (default: 60 seconds); further arguments
-    go to ``bench/fuzz.py`` (e.g. ``-- 60 --target State.from_json``).
+    go to ``bench/fuzz.py`` (e.g. ``-- 60 --target State.from_json``). The extras are
+    installed so that the batch engine's and the adapters' targets run too.
     """
-    session.install(".", "hypothesis>=6.100")
+    session.install(".[cli,batch,openspiel,pettingzoo]", *TEST_DEPS)
     budget, *rest = session.posargs or ["60"]
     session.run("python", "bench/fuzz.py", "--seconds", budget, *rest)
 

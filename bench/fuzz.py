@@ -20,6 +20,7 @@ if there was any failure.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from collections import Counter
@@ -28,9 +29,28 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, given, settings
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests_adapters"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from fuzz_targets import HARD_LIMIT, MAX_MESSAGE, MAX_SECONDS, TARGETS, Failure, Target, check
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_DIRS = (ROOT / "tests", ROOT / "tests_adapters")
+
+
+def load_more_targets() -> list[str]:
+    """Import every other ``fuzz_*.py`` of the test directories: each registers its targets
+    in :data:`TARGETS` (the batch engine's, the adapters'...). A module whose optional
+    dependency is missing (numpy, OpenSpiel, PettingZoo) is skipped; returns those lines."""
+    skipped = []
+    for path in sorted(p for d in TEST_DIRS for p in d.glob("fuzz_*.py")):
+        if path.stem == "fuzz_targets":
+            continue
+        try:
+            importlib.import_module(path.stem)
+        except ImportError as err:
+            skipped.append(f"{path.stem}: skipped ({err})")
+    return skipped
 
 
 def _runner(
@@ -100,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--list", action="store_true", help="list the targets and exit")
     args = parser.parse_args(argv)
+    skipped = load_more_targets()
+    for line in skipped:
+        print(line, flush=True)
     if args.list:
         print("\n".join(TARGETS))
         return 0

@@ -861,9 +861,20 @@ def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 _target("Rules.from_dict", documents("rules"), cf.Rules.from_dict, _reads_back(cf.Rules))
 
+_COUNTS = st.one_of(st.integers(-1, 21), INTS, PY_VALUES)
+_POINTS = st.one_of(st.integers(-1, 500), st.integers(10**6 - 1, 10**6 + 1), INTS, PY_VALUES)
+_target("Rounds(count)", st.builds(Case, _COUNTS), cf.Rounds, _is(cf.Rounds))
+_target(
+    "Threshold(points)",
+    st.builds(lambda p, i: Case(p, inclusive=i), _POINTS, st.one_of(st.booleans(), PY_VALUES)),
+    cf.Threshold,
+    _is(cf.Threshold),
+)
+# Match lengths that build (they check themselves, issue 18), for the rules to judge.
 _MATCH_OBJECTS = st.one_of(
-    st.builds(cf.Rounds, st.one_of(st.integers(0, 20), PY_VALUES)),
-    st.builds(cf.Threshold, st.one_of(st.integers(-1, 500), PY_VALUES), inclusive=PY_VALUES),
+    st.builds(cf.Rounds, st.integers(1, 19)),
+    st.builds(cf.Threshold, st.integers(0, 10**6), inclusive=st.booleans()),
+    PY_VALUES,
 )
 
 

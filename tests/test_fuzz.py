@@ -102,10 +102,26 @@ def test_rules_from_dict(case: Case) -> None:
 @fuzzes("Rules(**kwargs)", 90)
 @example(Case(players=-HUGE))
 @example(Case(players=DEEP_LIST))
-@example(Case(match=cf.Rounds(HUGE)))
+@example(Case(match=cf.Rounds(19)))
 @example(Case(centre=LONG))
 def test_rules_kwargs(case: Case) -> None:
     holds("Rules(**kwargs)", case)
+
+
+@fuzzes("Rounds(count)", 30)
+@example(Case(HUGE))
+@example(Case(-HUGE))
+@example(Case(LONG))
+def test_rounds(case: Case) -> None:
+    holds("Rounds(count)", case)
+
+
+@fuzzes("Threshold(points)", 30)
+@example(Case(HUGE, inclusive=False))
+@example(Case(10**6 + 1, inclusive=False))
+@example(Case(100, inclusive=LONG))
+def test_threshold(case: Case) -> None:
+    holds("Threshold(points)", case)
 
 
 @fuzzes("Rules.preset", 60)
