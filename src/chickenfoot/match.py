@@ -29,15 +29,10 @@ from typing import Any, Final
 
 import attrs
 
+from chickenfoot._checks import instance, listing
+from chickenfoot._checks import seed as check_seed
 from chickenfoot.deal import deal
-from chickenfoot.errors import (
-    ArgumentError,
-    FormatError,
-    IllegalMoveError,
-    RulesError,
-    brief,
-    within_digits,
-)
+from chickenfoot.errors import FormatError, IllegalMoveError, RulesError, brief, within_digits
 from chickenfoot.formats import VERSION, check_header, loads, position_from_dict, rules_from_dict
 from chickenfoot.moves import Move
 from chickenfoot.rules import Rounds, Rules, Threshold
@@ -218,10 +213,12 @@ def _end_reason_of(rules: Rules, played: int, totals: Sequence[int]) -> str | No
 # -- checking -----------------------------------------------------------------------------------
 
 
-def _read_scores(raw: Any, players: int, path: str) -> Scores:
-    """Check ``raw`` as a list of rounds of ``players`` non-negative integers."""
+def _read_scores(raw: Any, rules: Rules, path: str) -> Scores:
+    """Check ``raw`` as a list of rounds, each of one score per seat: an integer from 0 to
+    ``rules.max_penalty`` (no seat can end a round with more)."""
+    players, most = rules.players, rules.max_penalty
     if not isinstance(raw, (list, tuple)):
-        raise FormatError(path, f"expected an array of rounds, got {type(raw).__name__}")
+        raise FormatError(path, f"expected an array of rounds, got {type(raw).__name__[:40]}")
     rows = []
     for i, row in enumerate(raw):
         rp = f"{path}[{i}]"
@@ -232,8 +229,21 @@ def _read_scores(raw: Any, players: int, path: str) -> Scores:
         for seat, value in enumerate(row):
             if type(value) is not int or value < 0:
                 raise FormatError(f"{rp}[{seat}]", f"{brief(value)} is not a non-negative integer")
+            if value > most:
+                raise FormatError(
+                    f"{rp}[{seat}]",
+                    f"{brief(value)} is more than a seat can score in a round of these rules "
+                    f"(at most {most:,}: rules.max_penalty)",
+                )
         rows.append(tuple(row))
     return tuple(rows)
+
+
+def _check_seed(seed: Any, path: str) -> int:
+    """A match's seed: an integer the deals can use (see :func:`~chickenfoot.deal`)."""
+    if type(seed) is not int or not within_digits(seed):
+        raise FormatError(path, f"{brief(seed)} is not an integer of at most 4,000 digits")
+    return seed
 
 
 def _check_match(rules: Rules, scores: Scores, round: Any) -> None:
@@ -297,8 +307,8 @@ def _check_last_round(rules: Rules, scores: Scores, last: Any) -> None:
     if last.penalties() != scores[-1]:
         raise FormatError(
             "last_round",
-            f"its penalties {list(last.penalties())} differ from the last scores "
-            f"{list(scores[-1])}",
+            f"its penalties {listing(last.penalties())} differ from the last scores "
+            f"{listing(scores[-1])}",
         )
 
 
@@ -361,12 +371,9 @@ class Match:
             raise RulesError(
                 f"rules={brief(rules)} is invalid: must be a Rules object", field="rules"
             )
-        if type(seed) is not int or not within_digits(seed):
-            raise ArgumentError(
-                f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits"
-            )
+        check_seed(seed)
         try:
-            checked = _read_scores(scores, rules.players, "scores")
+            checked = _read_scores(scores, rules, "scores")
             _check_match(rules, checked, round)
             _check_last_round(rules, checked, last_round)
         except FormatError as err:
@@ -415,8 +422,9 @@ class Match:
             raise RulesError(
                 f"rules={brief(rules)} is invalid: must be a Rules object", field="rules"
             )
+        check_seed(seed)
         try:
-            checked = _read_scores(scores, rules.players, "scores")
+            checked = _read_scores(scores, rules, "scores")
         except FormatError as err:
             raise _as_rules_error(err) from None
         over = _end_reason(rules, checked) is not None
@@ -525,10 +533,8 @@ class Match:
         """
         doc = check_header(obj, MATCH_FORMAT, _MATCH_KEYS, optional=_MATCH_OPTIONAL)
         rules = rules_from_dict(doc["rules"], "rules")
-        seed = doc["seed"]
-        if type(seed) is not int:
-            raise FormatError("seed", f"expected an integer, got {brief(seed)}")
-        scores = _read_scores(doc["scores"], rules.players, "scores")
+        seed = _check_seed(doc["seed"], "seed")
+        scores = _read_scores(doc["scores"], rules, "scores")
         raw_round = doc["round"]
         round = None if raw_round is None else position_from_dict(raw_round, "round")
         _check_match(rules, scores, round)
@@ -559,7 +565,7 @@ def match_legal_moves(match: Match) -> LegalMoves:
     >>> [str(m) for m in match_legal_moves(Match.start(Rules(), seed=1))]
     ['9-0@9-9', '9-3@9-9', '9-8@9-9']
     """
-    return match.legal_moves
+    return instance(match, Match, "match_legal_moves").legal_moves
 
 
 def match_apply(match: Match, move: Move | str) -> Match:
@@ -575,4 +581,4 @@ def match_apply(match: Match, move: Move | str) -> Match:
     >>> str(m.round.board[-1]), m.round.turn
     ('9-3@9-9', 1)
     """
-    return match.apply(move)
+    return instance(match, Match, "match_apply").apply(move)
