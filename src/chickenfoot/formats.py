@@ -20,6 +20,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
+from chickenfoot._checks import listing
 from chickenfoot.errors import FormatError, InvalidMoveError, RulesError, brief
 from chickenfoot.moves import Play, play_by_ids
 from chickenfoot.rules import Rules
@@ -197,7 +198,7 @@ def position_from_parts(
     missing = [str(Tile.from_id(t)) for t in range(set_size(n)) if t not in seen]
     if missing:
         raise FormatError(
-            path, f"tiles missing from board, hands and boneyard: {', '.join(missing)}"
+            path, f"tiles missing from board, hands and boneyard: {listing(missing, 8)}"
         )
     turn = doc["turn"]
     if type(turn) is not int or not 0 <= turn < rules.players:

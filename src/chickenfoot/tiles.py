@@ -29,22 +29,35 @@ _TILE_TEXT: Final = re.compile(r"(0|[1-9][0-9]*)-(0|[1-9][0-9]*)\Z")
 
 
 def tile_id(a: int, b: int) -> int:
-    """The id of tile ``a-b`` (either order).
+    """The id of tile ``a-b`` (either order); the numbers are from 0 to :data:`MAX_PIP`.
 
     >>> tile_id(0, 0), tile_id(1, 0), tile_id(0, 1), tile_id(9, 9)
     (0, 1, 1, 54)
     """
+    for name, number in (("a", a), ("b", b)):
+        if type(number) is not int or not 0 <= number <= MAX_PIP:
+            raise ArgumentError(
+                f"{name}={brief(number)} is invalid: must be an integer from 0 to {MAX_PIP}"
+            )
+    return _id(a, b)
+
+
+def _id(a: int, b: int) -> int:
     if a < b:
         a, b = b, a
     return a * (a + 1) // 2 + b
 
 
 def set_size(max_pip: int) -> int:
-    """How many tiles a double-``max_pip`` set has.
+    """How many tiles a double-``max_pip`` set has (``max_pip`` from 0 to :data:`MAX_PIP`).
 
     >>> set_size(9), set_size(12)
     (55, 91)
     """
+    if type(max_pip) is not int or not 0 <= max_pip <= MAX_PIP:
+        raise ArgumentError(
+            f"max_pip={brief(max_pip)} is invalid: must be an integer from 0 to {MAX_PIP}"
+        )
     return (max_pip + 1) * (max_pip + 2) // 2
 
 
@@ -74,14 +87,14 @@ class Tile:
             raise InvalidMoveError(
                 f"{brief(a)}-{brief(b)} is not a tile: numbers must be integers from 0 to {MAX_PIP}"
             )
-        return _BY_ID[tile_id(a, b)]
+        return _BY_ID[_id(a, b)]
 
     @classmethod
     def _create(cls, high: int, low: int) -> Tile:
         self = object.__new__(cls)
         object.__setattr__(self, "high", high)
         object.__setattr__(self, "low", low)
-        object.__setattr__(self, "id", tile_id(high, low))
+        object.__setattr__(self, "id", _id(high, low))
         return self
 
     @classmethod
@@ -115,7 +128,7 @@ class Tile:
         limit = min(max_pip, MAX_PIP)
         if any(len(g) > 2 or int(g) > limit for g in m.groups()):
             raise InvalidMoveError(f"{brief(text)} is not a tile of the double-{max_pip} set")
-        return _BY_ID[tile_id(int(m.group(1)), int(m.group(2)))]
+        return _BY_ID[_id(int(m.group(1)), int(m.group(2)))]
 
     @property
     def pips(self) -> int:
@@ -132,12 +145,22 @@ class Tile:
         return number in (self.high, self.low)
 
     def other(self, number: int) -> int:
-        """The number on the side opposite ``number`` (which the tile must show)."""
-        if number == self.high:
-            return self.low
-        if number == self.low:
-            return self.high
-        raise ValueError(f"{self} does not show {number}")
+        """The number on the side opposite ``number`` (which the tile must show).
+
+        >>> Tile(9, 4).other(7)
+        Traceback (most recent call last):
+        ...
+        chickenfoot.errors.ArgumentError: number=7 is invalid: must be a number 9-4 shows (9 or 4)
+        """
+        if type(number) is int:
+            if number == self.high:
+                return self.low
+            if number == self.low:
+                return self.high
+        shows = f"{self.high}" if self.high == self.low else f"{self.high} or {self.low}"
+        raise ArgumentError(
+            f"number={brief(number)} is invalid: must be a number {self} shows ({shows})"
+        )
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Tile is immutable")
@@ -191,7 +214,7 @@ _BY_ID: Final[tuple[Tile, ...]] = tuple(
 
 def tiles_of_set(max_pip: int) -> tuple[Tile, ...]:
     """Every tile of the double-``max_pip`` set, in id order (ids ``0 .. set_size - 1``)."""
-    return _BY_ID[: set_size(max_pip)]
+    return _BY_ID[: set_size(max_pip)]  # (set_size checks max_pip)
 
 
 def iter_bits(mask: int) -> Iterator[int]:
@@ -210,5 +233,5 @@ WITH: Final[tuple[int, ...]] = tuple(
     sum(1 << t.id for t in _BY_ID if t.has(v)) for v in range(MAX_PIP + 1)
 )
 """``WITH[v]``: bitmask of the tiles showing ``v``."""
-DOUBLE_ID: Final[tuple[int, ...]] = tuple(tile_id(v, v) for v in range(MAX_PIP + 1))
+DOUBLE_ID: Final[tuple[int, ...]] = tuple(_id(v, v) for v in range(MAX_PIP + 1))
 """``DOUBLE_ID[v]``: the id of ``v-v``."""

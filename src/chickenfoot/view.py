@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from chickenfoot._checks import random_generator
 from chickenfoot.errors import ArgumentError, FormatError, SeatError, brief
 from chickenfoot.moves import DRAW, Draw, Event, Play
 from chickenfoot.outcome import Outcome
@@ -189,7 +190,7 @@ class View:
         """
         from chickenfoot.sampling import sample_state
 
-        return sample_state(self, random.Random() if rng is None else rng)
+        return sample_state(self, random.Random() if rng is None else random_generator(rng))
 
     def sample_record(self, rng: random.Random | None = None) -> Record:
         """Like :meth:`sample`, with the whole hidden history: the start and every move.
@@ -208,7 +209,7 @@ class View:
         """
         from chickenfoot.sampling import sample_record
 
-        return sample_record(self, random.Random() if rng is None else rng)
+        return sample_record(self, random.Random() if rng is None else random_generator(rng))
 
     # -- documents --------------------------------------------------------------------------
 
@@ -496,7 +497,7 @@ def _read_outcome(value: Any, sizes: tuple[int, ...], bone: int) -> Outcome | No
         )
     kind, seat = value["kind"], value["seat"]
     if kind == "out":
-        if not empty or seat != empty[0]:
+        if not empty or type(seat) is not int or seat != empty[0]:
             want = f"seat {empty[0]} went out" if empty else "no hand is empty"
             raise FormatError(
                 "outcome.seat", f"{brief(seat)} does not agree with the hand sizes ({want})"
