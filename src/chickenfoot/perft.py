@@ -18,29 +18,34 @@ __all__ = ["perft"]
 def perft(state: State, depth: int) -> int:
     """perft(p, 0) = 1; perft(p, d) = the sum over legal moves of perft(apply(p, m), d - 1).
 
-    ``draw`` takes the front tile, so the count is a pure function of the position.
+    ``draw`` takes the front tile, so the count is a pure function of the position. Any
+    depth is accepted (past the end of the round the count is 0): the tree is walked with
+    a stack of its own, not Python's recursion, so a round of a thousand moves is counted
+    as any other.
     """
     if not isinstance(state, State):
         raise ArgumentError(f"perft needs a State, got {brief(state)}")
     if type(depth) is not int or depth < 0:
         raise ArgumentError(f"depth={brief(depth)} is invalid: must be a non-negative integer")
-    return _perft(state, depth)
-
-
-def _perft(s: State, depth: int) -> int:
     if depth == 0:
         return 1
-    moves = _generate(s)
     if depth == 1:
-        return len(moves)
+        return len(_generate(state))
     total = 0
-    for m in moves:
-        if m is DRAW:
-            nxt = _do_draw(s, s._bone[0])
-        elif m is PASS:
-            nxt = _do_pass(s)
-        else:
-            assert isinstance(m, Play)
-            nxt = _do_play(s, m)
-        total += _perft(nxt, depth - 1)
+    stack = [(state, depth)]  # positions still to expand, each with its depth (>= 2)
+    push, pop = stack.append, stack.pop
+    while stack:
+        s, d = pop()
+        for m in _generate(s):
+            if m is DRAW:
+                nxt = _do_draw(s, s._bone[0])
+            elif m is PASS:
+                nxt = _do_pass(s)
+            else:
+                assert isinstance(m, Play)
+                nxt = _do_play(s, m)
+            if d == 2:
+                total += len(_generate(nxt))
+            else:
+                push((nxt, d - 1))
     return total
