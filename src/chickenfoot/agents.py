@@ -26,11 +26,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 import attrs
 
-from chickenfoot.errors import AgentError, InvalidMoveError, brief
+from chickenfoot import _checks as checks
+from chickenfoot.errors import AgentError, InvalidMoveError, RulesError, brief
 from chickenfoot.moves import Move, Play, parse_move
 from chickenfoot.playout import playout
 from chickenfoot.rules import Rules
@@ -50,6 +51,9 @@ __all__ = [
     "play_match",
     "play_round",
 ]
+
+
+_MAX_ITERATIONS: Final = 1_000_000  # deals a SearchAgent may try per decision
 
 
 class Agent(Protocol):
@@ -112,6 +116,11 @@ class GreedyAgent:
         return best
 
 
+def _weight(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
+    """A weight of :class:`HeuristicAgent`: any finite real number (negative ones too)."""
+    checks.real(value, attribute.name, error=AgentError)
+
+
 @attrs.frozen(kw_only=True)
 class HeuristicAgent:
     """Greedy, with judgement: scores each play by the points it sheds plus what it does
@@ -132,10 +141,10 @@ class HeuristicAgent:
     '9-7@9-9'
     """
 
-    follow: float = 2.0
-    hurt: float = 3.0
-    foot: float = 6.0
-    keep: float = 3.0
+    follow: float = attrs.field(default=2.0, validator=_weight)
+    hurt: float = attrs.field(default=3.0, validator=_weight)
+    foot: float = attrs.field(default=6.0, validator=_weight)
+    keep: float = attrs.field(default=3.0, validator=_weight)
 
     def choose(self, view: View, legal: LegalMoves, rng: random.Random | None) -> Move:
         """The play with the best score (the first listed among equals)."""
@@ -203,8 +212,9 @@ class SearchAgent:
     the move whose rounds ended best on average.
 
     A round's result for the agent is its penalty minus the mean penalty of the others
-    (lower is better). ``iterations`` deals are tried per decision; with ``time_limit``
-    (seconds) it stops early when the time is up (then a seed no longer fixes the game).
+    (lower is better). ``iterations`` deals (1 to 1,000,000) are tried per decision; with
+    ``time_limit`` (seconds, above 0) it stops early when the time is up (then a seed no
+    longer fixes the game).
     ``rollout`` finishes each round: ``"greedy"`` (every seat sheds its heaviest tile;
     deterministic, so every move is judged on the same future) or ``"random"`` (uniform
     random moves, faster, the same random choices after every move of a deal).
@@ -223,20 +233,16 @@ class SearchAgent:
 
     @iterations.validator
     def _check_iterations(self, attribute: attrs.Attribute[int], value: int) -> None:
-        if type(value) is not int or value < 1:
-            raise AgentError(f"iterations={brief(value)} is invalid: must be a positive integer")
+        checks.integer(value, "iterations", low=1, high=_MAX_ITERATIONS, error=AgentError)
 
     @time_limit.validator
     def _check_time_limit(self, attribute: attrs.Attribute[float | None], value: object) -> None:
-        if value is None:
-            return
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e9:
-            raise AgentError(f"time_limit={brief(value)} is invalid: must be seconds above 0")
+        if value is not None:
+            checks.real(value, "time_limit", above=0, high=1e9, error=AgentError)
 
     @rollout.validator
     def _check_rollout(self, attribute: attrs.Attribute[str], value: object) -> None:
-        if value not in ("greedy", "random"):
-            raise AgentError(f"rollout={brief(value)} is invalid: must be 'greedy' or 'random'")
+        checks.choice(value, "rollout", ("greedy", "random"), error=AgentError)
 
     def choose(self, view: View, legal: LegalMoves, rng: random.Random) -> Move:
         """The move with the best mean result over sampled deals."""
@@ -281,7 +287,7 @@ def _greedy_policy(state: State, legal: LegalMoves) -> Move:
 
 
 def _check_agents(agents: object, players: int) -> None:
-    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+    if isinstance(agents, (str, bytes, bytearray)) or not isinstance(agents, Sequence):
         raise AgentError(f"agents must be a sequence of agents, got {brief(agents)}")
     if len(agents) != players:
         raise AgentError(f"expected {players} agents (one per seat), got {len(agents)}")
@@ -341,7 +347,9 @@ def play_round(state: State, agents: Sequence[Agent], rng: random.Random) -> Sta
     ...
     chickenfoot.errors.AgentError: Cheat at seat 0 chose pass, which is not legal here (legal: 9-2@9-9, 9-7@9-9)
     """
+    checks.instance(state, State, "play_round")
     _check_agents(agents, state.players)
+    checks.random_generator(rng)
     while not state.is_over():
         state = apply(state, _ask(agents[state.turn], state, rng))
     return state
@@ -372,7 +380,13 @@ def play_match(
     """
     from chickenfoot.match import Match
 
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
     _check_agents(agents, rules.players)
+    checks.seed(seed)
+    checks.random_generator(rng)
+    if on_round is not None:
+        checks.function(on_round, "on_round")
     m = Match.start(rules, seed=seed)
     while m.round is not None:
         end = play_round(m.round, agents, rng)
