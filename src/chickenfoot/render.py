@@ -32,6 +32,10 @@ Boneyard: 3 tiles
 
 from __future__ import annotations
 
+from typing import Final
+
+from chickenfoot import _checks as checks
+from chickenfoot.errors import ArgumentError, brief
 from chickenfoot.outcome import Outcome, Termination
 from chickenfoot.state import State
 from chickenfoot.table import Table
@@ -40,11 +44,21 @@ from chickenfoot.view import View
 __all__ = ["render", "render_compact", "render_table"]
 
 
+MIN_WIDTH: Final = 20
+MAX_WIDTH: Final = 10_000
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def render_table(state: State) -> str:
+def _position(position: object, who: str) -> State | View:
+    if not isinstance(position, (State, View)):
+        raise ArgumentError(f"{who} needs a State or a View, got {brief(position)}")
+    return position
+
+
+def render_table(state: State | View) -> str:
     """Only the table part of :func:`render`: hubs, toes, lines and the pending hub.
 
     >>> from chickenfoot import Rules, deal
@@ -53,6 +67,7 @@ def render_table(state: State) -> str:
       hub 9-9 (centre): toes 0/6
     Pending: the centre 9-9 needs 6 more toes
     """
+    state = _position(state, "render_table")
     if not state.board:
         return f"Table: empty (the centre {state.centre} is not laid yet)"
     out = [f"Table: centre {state.centre}"]
@@ -74,12 +89,14 @@ def render_table(state: State) -> str:
     return "\n".join(out)
 
 
-def render(state: State) -> str:
+def render(state: State | View) -> str:
     """A plain-text picture of ``state``: table, status, hands (with penalty points), boneyard.
 
     The status line is ``Turn: seat S`` (with the tile drawn this turn, if any) while the
     round goes on, and ``Over: ...`` once it has ended. Each hand lists its tiles in id order
-    with their count and the penalty points they would score now (R11).
+    with their count and the penalty points they would score now (R11). Of a
+    :class:`~chickenfoot.View`, only the viewer's hand is listed (marked ``(you)``); the
+    others show their counts.
 
     >>> from chickenfoot import Rules, apply, deal
     >>> s = apply(deal(Rules(players=6), seed=1), "9-3@9-9")
@@ -98,6 +115,7 @@ def render(state: State) -> str:
       seat 5: 2-0 4-0 5-1 7-7 8-4 8-8 9-4 (7 tiles, 67 points)
     Boneyard: 12 tiles
     """
+    state = _position(state, "render")
     out = [render_table(state)]
     result = state.outcome()
     if result is None:
@@ -109,10 +127,20 @@ def render(state: State) -> str:
     else:
         out.append("Over: blocked (the boneyard is empty and nobody can play)")
     out.append("Hands:")
-    points = state.penalties()
-    for seat, hand in enumerate(state.hands):
-        tiles = " ".join(str(t) for t in hand) if hand else "none"
-        out.append(f"  seat {seat}: {tiles} ({_plural(len(hand), 'tile')}, {points[seat]} points)")
+    if isinstance(state, View):
+        for seat, size in enumerate(state.hand_sizes):
+            if seat != state.seat:
+                out.append(f"  seat {seat}: {_plural(size, 'tile')}")
+                continue
+            tiles = " ".join(str(t) for t in state.hand) if state.hand else "none"
+            count = f"{_plural(size, 'tile')}, {state.penalty} points"
+            out.append(f"  seat {seat} (you): {tiles} ({count})")
+    else:
+        points = state.penalties()
+        for seat, hand in enumerate(state.hands):
+            tiles = " ".join(str(t) for t in hand) if hand else "none"
+            count = f"{_plural(len(hand), 'tile')}, {points[seat]} points"
+            out.append(f"  seat {seat}: {tiles} ({count})")
     out.append(f"Boneyard: {_plural(state.boneyard_size, 'tile')}")
     return "\n".join(out)
 
@@ -174,7 +202,8 @@ def render_compact(position: State | View, *, seat: int | None = None, width: in
     ``position`` may be a :class:`~chickenfoot.State` (every hand shown) or a
     :class:`~chickenfoot.View` (only the viewer's hand; the others as counts); ``seat``
     draws a state as that seat sees it. The viewer's row is marked ``>``. A hand longer
-    than ``width`` characters continues on the next rows, indented under its first tile.
+    than ``width`` characters (20 to 10,000) continues on the next rows, indented under its
+    first tile.
 
     >>> from chickenfoot import Rules, deal
     >>> s = deal(Rules(players=3), seed=2).apply("9-1@9-9").apply("9-4@9-9")
@@ -188,7 +217,11 @@ def render_compact(position: State | View, *, seat: int | None = None, width: in
     > seat 2: 1-1 2-2 3-2 3-3 4-2 4-3 4-4 5-0 5-2 5-3 6-1 6-2 7-6 9-6
               (14 tiles, 101 points)
     """
-    if isinstance(position, State) and seat is not None:
+    position = _position(position, "render_compact")
+    checks.integer(width, "width", low=MIN_WIDTH, high=MAX_WIDTH)
+    if seat is not None:
+        if isinstance(position, View):
+            raise ArgumentError("seat= is for a State; a View is already one seat's picture")
         position = position.view(seat)
     out = _compact_table(position.table, str(position.centre))
     result = position.outcome()
