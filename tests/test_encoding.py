@@ -160,8 +160,17 @@ def test_bad_input() -> None:
         enc.observe(cf.deal(cf.Rules(), seed=1))  # type: ignore[arg-type]
     with pytest.raises(ArgumentError, match="not the rules of this encoding"):
         enc.observe(cf.deal(cf.Rules(players=3), seed=1).view(0))
-    with pytest.raises(ArgumentError, match="must be a float32 array of shape"):
-        enc.observe(cf.deal(cf.Rules(), seed=1).view(0), out=np.zeros(3, dtype=np.float32))
+    v = cf.deal(cf.Rules(), seed=1).view(0)
+    with pytest.raises(ArgumentError, match="must be a writeable numpy float32 array of shape"):
+        enc.observe(v, out=np.zeros(3, dtype=np.float32))
+    # issue 18: a list escaped as AttributeError, a read-only array as numpy's ValueError
+    with pytest.raises(ArgumentError, match=r"^out=\[0.0, 0.0\] is invalid: must be a writeable"):
+        enc.observe(v, out=[0.0, 0.0])  # type: ignore[arg-type]
+    frozen = np.zeros(enc.observation_size, dtype=np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(ArgumentError, match="must be a writeable numpy float32 array"):
+        enc.observe(v, out=frozen)
+    assert not frozen.any()  # not changed
     with pytest.raises(ArgumentError, match="history=65 is invalid"):
         Encoding(cf.Rules(), history=65)
     with pytest.raises(ArgumentError, match="must be a Rules object"):

@@ -286,9 +286,45 @@ def test_wilson_interval_holds_the_estimate(n: int, p: Fraction) -> None:
 def test_interval_helpers_reject_nonsense() -> None:
     with pytest.raises(ChickenFootError, match="at least one value"):
         mean_interval([])
-    for successes, n in [(1, 0), (-1, 5), (6, 5)]:
-        with pytest.raises(ChickenFootError, match="wilson_interval needs"):
+    for successes, n, message in [
+        (1, 0, "n=0 is invalid: must be an integer of at least 1"),
+        (-1, 5, "successes=-1 is invalid: must be a finite number from 0 to 5"),
+        (6, 5, "successes=6 is invalid: must be a finite number from 0 to 5"),
+        # issue 18: these escaped as Python's own errors, or were accepted
+        (1, 5.0, "n=5.0 is invalid: must be an integer of at least 1"),
+        ("1", 5, "successes='1' is invalid: must be a finite number from 0 to 5"),
+        (float("nan"), 5, "successes=nan is invalid: must be a finite number from 0 to 5"),
+        (True, 5, "successes=True is invalid"),
+    ]:
+        with pytest.raises(ArgumentError) as info:
             wilson_interval(successes, n)
+        assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        (["x"], "values[0]='x' is invalid: must be a finite number"),
+        ([1, float("nan")], "values[1]=nan is invalid: must be a finite number"),
+        ([1, float("inf")], "values[1]=inf is invalid: must be a finite number"),
+        ([1, None], "values[1]=None is invalid: must be a finite number"),
+        ([10**400], "values[0]=an integer of about 401 digits is invalid: must be a finite number"),
+        ("12", "values='12' is invalid: must be a sequence of numbers"),
+        (5, "values=5 is invalid: must be a sequence of numbers"),
+    ],
+)
+def test_mean_interval_rejects_what_is_not_a_number(values: Any, message: str) -> None:
+    # Issue 18: Fraction("x") and Fraction(nan) escaped as Python's ValueError.
+    with pytest.raises(ArgumentError) as info:
+        mean_interval(values)
+    assert str(info.value) == message
+
+
+def test_mean_interval_takes_numpy_values() -> None:
+    import numpy as np  # a test dependency
+
+    assert mean_interval(np.array([1, 2, 3, 4])) == mean_interval([1, 2, 3, 4])
+    assert mean_interval(np.array([0.5, 1.5])) == mean_interval([0.5, 1.5])
 
 
 # -- bad input ---------------------------------------------------------------------------------
@@ -312,7 +348,12 @@ class NoChoose:
             AgentError,
             r"^agents\[3\] \(a NoChoose\) has no choose\(view, legal, rng\) method$",
         ),
-        ({"games": 0}, ArgumentError, "^games=0 is invalid: must be a positive integer$"),
+        (
+            {"games": 0},
+            ArgumentError,
+            "^games=0 is invalid: must be an integer from 1 to 1,000,000,000$",
+        ),
+        ({"games": 10**5000}, ArgumentError, "games=an integer of about 5,001 digits is invalid"),
         ({"games": -3}, ArgumentError, "games=-3 is invalid"),
         ({"games": 2.0}, ArgumentError, "games=2.0 is invalid"),
         ({"games": True}, ArgumentError, "games=True is invalid"),
@@ -330,8 +371,8 @@ class NoChoose:
         ({"seed": "1"}, ArgumentError, "seed='1' is invalid"),
         ({"seed": None}, ArgumentError, "seed=None is invalid"),
         ({"seed": False}, ArgumentError, "seed=False is invalid"),
-        ({"executor": 2}, ChickenFootError, "executor=2 is invalid: must be a concurrent"),
-        ({"progress": 1}, ChickenFootError, "progress=1 is invalid: must be callable"),
+        ({"executor": 2}, ArgumentError, "executor=2 is invalid: must be a concurrent"),
+        ({"progress": 1}, ArgumentError, "progress=1 is invalid: must be callable"),
     ],
 )
 def test_bad_input(kwargs: dict[str, Any], error: type[Exception], message: str) -> None:

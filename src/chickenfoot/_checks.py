@@ -38,6 +38,8 @@ from __future__ import annotations
 import math
 import operator
 import random
+import re
+import sys
 from collections.abc import Sequence
 from typing import Any, Final, TypeVar
 
@@ -55,10 +57,23 @@ __all__ = [
     "real",
     "seed",
     "sequence",
+    "shown",
 ]
 
 T = TypeVar("T")
 E = type[ChickenFootError]
+
+
+def shown(value: object) -> str:
+    """:func:`~chickenfoot.errors.brief` of ``value`` on one line (the ``repr`` of a 2-D
+    numpy array, say, has several).
+
+    >>> import numpy as np
+    >>> shown(np.zeros((2, 2), dtype=int))
+    'array([[0, 0], [0, 0]])'
+    """
+    text = brief(value)
+    return re.sub(r"\s*\n\s*", " ", text) if "\n" in text else text
 
 
 def invalid(name: str, value: object, must: str, error: E = ArgumentError) -> ChickenFootError:
@@ -67,8 +82,8 @@ def invalid(name: str, value: object, must: str, error: E = ArgumentError) -> Ch
     >>> str(invalid("k", -1, "must be None or an int >= 0"))
     'k=-1 is invalid: must be None or an int >= 0'
     """
-    shown = name if len(name) <= 40 else brief(name, 40)
-    return error(f"{shown}={brief(value)} is invalid: {must}")
+    label = name if len(name) <= 40 else brief(name, 40)
+    return error(f"{label}={shown(value)} is invalid: {must}")
 
 
 def _range_words(low: int | float | None, high: int | float | None) -> str:
@@ -89,10 +104,13 @@ def integer(
     high: int | None = None,
     index: bool = False,
     error: E = ArgumentError,
+    must: str | None = None,
 ) -> int:
     """``value`` if it is an ``int`` (not a ``bool``) from ``low`` to ``high`` (each optional).
 
     ``index=True`` also takes any other integer type (numpy's), returned as an ``int``.
+    ``must`` replaces the message's words (``must be an integer from LOW to HIGH``) where
+    the caller says more, e.g. ``must be None or a seat from 0 to 3``.
 
     >>> integer(5, "n", low=1, high=4)
     Traceback (most recent call last):
@@ -106,8 +124,8 @@ def integer(
         except Exception:  # a hostile __index__: the value is simply not an integer
             n = value
     if type(n) is not int or (low is not None and n < low) or (high is not None and n > high):
-        words = _range_words(low, high)
-        raise invalid(name, value, f"must be an integer {words}".rstrip(), error)
+        words = must or f"must be an integer {_range_words(low, high)}".rstrip()
+        raise invalid(name, value, words, error)
     return n
 
 
@@ -191,7 +209,7 @@ def instance(value: object, kind: type[T], who: str, *, error: E = ArgumentError
     if not isinstance(value, kind):
         name = kind.__name__
         article = "an" if name[:1].lower() in "aeiou" else "a"
-        raise error(f"{who} needs {article} {name}, got {brief(value)}")
+        raise error(f"{who} needs {article} {name}, got {shown(value)}")
     return value
 
 
@@ -216,16 +234,38 @@ def function(value: T, name: str) -> T:
     return value
 
 
-def sequence(value: object, name: str, what: str = "items") -> Sequence[Any]:
-    """``value`` if it is a sequence (a list, a tuple...) but not text.
+def sequence(
+    value: object,
+    name: str,
+    what: str = "items",
+    *,
+    low: int | None = None,
+    high: int | None = None,
+) -> Sequence[Any]:
+    """``value`` if it is a sequence (a list, a tuple...) but not text, of ``low`` to
+    ``high`` items (each optional; a ``range`` too long for ``len`` has too many).
 
     >>> sequence("ab", "agents", "agents")
     Traceback (most recent call last):
     ...
     chickenfoot.errors.ArgumentError: agents='ab' is invalid: must be a sequence of agents
+    >>> sequence(range(10**20), "seeds", "ints", low=2, high=2)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.errors.ArgumentError: seeds has more than 9,223,372,036,854,775,807 items: must have 2
     """
     if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, Sequence):
         raise invalid(name, value, f"must be a sequence of {what}")
+    if low is not None or high is not None:
+        try:
+            size: int | None = len(value)
+        except OverflowError:  # a range of more than sys.maxsize items
+            size = None
+        if size is None or (low is not None and size < low) or (high is not None and size > high):
+            had = f"more than {sys.maxsize:,} items" if size is None else f"{size:,} item"
+            had += "" if size == 1 or size is None else "s"
+            words = f"{low:,}" if low == high else _range_words(low, high)
+            raise ArgumentError(f"{name} has {had}: must have {words}")
     return value
 
 
@@ -241,10 +281,18 @@ def seed(value: object, name: str = "seed", *, low: int | None = None, index: bo
     ...
     chickenfoot.errors.ArgumentError: seed=an integer of about 4,001 digits is invalid: must be an integer of at most 4,000 digits
     """
-    n: Any = integer(value, name, index=index) if index else value
+    n: Any = value
+    if index and type(n) is not int and not isinstance(n, bool) and hasattr(type(n), "__index__"):
+        try:
+            n = operator.index(n)
+        except Exception:  # a hostile __index__: the value is simply not an integer
+            n = value
     if type(n) is not int or not within_digits(n) or (low is not None and n < low):
-        more = "" if low is None else f" and at least {low}"
-        raise invalid(name, value, SEED_WORDS + more)
+        if low == 0:
+            words = f"must be a non-negative integer of at most {MAX_DIGITS:,} digits"
+        else:
+            words = SEED_WORDS + ("" if low is None else f" and at least {low:,}")
+        raise invalid(name, value, words)
     return n
 
 

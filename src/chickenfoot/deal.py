@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 
-from chickenfoot.errors import ArgumentError, RulesError, brief, within_digits
+from chickenfoot import _checks as checks
+from chickenfoot.errors import RulesError, brief
 from chickenfoot.moves import Play, play_by_ids
 from chickenfoot.rules import Rules
 from chickenfoot.state import _BLOCKED, State, _blocked, _make
@@ -31,8 +32,24 @@ def shuffled_tiles(rules: Rules, seed: int, round: int = 0) -> list[int]:
     """The tile ids of round ``round`` in dealt order (docs/formats.md, "Seeded deals").
 
     The tiles to deal, in id order (without the centre in ``set_aside`` mode), shuffled by
-    ``random.Random(f"{seed}:{round}")``.
+    ``random.Random(f"{seed}:{round}")``. The arguments are checked as :func:`deal` checks
+    them.
+
+    >>> shuffled_tiles(Rules(), seed=1000)[:3]
+    [50, 51, 48]
     """
+    _check(rules, seed, round)
+    return _shuffled(rules, seed, round)
+
+
+def _check(rules: object, seed: object, round: object) -> None:
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
+    checks.seed(seed)
+    checks.seed(round, "round", low=0)
+
+
+def _shuffled(rules: Rules, seed: int, round: int) -> list[int]:
     centre = DOUBLE_ID[rules.centre_of_round(round)]
     tiles = list(range(set_size(rules.max_pip)))
     if rules.centre == "set_aside":
@@ -53,18 +70,8 @@ def deal(rules: Rules, seed: int, round: int = 0) -> State:
     >>> s.centre_laid, s.turn, [str(m) for m in s.legal_moves]
     (False, 0, ['9-9'])
     """
-    if not isinstance(rules, Rules):
-        raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
-    if type(seed) is not int or not within_digits(seed):
-        raise ArgumentError(
-            f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits"
-        )
-    if type(round) is not int or round < 0 or not within_digits(round):
-        raise ArgumentError(
-            f"round={brief(round)} is invalid: must be a non-negative integer of at most "
-            "4,000 digits"
-        )
-    tiles = shuffled_tiles(rules, seed, round)
+    _check(rules, seed, round)
+    tiles = _shuffled(rules, seed, round)
     hs, p = rules.hand_size, rules.players
     bit = _BIT.__getitem__
     hands = [sum(map(bit, tiles[seat * hs : (seat + 1) * hs])) for seat in range(p)]

@@ -304,9 +304,16 @@ class Encoding:
         if out is None:
             out = np.zeros(self.observation_size, dtype=np.float32)
         else:
-            if out.shape != (self.observation_size,) or out.dtype != np.float32:
+            shape = (self.observation_size,)
+            if (
+                not isinstance(out, np.ndarray)
+                or out.shape != shape
+                or out.dtype != np.float32
+                or not out.flags.writeable
+            ):
                 raise ArgumentError(
-                    f"out must be a float32 array of shape ({self.observation_size},)"
+                    f"out={brief(out)} is invalid: must be a writeable numpy float32 array of "
+                    f"shape {shape}"
                 )
             out[:] = 0.0
         o = self._offsets

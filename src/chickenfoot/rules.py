@@ -23,6 +23,7 @@ from typing import Any, Final, Literal, TypeGuard
 
 import attrs
 
+from chickenfoot import _checks as checks
 from chickenfoot.errors import RulesError, brief
 from chickenfoot.tiles import MAX_PIP, set_size
 
@@ -310,12 +311,13 @@ class Rules:
         return self.max_pip + 1
 
     def centre_of_round(self, round: int) -> int:
-        """The number of the centre double of round ``round`` (0-based), wrapping past 0-0.
+        """The number of the centre double of round ``round`` (0-based, a non-negative
+        integer of at most 4,000 digits, as for :func:`~chickenfoot.deal`), wrapping past 0-0.
 
         >>> [Rules().centre_of_round(k) for k in (0, 1, 9, 10)]
         [9, 8, 0, 9]
         """
-        return self.max_pip - round % (self.max_pip + 1)
+        return self.max_pip - checks.seed(round, "round", low=0) % (self.max_pip + 1)
 
     def leader_of_round(self, round: int) -> int:
         """The R5 seat that starts round ``round``.
@@ -323,7 +325,7 @@ class Rules:
         >>> Rules(first_leader=3).leader_of_round(2)
         1
         """
-        return (self.first_leader + round) % self.players
+        return (self.first_leader + checks.seed(round, "round", low=0)) % self.players
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with ``changes`` applied and validated (like :func:`attrs.evolve`).
@@ -430,4 +432,5 @@ def half_match(max_pip: int) -> Rounds:
     >>> half_match(9), half_match(12)
     (Rounds(count=5), Rounds(count=7))
     """
+    checks.integer(max_pip, "max_pip", low=2, high=MAX_PIP, error=RulesError)
     return Rounds(math.ceil((max_pip + 1) / 2))

@@ -20,26 +20,35 @@ from __future__ import annotations
 import math
 import pickle
 import random
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import attrs
 
+from chickenfoot import _checks as checks
 from chickenfoot.agents import Agent, _check_agents, play_match
 from chickenfoot.errors import (
     AgentError,
     ArgumentError,
-    ChickenFootError,
     RulesError,
     brief,
-    within_digits,
 )
 from chickenfoot.rules import Rules
 from chickenfoot.state import State
 
-__all__ = ["AgentStats", "SimulationResult", "mean_interval", "simulate", "wilson_interval"]
+__all__ = [
+    "MAX_GAMES",
+    "AgentStats",
+    "SimulationResult",
+    "mean_interval",
+    "simulate",
+    "wilson_interval",
+]
+
+MAX_GAMES: Final = 1_000_000_000
+"""The most games one :func:`simulate` plays."""
 
 Z95 = 1.96
 """The normal quantile of the 95% intervals."""
@@ -59,9 +68,11 @@ def mean_interval(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
     >>> mean_interval([7])
     (7.0, (7.0, 7.0))
     """
-    if len(values) == 0:
-        raise ChickenFootError("mean_interval needs at least one value")
-    exact = [Fraction(v) for v in values]
+    if isinstance(values, (str, bytes, bytearray)) or not isinstance(values, Iterable):
+        raise checks.invalid("values", values, "must be a sequence of numbers")
+    exact = [Fraction(checks.real(v, f"values[{i}]")) for i, v in enumerate(values)]
+    if not exact:
+        raise ArgumentError("mean_interval needs at least one value")
     return _normal(len(exact), sum(exact, Fraction(0)), sum((x * x for x in exact), Fraction(0)))
 
 
@@ -86,10 +97,8 @@ def wilson_interval(successes: float, n: int) -> tuple[float, float]:
     >>> [round(x, 4) for x in wilson_interval(0, 5)]
     [0.0, 0.4345]
     """
-    if n < 1 or not 0 <= successes <= n:
-        raise ChickenFootError(
-            f"wilson_interval needs 0 <= successes <= n, n >= 1; got {successes}, {n}"
-        )
+    checks.integer(n, "n", low=1)
+    checks.real(successes, "successes", low=0, high=n)
     p, z2 = successes / n, Z95 * Z95
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
@@ -222,18 +231,12 @@ def _check(
     if not isinstance(rules, Rules):
         raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
     _check_agents(agents, rules.players)
-    if type(games) is not int or games < 1:
-        raise ArgumentError(f"games={brief(games)} is invalid: must be a positive integer")
-    if type(seed) is not int or not within_digits(seed):
-        raise ArgumentError(
-            f"seed={brief(seed)} is invalid: must be an integer of at most 4,000 digits"
-        )
+    checks.integer(games, "games", low=1, high=MAX_GAMES)
+    checks.seed(seed)
     if executor is not None and not isinstance(executor, Executor):
-        raise ChickenFootError(
-            f"executor={brief(executor)} is invalid: must be a concurrent.futures.Executor or None"
-        )
+        raise checks.invalid("executor", executor, "must be a concurrent.futures.Executor or None")
     if progress is not None and not callable(progress):
-        raise ChickenFootError(f"progress={brief(progress)} is invalid: must be callable or None")
+        raise checks.invalid("progress", progress, "must be callable or None")
     if isinstance(executor, ProcessPoolExecutor):
         for i, a in enumerate(agents):
             try:
@@ -269,9 +272,9 @@ def simulate(
     The agents must be picklable for an executor that runs games in other processes
     (the built-in agents are); with a :class:`~concurrent.futures.ProcessPoolExecutor`
     that is checked first. Bad arguments raise :class:`~chickenfoot.RulesError` (``rules``),
-    :class:`~chickenfoot.ArgumentError` (``games``, ``seed``),
-    :class:`~chickenfoot.AgentError` (``agents``) or
-    :class:`~chickenfoot.ChickenFootError` (``executor``, ``progress``).
+    :class:`~chickenfoot.AgentError` (``agents``) or :class:`~chickenfoot.ArgumentError`
+    (``games``, ``seed``, ``executor``, ``progress``; also an executor that refuses the
+    games, e.g. one already shut down, or whose ``submit`` returns no future).
 
     >>> from chickenfoot import Rules, Rounds
     >>> from chickenfoot.agents import GreedyAgent, RandomAgent
@@ -296,12 +299,11 @@ def simulate(
         return sums.result(rules, seed, seated)
     done = 0
     for first in range(0, games, _BATCH):  # bounded memory for any number of games
-        futures = {
-            executor.submit(_play_game, rules, seated, seed, g): g - first
-            for g in range(first, min(first + _BATCH, games))
-        }
-        batch: list[_Game | None] = [None] * len(futures)
+        futures: dict[Future[_Game], int] = {}
         try:
+            for g in range(first, min(first + _BATCH, games)):
+                futures[_submit(executor, rules, seated, seed, g)] = g - first
+            batch: list[_Game | None] = [None] * len(futures)
             for future in as_completed(futures):
                 batch[futures[future]] = future.result()
                 done += 1
@@ -314,6 +316,30 @@ def simulate(
             assert record is not None
             sums.add(record)
     return sums.result(rules, seed, seated)
+
+
+def _submit(
+    executor: Executor, rules: Rules, agents: tuple[Agent, ...], seed: int, game: int
+) -> Future[_Game]:
+    """``executor.submit`` of one game, with the executor's refusals as the library's error:
+    a shut-down executor raises ``RuntimeError``, a broken one something else, and an
+    object whose ``submit`` returns no future could not be waited for."""
+    try:
+        future = executor.submit(_play_game, rules, agents, seed, game)
+    except Exception as err:
+        raise checks.invalid(
+            "executor",
+            executor,
+            f"must accept the games: its submit() raised {type(err).__name__}: "
+            f"{' '.join(str(err).split())[:120]}",
+        ) from None
+    if not isinstance(future, Future):
+        raise checks.invalid(
+            "executor",
+            executor,
+            f"must return a concurrent.futures.Future from submit(), not {brief(future)}",
+        )
+    return future
 
 
 _BATCH = 4096
