@@ -37,10 +37,10 @@ from chickenfoot.playout import playout
 from chickenfoot.rules import Rules
 from chickenfoot.state import LegalMoves, State, apply
 from chickenfoot.tiles import Tile
+from chickenfoot.view import View
 
 if TYPE_CHECKING:
     from chickenfoot.match import Match
-    from chickenfoot.view import View
 
 __all__ = [
     "Agent",
@@ -70,6 +70,16 @@ class Agent(Protocol):
         ...
 
 
+def _check_choice(who: str, view: object, legal: object, rng: object, *, rng_needed: bool) -> None:
+    """The arguments of a built-in agent's ``choose`` (the drivers always pass good ones;
+    a program that calls an agent itself gets the library's errors for bad ones)."""
+    checks.instance(view, View, f"{who}.choose")
+    if isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence) or not legal:
+        raise checks.invalid("legal", legal, "must be the view's legal moves (not empty)")
+    if rng_needed or rng is not None:
+        checks.random_generator(rng)
+
+
 def _value(tile: Tile, rules: Rules) -> int:
     """A tile's penalty points: its pips, ``0-0`` at ``double_blank``."""
     return rules.double_blank if tile.id == 0 else tile.pips
@@ -88,6 +98,7 @@ class RandomAgent:
 
     def choose(self, view: View, legal: LegalMoves, rng: random.Random) -> Move:
         """A uniformly random legal move."""
+        _check_choice("RandomAgent", view, legal, rng, rng_needed=True)
         return rng.choice(legal)
 
 
@@ -105,6 +116,7 @@ class GreedyAgent:
 
     def choose(self, view: View, legal: LegalMoves, rng: random.Random | None) -> Move:
         """The play shedding the most points."""
+        _check_choice("GreedyAgent", view, legal, rng, rng_needed=False)
         rules = view.rules
         best: Move = legal[0]
         best_value = -1
@@ -148,6 +160,7 @@ class HeuristicAgent:
 
     def choose(self, view: View, legal: LegalMoves, rng: random.Random | None) -> Move:
         """The play with the best score (the first listed among equals)."""
+        _check_choice("HeuristicAgent", view, legal, rng, rng_needed=False)
         plays = [m for m in legal if isinstance(m, Play)]
         if not plays:
             return legal[0]
@@ -246,6 +259,7 @@ class SearchAgent:
 
     def choose(self, view: View, legal: LegalMoves, rng: random.Random) -> Move:
         """The move with the best mean result over sampled deals."""
+        _check_choice("SearchAgent", view, legal, rng, rng_needed=True)
         if len(legal) == 1:
             return legal[0]
         seat = view.seat
