@@ -50,6 +50,7 @@ __all__ = [
     "flag",
     "function",
     "instance",
+    "indent",
     "integer",
     "invalid",
     "listing",
@@ -294,6 +295,20 @@ def seed(value: object, name: str = "seed", *, low: int | None = None, index: bo
             words = SEED_WORDS + ("" if low is None else f" and at least {low:,}")
         raise invalid(name, value, words)
     return n
+
+
+MAX_INDENT: Final = 16
+
+
+def indent(value: object) -> int | None:
+    """The ``indent`` of a ``to_json``: ``None`` (one line) or 0 to 16 spaces.
+
+    >>> indent(2), indent(None)
+    (2, None)
+    """
+    if value is None:
+        return None
+    return integer(value, "indent", low=0, high=MAX_INDENT)
 
 
 def listing(items: Sequence[object], limit: int = 6) -> str:

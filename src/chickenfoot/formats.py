@@ -20,6 +20,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
+from chickenfoot._checks import indent as check_indent
 from chickenfoot._checks import listing
 from chickenfoot.errors import FormatError, InvalidMoveError, RulesError, brief
 from chickenfoot.moves import Play, play_by_ids
@@ -353,4 +354,4 @@ def position_from_json(text: str | bytes) -> State:
 
 def position_to_json(state: State, *, indent: int | None = None) -> str:
     """The position document of ``state`` as JSON text."""
-    return json.dumps(position_to_dict(state), indent=indent)
+    return json.dumps(position_to_dict(state), indent=check_indent(indent))

@@ -29,7 +29,8 @@ from typing import Any, Final
 
 import attrs
 
-from chickenfoot._checks import instance, listing
+from chickenfoot._checks import flag, instance, listing
+from chickenfoot._checks import indent as check_indent
 from chickenfoot._checks import seed as check_seed
 from chickenfoot.deal import deal
 from chickenfoot.errors import FormatError, IllegalMoveError, RulesError, brief, within_digits
@@ -502,6 +503,7 @@ class Match:
         addition to the format, optional on input. ``last_round=False`` leaves it out, for
         readers that know only the keys above.
         """
+        flag(last_round, "last_round")
         doc: dict[str, Any] = {
             "format": MATCH_FORMAT,
             "version": VERSION,
@@ -516,7 +518,7 @@ class Match:
 
     def to_json(self, *, indent: int | None = None, last_round: bool = True) -> str:
         """The match document as JSON text (``last_round`` as in :meth:`to_dict`)."""
-        return json.dumps(self.to_dict(last_round=last_round), indent=indent)
+        return json.dumps(self.to_dict(last_round=last_round), indent=check_indent(indent))
 
     @classmethod
     def from_dict(cls, obj: Any) -> Match:

@@ -26,6 +26,7 @@ from typing import Any, Final
 
 import attrs
 
+from chickenfoot._checks import indent as check_indent
 from chickenfoot.errors import ChickenFootError, FormatError, brief
 from chickenfoot.formats import VERSION, check_header, loads, position_from_dict
 from chickenfoot.moves import Move, parse_move
@@ -161,7 +162,7 @@ class Record:
 
     def to_json(self, *, indent: int | None = None) -> str:
         """The record document as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent)
+        return json.dumps(self.to_dict(), indent=check_indent(indent))
 
     @classmethod
     def from_dict(cls, obj: Any) -> Record:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from chickenfoot._checks import indent as check_indent
 from chickenfoot._checks import random_generator
 from chickenfoot.errors import ArgumentError, FormatError, SeatError, brief
 from chickenfoot.moves import DRAW, Draw, Event, Play
@@ -242,7 +243,7 @@ class View:
 
     def to_json(self, *, indent: int | None = None) -> str:
         """The view document as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent)
+        return json.dumps(self.to_dict(), indent=check_indent(indent))
 
     @classmethod
     def from_dict(cls, obj: Any) -> View:
