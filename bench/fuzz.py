@@ -8,7 +8,7 @@ The targets, their Hypothesis input strategies and the property are those of
 ``tests/fuzz_targets.py``, which ``tests/test_fuzz.py`` also runs with a short fixed budget
 in the normal test suite. The property: every call returns or raises a
 ``chickenfoot.ChickenFootError`` or a ``TypeError`` raised by the library itself; the
-message has at most 1,000 characters; the call takes under a second; plus a few checks per
+message has at most 500 characters; the call takes under a second; plus a few checks per
 target on success (see that module).
 
 The targets take turns, a chunk of inputs each, until the budget is spent. The report gives

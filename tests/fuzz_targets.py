@@ -75,8 +75,8 @@ __all__ = [
     "pool",
 ]
 
-MAX_MESSAGE = 1000
-"""The longest error message allowed, in characters."""
+MAX_MESSAGE = 500
+"""The longest error message allowed, in characters (docs/api.md: messages are bounded)."""
 MAX_SECONDS = 1.0
 """The longest a call may take."""
 HARD_LIMIT = 10.0
@@ -798,7 +798,10 @@ class Target:
     """One entry point: ``call(*case.args, **case.kwargs)`` for every ``case`` of ``inputs``.
 
     ``accept(case, result)`` checks a successful call and ``refuse(case, error)`` an error
-    of the allowed kinds; each returns what is wrong, or ``None``.
+    of the allowed kinds; each returns what is wrong, or ``None``. ``foreign`` names the
+    errors of another library that the target's calls may raise too (OpenSpiel's
+    ``SpielError`` for the calls that go through OpenSpiel): allowed whatever their message,
+    which is not the library's to bound, and still judged by ``refuse``.
     """
 
     name: str
@@ -806,6 +809,7 @@ class Target:
     call: Callable[..., Any]
     accept: Callable[[Case, Any], str | None] | None = None
     refuse: Callable[[Case, BaseException], str | None] | None = None
+    foreign: tuple[type[BaseException], ...] = ()
 
 
 TARGETS: dict[str, Target] = {}
@@ -817,8 +821,9 @@ def _target(
     call: Callable[..., Any],
     accept: Callable[[Case, Any], str | None] | None = None,
     refuse: Callable[[Case, BaseException], str | None] | None = None,
+    foreign: tuple[type[BaseException], ...] = (),
 ) -> None:
-    TARGETS[name] = Target(name, inputs, call, accept, refuse)
+    TARGETS[name] = Target(name, inputs, call, accept, refuse, foreign)
 
 
 def _is(kind: type) -> Callable[[Case, Any], str | None]:
@@ -1421,6 +1426,9 @@ def _judge(target: Target, case: Case, result: Any, error: BaseException | None)
         return ("wrong result", problem) if problem else ("", "")
     if isinstance(error, _Hang):
         return "hangs", f"still running after {HARD_LIMIT:.0f} s"
+    if isinstance(error, target.foreign) and not isinstance(error, cf.ChickenFootError):
+        problem = target.refuse(case, error) if target.refuse is not None else None
+        return ("wrong error", problem) if problem else ("", "")
     allowed = isinstance(error, cf.ChickenFootError) or (
         isinstance(error, TypeError) and raised_by_library(error)
     )

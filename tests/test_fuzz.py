@@ -5,7 +5,7 @@ The targets, their inputs and the property live in ``fuzz_targets`` and are shar
 runs a short fixed number of examples (scaled by the Hypothesis profile, see
 ``strategies.examples``), plus the inputs of issue 8 as explicit examples, so that every run
 tries them. The property, for every call: it returns, or raises a ``ChickenFootError`` or a
-``TypeError`` raised by the library itself; the message has at most 1,000 characters; the
+``TypeError`` raised by the library itself; the message has at most 500 characters; the
 call takes under a second; and the per-target checks on success hold (see ``fuzz_targets``).
 """
 
