@@ -28,7 +28,7 @@ import chickenfoot as cf
 from chickenfoot.encoding import Encoding
 from chickenfoot.render import render, render_compact, render_table
 from chickenfoot.simulation import mean_interval, wilson_interval
-from fuzz_targets import FLOATS, INTS, PY_VALUES, Case, _target, describe, pool
+from fuzz_targets import FLOATS, HUGE_INTS, INTS, PY_VALUES, Case, _target, describe, pool
 
 __all__ = ["ENTRIES", "Entry"]
 
@@ -203,7 +203,9 @@ def _simulation(draw: Draw) -> dict[str, Any]:
     }
 
 
-entry("simulate", cf.simulate, _simulation, games=INTS, seed=INTS, executor=EXECUTORS)
+# (a legal but large number of games is a long simulation, not bad input)
+BAD_GAMES = st.one_of(st.integers(max_value=0), st.integers(min_value=10**9 + 1), HUGE_INTS)
+entry("simulate", cf.simulate, _simulation, games=BAD_GAMES, seed=INTS, executor=EXECUTORS)
 
 
 def _heuristic(draw: Draw) -> dict[str, Any]:

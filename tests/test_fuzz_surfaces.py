@@ -32,8 +32,17 @@ AUDIT: dict[str, list[Case]] = {
         Case(encoding=cf.encoding.Encoding(cf.Rules()), view=V, out=[0.0] * 305),
         Case(encoding=cf.encoding.Encoding(cf.Rules()), view=V, out=np.zeros(305, np.float32)[::1].copy().__array__()),
     ],
-    "mean_interval": [Case(values=["x"]), Case(values=[float("nan")])],
-    "wilson_interval": [Case(successes="x", n=5), Case(successes=1, n=float("nan"))],
+    "mean_interval": [
+        Case(values=["x"]),
+        Case(values=[float("nan")]),
+        Case(values=(0.0, -7.321599510556533e259, 4.0)),  # found by fuzzing: OverflowError
+    ],
+    "wilson_interval": [
+        Case(successes="x", n=5),
+        Case(successes=1, n=float("nan")),
+        Case(successes=6, n=10**4301),  # found by fuzzing: OverflowError
+        Case(successes=2**14333, n=2**14333),  # found by fuzzing: the message's int-to-str
+    ],
     "View.sample": [Case(view_of=V, rng=5), Case(view_of=V, rng="x"), Case(view_of=V, rng=np.random.default_rng(0))],
     "View.sample_record": [Case(view_of=V, rng=5), Case(view_of=V, rng=np.random.default_rng(0))],
     "Tile.other": [Case(tile=cf.Tile(9, 4), number=7)],

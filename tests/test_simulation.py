@@ -287,11 +287,12 @@ def test_interval_helpers_reject_nonsense() -> None:
     with pytest.raises(ChickenFootError, match="at least one value"):
         mean_interval([])
     for successes, n, message in [
-        (1, 0, "n=0 is invalid: must be an integer of at least 1"),
+        (1, 0, "n=0 is invalid: must be an integer from 1 to 9,007,199,254,740,992"),
+        (1, 2**53 + 1, "n=9007199254740993 is invalid"),
         (-1, 5, "successes=-1 is invalid: must be a finite number from 0 to 5"),
         (6, 5, "successes=6 is invalid: must be a finite number from 0 to 5"),
         # issue 18: these escaped as Python's own errors, or were accepted
-        (1, 5.0, "n=5.0 is invalid: must be an integer of at least 1"),
+        (1, 5.0, "n=5.0 is invalid: must be an integer from 1 to"),
         ("1", 5, "successes='1' is invalid: must be a finite number from 0 to 5"),
         (float("nan"), 5, "successes=nan is invalid: must be a finite number from 0 to 5"),
         (True, 5, "successes=True is invalid"),
@@ -304,11 +305,21 @@ def test_interval_helpers_reject_nonsense() -> None:
 @pytest.mark.parametrize(
     ("values", "message"),
     [
-        (["x"], "values[0]='x' is invalid: must be a finite number"),
-        ([1, float("nan")], "values[1]=nan is invalid: must be a finite number"),
-        ([1, float("inf")], "values[1]=inf is invalid: must be a finite number"),
-        ([1, None], "values[1]=None is invalid: must be a finite number"),
-        ([10**400], "values[0]=an integer of about 401 digits is invalid: must be a finite number"),
+        (["x"], "values[0]='x' is invalid: must be a finite number from -1e+150 to 1e+150"),
+        (
+            [1, float("nan")],
+            "values[1]=nan is invalid: must be a finite number from -1e+150 to 1e+150",
+        ),
+        (
+            [1, float("inf")],
+            "values[1]=inf is invalid: must be a finite number from -1e+150 to 1e+150",
+        ),
+        ([1, None], "values[1]=None is invalid: must be a finite number from -1e+150 to 1e+150"),
+        (
+            [10**400],
+            "values[0]=an integer of about 401 digits is invalid: must be a finite number from -1e+150 to 1e+150",
+        ),
+        ([1e151], "values[0]=1e+151 is invalid: must be a finite number from -1e+150 to 1e+150"),
         ("12", "values='12' is invalid: must be a sequence of numbers"),
         (5, "values=5 is invalid: must be a sequence of numbers"),
     ],

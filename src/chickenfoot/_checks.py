@@ -87,13 +87,21 @@ def invalid(name: str, value: object, must: str, error: E = ArgumentError) -> Ch
     return error(f"{label}={shown(value)} is invalid: {must}")
 
 
+def _number(x: int | float) -> str:
+    """A bound as the message shows it: ``1,000``, ``0.5``, ``1e+150``; a bound too large to
+    print (another argument, e.g. ``high=n``) as :func:`~chickenfoot.errors.brief` says it."""
+    if isinstance(x, int) and x.bit_length() > 128:
+        return brief(x)
+    return f"{x:,}" if isinstance(x, int) or (x.is_integer() and abs(x) < 1e16) else f"{x:g}"
+
+
 def _range_words(low: int | float | None, high: int | float | None) -> str:
     if low is not None and high is not None:
-        return f"from {low:,} to {high:,}"
+        return f"from {_number(low)} to {_number(high)}"
     if low is not None:
-        return f"of at least {low:,}"
+        return f"of at least {_number(low)}"
     if high is not None:
-        return f"of at most {high:,}"
+        return f"of at most {_number(high)}"
     return ""
 
 
@@ -162,7 +170,7 @@ def real(
     if not ok:
         words = _range_words(low, high)
         if above is not None:
-            words = f"above {above:g}" + (f" and {words}" if words else "")
+            words = f"above {_number(above)}" + (f" and {words}" if words else "")
         raise invalid(name, value, f"must be a finite number {words}".rstrip(), error)
     return float(x)
 

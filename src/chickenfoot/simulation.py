@@ -50,12 +50,17 @@ __all__ = [
 MAX_GAMES: Final = 1_000_000_000
 """The most games one :func:`simulate` plays."""
 
+_LARGEST = 1e150  # the largest magnitude mean_interval takes: squares and sums stay floats
+
 Z95 = 1.96
 """The normal quantile of the 95% intervals."""
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
     """The mean of ``values`` and its 95% normal interval, mean ± 1.96·s/√n.
+
+    ``values`` are finite numbers from -1e150 to 1e150 (scores, rates; their squares must
+    be floats).
 
     ``s`` is the sample standard deviation (divisor ``n - 1``). One value gives the
     interval ``(mean, mean)``: a single game says nothing about the spread. The interval is
@@ -70,7 +75,10 @@ def mean_interval(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
     """
     if isinstance(values, (str, bytes, bytearray)) or not isinstance(values, Iterable):
         raise checks.invalid("values", values, "must be a sequence of numbers")
-    exact = [Fraction(checks.real(v, f"values[{i}]")) for i, v in enumerate(values)]
+    exact = [
+        Fraction(checks.real(v, f"values[{i}]", low=-_LARGEST, high=_LARGEST))
+        for i, v in enumerate(values)
+    ]
     if not exact:
         raise ArgumentError("mean_interval needs at least one value")
     return _normal(len(exact), sum(exact, Fraction(0)), sum((x * x for x in exact), Fraction(0)))
@@ -86,7 +94,8 @@ def _normal(n: int, s1: Fraction | int, s2: Fraction | int) -> tuple[float, tupl
 
 
 def wilson_interval(successes: float, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion: ``successes`` out of ``n`` trials.
+    """The 95% Wilson score interval of a proportion: ``successes`` out of ``n`` trials
+    (``n`` an integer from 1 to 2**53, the integers a float holds exactly).
 
     ``successes`` may be fractional (shared wins). With ``p = successes / n`` and
     ``z = 1.96``: centre ``(p + z²/2n) / (1 + z²/n)``, half-width
@@ -97,7 +106,7 @@ def wilson_interval(successes: float, n: int) -> tuple[float, float]:
     >>> [round(x, 4) for x in wilson_interval(0, 5)]
     [0.0, 0.4345]
     """
-    checks.integer(n, "n", low=1)
+    checks.integer(n, "n", low=1, high=2**53)
     checks.real(successes, "successes", low=0, high=n)
     p, z2 = successes / n, Z95 * Z95
     denom = 1 + z2 / n
