@@ -11,8 +11,10 @@ Commands (``chickenfoot COMMAND --help`` for each; docs: Command line):
 
 Bad input (an unknown preset, an impossible rules configuration, a malformed option, a
 bad document) prints one line, ``chickenfoot: error: ...``, on stderr and returns 2; never
-a traceback. The ``rich`` package (``pip install "chickenfoot[cli]"``) adds a progress bar
-and coloured tables; everything works in plain text without it.
+a traceback. Standard output that cannot be written (closed, full, a pipe closed by its
+reader) returns 1, with one line on stderr (none for a broken pipe). The ``rich`` package
+(``pip install "chickenfoot[cli]"``) adds a progress bar and coloured tables; everything
+works in plain text without it.
 
 >>> main(["rules", "--players", "1"])  # prints the error line on stderr
 2
@@ -21,6 +23,7 @@ and coloured tables; everything works in plain text without it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -30,6 +33,7 @@ from typing import TextIO
 
 from chickenfoot import __version__
 from chickenfoot.cli._common import (
+    EXIT_FAILURE,
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
@@ -40,6 +44,7 @@ from chickenfoot.cli._common import (
     rules_from_args,
     rules_options,
 )
+from chickenfoot.cli._streams import Output, OutputError, discard, write_error
 from chickenfoot.deal import deal
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import Draw
@@ -48,6 +53,7 @@ from chickenfoot.rules import PRESETS, Rules
 from chickenfoot.state import State, legal_moves
 
 __all__ = [
+    "EXIT_FAILURE",
     "EXIT_OK",
     "EXIT_USAGE",
     "UsageError",
@@ -402,10 +408,45 @@ def _build_parser() -> Parser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
 
+    ``main`` owns the standard streams: every command writes through an
+    :class:`~chickenfoot.cli._streams.Output`, flushed here before returning, so a failure
+    to write standard output (closed, full, a pipe closed by its reader) ends the command
+    with :data:`EXIT_FAILURE`: silently for a broken pipe, else with one line on stderr.
+    After such a failure the descriptor of standard output is pointed at ``os.devnull``,
+    so that nothing fails again at interpreter exit.
+
     >>> main(["rules", "four-toe", "--players", "3", "--compact"])
     {"players": 3, "max_pip": 9, "hand_size": 14, "opening_toes": 4, "foot_toes": 3, "double_blank": 50, "centre": "set_aside", "draw": "one", "drawn_tile": "must_play", "may_draw_instead": false, "match": {"rounds": 10}, "tie_break": "shared", "first_leader": 0}
     0
     """
+    with contextlib.ExitStack() as stack:
+        if sys.stderr is None:  # ``2>&-``: input() needs a stderr; what goes there is lost
+            devnull = stack.enter_context(open(os.devnull, "w", encoding="utf-8"))
+            stack.enter_context(contextlib.redirect_stderr(devnull))
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
+    stdout = sys.stdout
+    if stdout is None:  # ``>&-``: Python has no sys.stdout at all
+        _error("cannot write standard output: it is closed")
+        return EXIT_FAILURE
+    out = Output(stdout).as_text_io()
+    try:
+        with contextlib.redirect_stdout(out):  # what argparse prints (--help) goes through it too
+            status = _run(argv, out)
+        out.flush()  # the last buffered write fails here, not at interpreter exit
+    except OutputError as err:
+        if not err.broken:  # e.g. ``chickenfoot demo | head``: stop quietly, as Unix tools do
+            _error(str(err))
+        discard(stdout)
+        return EXIT_FAILURE
+    return status
+
+
+def _run(argv: list[str] | None, out: TextIO) -> int:
+    """Parse ``argv`` and run the command; every error but :class:`OutputError` is mapped to
+    its exit status here."""
     from chickenfoot.cli import files, play, sim
 
     try:
@@ -422,19 +463,18 @@ def main(argv: list[str] | None = None) -> int:
             "replay": files.cmd_replay,
             "validate": files.cmd_validate,
         }[args.command]
-        return command(args, sys.stdout)
+        return command(args, out)
     except (UsageError, ChickenFootError) as err:
         _error(str(err))
         return EXIT_USAGE
     except SystemExit as exit:  # --help and --version print, then exit through here
         return exit.code if isinstance(exit.code, int) else EXIT_OK
     except KeyboardInterrupt:
-        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        write_error(f"\n{PROG}: interrupted")
         return EXIT_INTERRUPTED
-    except BrokenPipeError:  # e.g. ``chickenfoot demo | head``: stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+    except OSError as err:  # the system refused something (not standard output: OutputError)
+        _error(f"{err.strerror or type(err).__name__}")
+        return EXIT_FAILURE
     except (RecursionError, MemoryError, OverflowError, ValueError, TypeError) as err:
         # Never a traceback: an input too big or too deep for Python itself.
         _error(f"{type(err).__name__}: {brief(str(err), 200)}")
@@ -445,4 +485,4 @@ def _error(message: str) -> None:
     line = " ".join(message.split())  # one line, whatever the message holds
     if len(line) > 400:  # e.g. argparse quoting a 5,000-digit number in full
         line = f"{line[:400]}... ({len(line):,} characters)"
-    print(f"{PROG}: error: {line}", file=sys.stderr)
+    write_error(f"{PROG}: error: {line}")

@@ -21,12 +21,16 @@ from chickenfoot.view import VIEW_FORMAT, View
 
 PROG = "chickenfoot"
 EXIT_OK = 0
+EXIT_FAILURE = 1
+"""Exit status when the output could not be written (standard output closed or full, or a
+pipe whose reader went away), or the system refused something else."""
 EXIT_USAGE = 2
 """Exit status for anything wrong with the command line, the files it names included."""
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
 __all__ = [
+    "EXIT_FAILURE",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
@@ -41,6 +45,7 @@ __all__ = [
     "Formatter",
     "Parser",
     "UsageError",
+    "ascii_number",
     "describe_kind",
     "read_document",
     "read_text",
@@ -85,6 +90,20 @@ class Formatter(argparse.HelpFormatter):
                     )
                 )
         return "\n\n".join(blocks)
+
+
+def ascii_number(text: str, digits: int) -> int | None:
+    """``text`` as a number when it is 1 to ``digits`` ASCII digits, else ``None``.
+
+    Not ``str.isdigit``, which also holds for ``²`` (that ``int()`` refuses) and ``٣``
+    (that it reads as 3).
+
+    >>> ascii_number("12", 3), ascii_number("²", 3), ascii_number("٣", 3), ascii_number("1234", 3)
+    (12, None, None, None)
+    """
+    if not 1 <= len(text) <= digits or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
 
 
 def set_option(text: str) -> tuple[str, Any]:
@@ -201,7 +220,15 @@ def read_text(path: str, stdin: TextIO | None = None) -> tuple[str, str]:
     """
     if path == "-":
         source = sys.stdin if stdin is None else stdin
-        return source.read(MAX_DOCUMENT + 1), "<stdin>"
+        if source is None:  # ``<&-``: Python has no sys.stdin at all
+            raise UsageError("cannot read standard input: it is closed")
+        try:
+            return source.read(MAX_DOCUMENT + 1), "<stdin>"
+        except UnicodeDecodeError:
+            raise UsageError("<stdin>: not text (UTF-8 JSON expected)") from None
+        except (OSError, ValueError) as err:  # ValueError: a closed file object
+            reason = (err.strerror or str(err)) if isinstance(err, OSError) else "it is closed"
+            raise UsageError(f"cannot read standard input: {reason[:100]}") from None
     try:
         with open(path, encoding="utf-8") as f:
             return f.read(MAX_DOCUMENT + 1), path
@@ -209,6 +236,8 @@ def read_text(path: str, stdin: TextIO | None = None) -> tuple[str, str]:
         raise UsageError(f"{brief(path)}: not a text file (UTF-8 JSON expected)") from None
     except OSError as err:
         raise UsageError(f"cannot read {brief(path)}: {err.strerror or err}") from None
+    except ValueError as err:  # a NUL byte in the name
+        raise UsageError(f"cannot read {brief(path)}: {str(err)[:100]}") from None
 
 
 def read_document(path: str, *, kinds: Sequence[str] = (*KINDS, RULES)) -> Document:

@@ -15,11 +15,14 @@ from chickenfoot.cli._common import (
     VIEW_FORMAT,
     Document,
     UsageError,
+    ascii_number,
     describe_kind,
     read_document,
     write,
 )
 from chickenfoot.cli._picture import picture
+from chickenfoot.cli._prompt import prompt_reader
+from chickenfoot.cli._streams import is_terminal, write_file
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, parse_move
@@ -141,9 +144,10 @@ def _write_svg(doc: Document, args: argparse.Namespace, out: TextIO) -> None:
     text_hands: str = args.hands
     hands: str | int = text_hands
     if text_hands not in ("none", "all"):
-        if not text_hands.isdigit() or len(text_hands) > 3:
+        seat = ascii_number(text_hands, 3)
+        if seat is None:
             raise UsageError(f"--hands {brief(text_hands)} is invalid: none, all or a seat number")
-        hands = int(text_hands)
+        hands = seat
     size = args.size
     if size is not None and not 1 <= size <= 100_000:
         raise UsageError(f"--size {brief(size)} is invalid: must be from 1 to 100,000 pixels")
@@ -152,11 +156,9 @@ def _write_svg(doc: Document, args: argparse.Namespace, out: TextIO) -> None:
     if target == "-":
         write(out, text)
         return
-    try:
-        with open(target, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as err:
-        raise UsageError(f"cannot write {brief(target)}: {err.strerror or err}") from None
+    failed = write_file(target, text)
+    if failed is not None:
+        raise UsageError(f"cannot write {brief(target)}: {failed}")
 
 
 def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
@@ -230,14 +232,15 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         write(out, f"Record: {n} move{'s' * (n != 1)}; the final position:")
         write(out, picture(final))
         return 0
-    interactive = sys.stdin.isatty() and out.isatty()
+    interactive = is_terminal(sys.stdin) and is_terminal(out)  # sys.stdin is None after <&-
+    ask = prompt_reader(out) if interactive else input
     write(out, f"Start ({describe_kind(POSITION)} of {_rules_line(rec.start.rules)}):")
     write(out, picture(states[0]))
     for i, move in enumerate(rec.moves, 1):
         if interactive:
             try:
-                answer = input("-- Enter: next move, q: quit -- ").strip().lower()
-            except EOFError:
+                answer = ask("-- Enter: next move, q: quit -- ").strip().lower()
+            except (EOFError, OSError, ValueError):  # Ctrl-D, or the terminal went away
                 write(out, "")
                 return 0
             if answer in ("q", "quit"):
