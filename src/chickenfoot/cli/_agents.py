@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chickenfoot.agents import Agent, GreedyAgent, HeuristicAgent, RandomAgent, SearchAgent
-from chickenfoot.cli._common import UsageError
+from chickenfoot.cli._common import UsageError, ascii_number
 from chickenfoot.errors import brief
 
 AGENT_NAMES = ("random", "greedy", "heuristic", "search")
@@ -22,12 +22,13 @@ def agent_of(spec: str) -> Agent:
     if name == "search":
         iterations = 32
         if arg:
-            if not arg.isdigit() or len(arg) > 6 or not 1 <= int(arg) <= MAX_ITERATIONS:
+            n = ascii_number(arg, 6)
+            if n is None or not 1 <= n <= MAX_ITERATIONS:
                 raise UsageError(
                     f"agent {brief(spec)}: search:N takes N from 1 to {MAX_ITERATIONS:,} "
                     "(iterations per decision)"
                 )
-            iterations = int(arg)
+            iterations = n
         return SearchAgent(iterations=iterations)
     agents: dict[str, Agent] = {
         "random": RandomAgent(),

@@ -10,11 +10,8 @@ own documents and ``undo`` restores an earlier, immutable game.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
 import random
-import sys
 from collections.abc import Callable
 from typing import TextIO
 
@@ -22,89 +19,24 @@ import attrs
 
 from chickenfoot.agents import Agent, _ask
 from chickenfoot.cli._agents import agents_of
-from chickenfoot.cli._common import (
-    EXIT_INTERRUPTED,
-    MATCH_FORMAT,
-    POSITION,
-    RECORD_FORMAT,
-    UsageError,
-    read_document,
-    rules_from_args,
-)
+from chickenfoot.cli._common import EXIT_FAILURE, EXIT_INTERRUPTED, UsageError, rules_from_args
+from chickenfoot.cli._game import Game, game_from_file
 from chickenfoot.cli._picture import picture
+from chickenfoot.cli._prompt import HELP, ClosedInputError, prompt_reader, understand
+from chickenfoot.cli._streams import write_file
 from chickenfoot.cli.files import match_lines
 from chickenfoot.deal import deal
-from chickenfoot.errors import ChickenFootError, InvalidMoveError, brief
+from chickenfoot.errors import brief
 from chickenfoot.match import Match
-from chickenfoot.moves import Draw, Move, Pass, Play, parse_move
+from chickenfoot.moves import Draw, Move, Pass, Play
 from chickenfoot.outcome import Termination
 from chickenfoot.record import Record
-from chickenfoot.rules import Rounds, Rules
+from chickenfoot.rules import Rounds
 from chickenfoot.state import LegalMoves, Phase, State
 from chickenfoot.view import View
 
 MAX_ROUND = 1_000_000
 """The highest ``--round`` (rounds past the last double wrap around to the highest one)."""
-
-HELP = """\
-Choose a move by its number, or type it in notation: 9-4@9-9 (tile@anchor), draw, pass.
-A tile alone (9-4) is enough when it fits in only one place.
-Commands:
-  moves       list your legal moves again
-  table       draw the table again
-  undo        take back your last move and the bots' moves after it: back to your
-              previous decision (the bots then answer as they did before)
-  save FILE   save the game: a match document (a record of the round with --round);
-              resume it with: chickenfoot play FILE
-  quit        leave the game (Ctrl-D and Ctrl-C leave too)
-  help        this text"""
-
-
-@attrs.frozen
-class Game:
-    """The game in play: a whole match, or a record of one round. Immutable."""
-
-    match: Match | None = None
-    record: Record | None = None
-
-    @property
-    def state(self) -> State | None:
-        """The round in play (a finished round's final state in round mode; ``None`` once
-        the match is over)."""
-        if self.match is not None:
-            return self.match.round
-        assert self.record is not None
-        return self.record.final()
-
-    @property
-    def rules(self) -> Rules:
-        if self.match is not None:
-            return self.match.rules
-        assert self.record is not None
-        return self.record.start.rules
-
-    def is_over(self) -> bool:
-        state = self.state
-        return state is None or state.is_over()
-
-    def apply(self, move: Move) -> tuple[Game, State | None]:
-        """The game after ``move``, and the finished round's final state if it ended one."""
-        if self.match is not None:
-            before = self.match
-            m = before.apply(move)
-            if m.rounds_played == before.rounds_played:
-                return Game(match=m), None
-            return Game(match=m), m.last_round
-        assert self.record is not None
-        rec = self.record.apply(move)
-        final = rec.final()
-        return Game(record=rec), final if final.is_over() else None
-
-    def to_json(self) -> str:
-        if self.match is not None:
-            return self.match.to_json()
-        assert self.record is not None
-        return self.record.to_json()
 
 
 @attrs.frozen
@@ -331,57 +263,35 @@ class Session:
             elif command in ("quit", "exit", "q"):
                 self._leave("You left the game.", 0)
             else:
-                move = self._parse(line.strip(), v, legal)
-                if move is not None:
+                state = self.game.state
+                assert state is not None
+                move = understand(line.strip(), v, state)
+                if not isinstance(move, str):
                     return move
-
-    def _parse(self, text: str, v: View, legal: LegalMoves) -> Move | None:
-        if text.isdigit():
-            i = int(text) if len(text) < 6 else 0
-            if 1 <= i <= len(legal):
-                return legal[i - 1]
-            self.say(f"There is no move {text[:12]}: choose 1 to {len(legal)}.")
-            return None
-        try:
-            move = parse_move(text, max_pip=v.rules.max_pip)
-        except InvalidMoveError:
-            self.say(
-                f"{brief(text, 30)} is not a move: type 1 to {len(legal)}, a move such as "
-                f"{legal[0]}, or help."
-            )
-            return None
-        if move in legal:
-            return move
-        if isinstance(move, Draw) and move.tile is not None:
-            self.say("You cannot choose which tile to draw: draw takes the next one.")
-            return None
-        if isinstance(move, Play) and move.anchor is None and move.tile != v.centre:
-            # A tile alone: the play of that tile, when it fits in one place.
-            places = [m for m in legal if isinstance(m, Play) and m.tile is move.tile]
-            if len(places) == 1:
-                return places[0]
-            if places:
-                where = ", ".join(f"{legal.index(m) + 1}) {m}" for m in places)
-                self.say(f"{move.tile} fits in {len(places)} places: {where}. Choose one.")
-                return None
-            if move.tile in v.hand:
-                self.say(f"{move.tile} fits nowhere now. Your moves: {', '.join(map(str, legal))}.")
-                return None
-        state = self.game.state
-        assert state is not None
-        self.say(f"{_illegal(state, move)} Your moves: {', '.join(map(str, legal))}.")
-        return None
+                self.say(move)  # why it is not a move
 
     def _read(self, prompt: str) -> str:
-        try:
-            return self.ask(prompt)
-        except EOFError:
-            self.say()
-            self._leave("End of input: you left the game.", 0)
-        except KeyboardInterrupt:
-            self.say()
-            self._leave("Interrupted: you left the game.", EXIT_INTERRUPTED)
-        raise AssertionError  # pragma: no cover - _leave always raises
+        """The next answer. Only the end of input, Ctrl-C and a failure to write standard
+        output (:class:`~chickenfoot.cli._streams.OutputError`) leave the game from here:
+        an answer that cannot be read as text is refused, and the question asked again."""
+        while True:
+            try:
+                return self.ask(prompt)
+            except EOFError as end:  # Ctrl-D, the end of a pipe, a closed standard input
+                self.say()
+                why = f" ({end})" if isinstance(end, ClosedInputError) else ""
+                self._leave(f"End of input{why}: you left the game.", 0)
+            except KeyboardInterrupt:
+                self.say()
+                self._leave("Interrupted: you left the game.", EXIT_INTERRUPTED)
+            except UnicodeDecodeError:
+                self.say()
+                self.say("That answer is not text (UTF-8 expected); type it again, or help.")
+            except (OSError, RuntimeError, ValueError) as err:  # the input itself failed
+                self.say()
+                reason = err.strerror if isinstance(err, OSError) else None
+                reason = reason or type(err).__name__
+                self._leave(f"Cannot read the input ({reason}): you left the game.", EXIT_FAILURE)
 
     def _leave(self, why: str, status: int) -> None:
         if self.saved is not None and self.saved[1] == self.moves:
@@ -414,11 +324,9 @@ class Session:
             self.say("save needs a file name: save game.json")
             return
         kind = "match" if self.game.match is not None else "record of the round"
-        try:
-            with open(os.path.expanduser(path), "w", encoding="utf-8") as f:
-                f.write(self.game.to_json() + "\n")
-        except OSError as err:
-            self.say(f"Could not save to {brief(path, 60)}: {err.strerror or err}.")
+        failed = write_file(path, self.game.to_json() + "\n")
+        if failed is not None:
+            self.say(f"Could not save to {brief(path, 60)}: {failed}. The game goes on.")
             return
         self.saved = (path, self.moves)
         self.say(f"Saved the {kind} to {path}. Resume it with: chickenfoot play {path}")
@@ -505,22 +413,6 @@ def _why_not(v: View) -> str:
     return f" (the open ends show {', '.join(map(str, numbers))})"
 
 
-def _illegal(state: State, move: Move) -> str:
-    """Why ``move`` is not legal for the seat to act, said to that seat's player."""
-    try:
-        state.apply(move)
-    except ChickenFootError as err:
-        reason = str(err)
-        prefix = f"{move} by seat {state.turn}: "
-        if reason.startswith(prefix):
-            reason = reason[len(prefix) :]
-        reason = reason.replace(f"seat {state.turn} ", "you ")
-        for third, second in (("has ", "have "), ("holds ", "hold "), ("does ", "do ")):
-            reason = reason.replace(f"you {third}", f"you {second}")
-        return f"{move}: {reason}."
-    return f"{move} is not one of your moves."  # pragma: no cover - listed moves are legal
-
-
 # -- the command ----------------------------------------------------------------------------
 
 
@@ -533,40 +425,6 @@ def _label(args: argparse.Namespace) -> str:
     return label
 
 
-def _game_from_file(args: argparse.Namespace) -> tuple[Game, str]:
-    if args.preset is not None or args.players is not None or args.changes:
-        raise UsageError(
-            "--preset, --players and --set cannot be used with a saved game: its rules are in "
-            "the file"
-        )
-    if args.round is not None or args.match:
-        raise UsageError("--round and --match cannot be used with a saved game")
-    doc = read_document(args.file or args.resume, kinds=(MATCH_FORMAT, RECORD_FORMAT, POSITION))
-    v = doc.value
-    if isinstance(v, Match):
-        if v.round is None:
-            raise UsageError(f"{doc.name}: the match is over ({v.result()}): nothing to play")
-        return Game(match=v), f"Resumed the match in {doc.name}"
-    record = v if isinstance(v, Record) else Record(v) if isinstance(v, State) else None
-    assert record is not None
-    result = record.final().outcome()
-    if result is not None:
-        raise UsageError(f"{doc.name}: the round is over ({result}): nothing to play")
-    return Game(record=record), f"Resumed the round in {doc.name}"
-
-
-def _echoing(out: TextIO) -> Callable[[str], str]:
-    """``input`` for answers read from a pipe or a file: each answer is echoed after its
-    prompt, so the output reads as the terminal would have shown it."""
-
-    def ask(prompt: str) -> str:
-        line = input(prompt)
-        out.write(line[:200] + "\n")
-        return line
-
-    return ask
-
-
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if args.file is not None and args.resume is not None:
         raise UsageError("give the saved game once: play FILE or play --resume FILE")
@@ -576,7 +434,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
     if args.file is not None or args.resume is not None:
-        game, what = _game_from_file(args)
+        game, what = game_from_file(args)
         if game.match is not None:
             seed = game.match.seed
     else:
@@ -609,19 +467,13 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     bots = dict(zip(others, named, strict=True))
     cast = ", ".join(f"seat {s}: {bots[s][0]}" for s in others)
     header = f"{what}.\nYou are seat {seat}; {cast}."
-    if sys.stdin.isatty():
-        with contextlib.suppress(ImportError):  # line editing and history for input()
-            import readline  # noqa: F401
-    ask: Callable[[str], str] = input
-    if not sys.stdin.isatty():
-        ask = _echoing(out)
     session = Session(
         game,
         seat=seat,
         bots=bots,
         rng=random.Random(f"play:{seed}"),
         out=out,
-        ask=ask,
+        ask=prompt_reader(out),
         header=header,
         watch=args.watch,
     )

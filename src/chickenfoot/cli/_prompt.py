@@ -1,0 +1,140 @@
+"""The prompt of ``chickenfoot play``: reading the person's answers, and understanding a
+move among them (by its number, in notation, or a tile alone).
+
+>>> from chickenfoot import Rules, deal
+>>> s = deal(Rules(players=2), seed=1)
+>>> [str(m) for m in s.legal_moves]
+['9-0@9-9', '9-3@9-9', '9-8@9-9']
+>>> [str(understand(text, s.view(0), s)) for text in ("2", "9-8", "draw:9-1")]
+['9-3@9-9', '9-8@9-9', 'You cannot choose which tile to draw: draw takes the next one.']
+>>> understand("²", s.view(0), s)
+"'²' is not a move: type 1 to 3, a move such as 9-0@9-9, or help."
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Callable
+from contextlib import suppress
+from typing import TextIO
+
+from chickenfoot.cli._common import ascii_number
+from chickenfoot.cli._streams import is_terminal
+from chickenfoot.errors import ChickenFootError, InvalidMoveError, brief
+from chickenfoot.moves import Draw, Move, Play, parse_move
+from chickenfoot.state import State
+from chickenfoot.view import View
+
+__all__ = ["HELP", "ClosedInputError", "prompt_reader", "understand"]
+
+HELP = """\
+Choose a move by its number, or type it in notation: 9-4@9-9 (tile@anchor), draw, pass.
+A tile alone (9-4) is enough when it fits in only one place.
+Commands:
+  moves       list your legal moves again
+  table       draw the table again
+  undo        take back your last move and the bots' moves after it: back to your
+              previous decision (the bots then answer as they did before)
+  save FILE   save the game: a match document (a record of the round with --round);
+              resume it with: chickenfoot play FILE
+  quit        leave the game (Ctrl-D and Ctrl-C leave too)
+  help        this text"""
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+
+def prompt_reader(out: TextIO) -> Callable[[str], str]:
+    """The ``ask`` of a prompt on standard input: ``input()``, with line editing on a
+    terminal.
+
+    Off a terminal (a pipe, a file) every answer is echoed after its prompt, so the output
+    reads as the terminal would have shown it. Bytes that are not text in the input's
+    encoding are read as U+FFFD, never as an error; a closed standard input is the end of
+    input at the first question (:class:`ClosedInputError`, an ``EOFError``).
+    """
+    stdin = sys.stdin
+    if stdin is None:  # ``<&-``
+        return _closed(out)
+    if isinstance(stdin, io.TextIOWrapper):
+        with suppress(OSError, ValueError):
+            stdin.reconfigure(errors="replace")
+    if is_terminal(stdin):
+        with suppress(ImportError):  # line editing and history for input()
+            import readline  # noqa: F401
+        return input
+
+    def echoing(prompt: str) -> str:
+        out.write(prompt)
+        out.flush()
+        line = input()  # the prompt is written above: an error here is the input's
+        out.write(line[:200] + "\n")
+        return line
+
+    return echoing
+
+
+class ClosedInputError(EOFError):
+    """The end of input of a closed standard input (``<&-``: Python has no ``sys.stdin``)."""
+
+
+def _closed(out: TextIO) -> Callable[[str], str]:
+    def ask(prompt: str) -> str:
+        out.write(prompt)
+        raise ClosedInputError("standard input is closed")
+
+    return ask
+
+
+# -- understanding -------------------------------------------------------------------------------
+
+
+def understand(text: str, v: View, state: State) -> Move | str:
+    """The legal move that ``text`` names for the person (seat ``v.seat``, to play in
+    ``state``), or the reply saying why it names none."""
+    legal = v.legal_moves
+    listed = ", ".join(map(str, legal))
+    if text.isascii() and text.isdigit():
+        i = ascii_number(text, 5) or 0
+        if 1 <= i <= len(legal):
+            return legal[i - 1]
+        return f"There is no move {text[:12]}: choose 1 to {len(legal)}."
+    try:
+        move = parse_move(text, max_pip=v.rules.max_pip)
+    except InvalidMoveError:
+        return (
+            f"{brief(text, 30)} is not a move: type 1 to {len(legal)}, a move such as "
+            f"{legal[0]}, or help."
+        )
+    if move in legal:
+        return move
+    if isinstance(move, Draw) and move.tile is not None:
+        return "You cannot choose which tile to draw: draw takes the next one."
+    if isinstance(move, Play) and move.anchor is None and move.tile != v.centre:
+        # A tile alone: the play of that tile, when it fits in one place.
+        places = [m for m in legal if isinstance(m, Play) and m.tile is move.tile]
+        if len(places) == 1:
+            return places[0]
+        if places:
+            where = ", ".join(f"{legal.index(m) + 1}) {m}" for m in places)
+            return f"{move.tile} fits in {len(places)} places: {where}. Choose one."
+        if move.tile in v.hand:
+            return f"{move.tile} fits nowhere now. Your moves: {listed}."
+    return f"{_illegal(state, move)} Your moves: {listed}."
+
+
+def _illegal(state: State, move: Move) -> str:
+    """Why ``move`` is not legal for the seat to act, said to that seat's player."""
+    try:
+        state.apply(move)
+    except ChickenFootError as err:
+        reason = str(err)
+        prefix = f"{move} by seat {state.turn}: "
+        if reason.startswith(prefix):
+            reason = reason[len(prefix) :]
+        reason = reason.replace(f"seat {state.turn} ", "you ")
+        for third, second in (("has ", "have "), ("holds ", "hold "), ("does ", "do ")):
+            reason = reason.replace(f"you {third}", f"you {second}")
+        return f"{move}: {reason}."
+    return f"{move} is not one of your moves."  # pragma: no cover - listed moves are legal
