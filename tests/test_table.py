@@ -57,7 +57,9 @@ def feet() -> cf.State:
 
 def test_feet_and_closed_lines() -> None:
     t = feet().table
-    assert t.centre == T(4, 4) and t.pending == T(0, 0) and t.toes_needed == 1
+    assert t.centre == T(4, 4) and t.pending is t.hubs[2] and t.toes_needed == 1
+    # issue 19: one meaning of toes_needed (still needed), the total is toes_required
+    assert [(h.toes_required, h.toes_needed) for h in t.hubs] == [(2, 0), (2, 0), (2, 1)]
     assert [h.tile for h in t.hubs] == [T(4, 4), T(1, 1), T(0, 0)]
     assert [h.on_line for h in t.hubs] == [None, T(4, 1), T(4, 2)]
     assert [h.is_centre for h in t.hubs] == [True, False, False]
@@ -112,7 +114,8 @@ def test_lookups() -> None:
 def test_fresh_deal_and_holder_mode() -> None:
     fresh = cf.deal(cf.Rules(), seed=5).table
     assert fresh.centre == T(9, 9) and len(fresh.hubs) == 1 and fresh.hubs[0].lines == ()
-    assert fresh.pending == T(9, 9) and fresh.toes_needed == 6
+    assert fresh.pending is fresh.hubs[0] and fresh.pending.tile == T(9, 9)
+    assert fresh.toes_needed == fresh.pending.toes_needed == 6
     assert fresh.last is None  # the set-aside centre was not placed by a player
     assert fresh.open_ends == () and len(fresh) == 1
     holder = cf.deal(cf.Rules.preset("classic"), seed=3)
@@ -137,14 +140,18 @@ def _check(s: cf.State) -> None:
         assert t == Table(None, (), None, 0, None, {})
         return
     assert t.centre is s.centre and t.hubs[0].tile is s.centre
-    assert t.pending is s.pending_hub
+    assert (None if t.pending is None else t.pending.tile) is s.pending_hub
     assert t.toes_needed == (0 if s.pending_hub is None else s.toes_needed)
+    if t.pending is not None:
+        assert t.pending.toes_needed == t.toes_needed == s.toes_needed
     seen: list[cf.Tile] = [s.centre]
     index = {m.tile: i for i, m in enumerate(s.board)}
     closers = []
     for hub in t.hubs:
-        assert hub.toes_needed == (rules.opening_toes if hub.is_centre else rules.foot_toes)
-        assert len(hub.lines) <= hub.toes_needed
+        assert hub.toes_required == (rules.opening_toes if hub.is_centre else rules.foot_toes)
+        assert len(hub.lines) <= hub.toes_required
+        assert hub.toes_needed == hub.toes_required - len(hub.lines)
+        assert hub.toes_needed == (t.toes_needed if hub is t.pending else 0)
         for line in hub.lines:
             assert line.hub is hub.tile
             # the toe carries the hub's number; neighbours touch on equal numbers

@@ -131,7 +131,7 @@ class _Layout:
     # -- sizes ------------------------------------------------------------------------------
 
     def _missing(self, hub: Hub) -> int:
-        return max(0, hub.toes_needed - len(hub.lines)) if hub.tile == self.table.pending else 0
+        return hub.toes_needed if hub is self.table.pending else 0
 
     def line_height(self, line: Line) -> float:
         """The height of the band a line needs, with everything that grows from it."""
@@ -186,7 +186,8 @@ class _Layout:
 
     def _outline(self, tile: Tile) -> str | None:
         last = self.table.last
-        if tile == self.table.pending:
+        pending = self.table.pending
+        if pending is not None and tile == pending.tile:
             return _PENDING
         if last is not None and last.tile == tile:
             return _LAST

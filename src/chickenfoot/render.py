@@ -73,7 +73,7 @@ def render_table(state: State | View) -> str:
     out = [f"Table: centre {state.centre}"]
     for hub in state.table.hubs:
         where = "centre" if hub.on_line is None else f"closes the line of toe {hub.on_line}"
-        out.append(f"  hub {hub.tile} ({where}): toes {len(hub.lines)}/{hub.toes_needed}")
+        out.append(f"  hub {hub.tile} ({where}): toes {len(hub.lines)}/{hub.toes_required}")
         for line in hub.lines:
             tiles = " ".join(map(str, line.tiles))
             if line.closed_by is not None:
@@ -158,8 +158,8 @@ def _compact_table(table: Table, centre_text: str) -> list[str]:
     out = []
     for hub in table.hubs:
         head = f"centre {hub.tile}" if hub.is_centre else f"foot {hub.tile}"
-        count = f"{len(hub.lines)}/{hub.toes_needed} toes"
-        if hub.tile == table.pending:
+        count = f"{len(hub.lines)}/{hub.toes_required} toes"
+        if hub is table.pending:
             more = _plural(table.toes_needed, "more toe")
             count += f", needs {more}"
         out.append(f"{head}  ({count})")

@@ -100,13 +100,19 @@ class Line:
 class Hub:
     """A hub: the centre, or a double laid on a line, with the lines on its toes.
 
-    ``lines`` are in the order their toes were laid. ``toes_needed`` is how many toes the
-    hub takes in all (``opening_toes`` for the centre, ``foot_toes`` for a later double);
-    ``on_line`` is the line the double closed (``None`` for the centre), named by its toe.
+    ``lines`` are in the order their toes were laid. ``toes_required`` is how many toes the
+    hub takes in all (``opening_toes`` for the centre, ``foot_toes`` for a later double) and
+    :attr:`toes_needed` how many it still needs, as everywhere in the library; ``on_line``
+    is the line the double closed (``None`` for the centre), named by its toe.
+
+    >>> from chickenfoot import Rules, deal
+    >>> hub = deal(Rules(), seed=1).apply("9-3@9-9").table.pending
+    >>> hub.tile, hub.toes_required, hub.toes_needed, hub.toes
+    (Tile(9, 9), 6, 5, (Tile(9, 3),))
     """
 
     tile: Tile
-    toes_needed: int
+    toes_required: int
     lines: tuple[Line, ...]
     on_line: Tile | None
 
@@ -121,9 +127,14 @@ class Hub:
         return tuple(line.toe for line in self.lines)
 
     @property
+    def toes_needed(self) -> int:
+        """How many toes this hub still needs (0 once it has them all)."""
+        return max(0, self.toes_required - len(self.lines))
+
+    @property
     def is_complete(self) -> bool:
         """Whether the hub has all the toes it takes."""
-        return len(self.lines) >= self.toes_needed
+        return len(self.lines) >= self.toes_required
 
 
 @attrs.frozen
@@ -131,15 +142,21 @@ class Table:
     """The table of a position: its hubs with their lines, the pending hub and the last tile.
 
     ``hubs`` come in the order they were laid, the centre first; ``centre`` is ``None`` (and
-    ``hubs`` empty) in ``holder`` mode before the centre is laid. ``pending`` is the hub
-    that still needs toes (at most one; ``None`` when there is none) and ``toes_needed``
-    how many more it needs. ``last`` is the tile placed last, ``None`` when no player has
-    placed one (only the set-aside centre is on the table).
+    ``hubs`` empty) in ``holder`` mode before the centre is laid. ``pending`` is the
+    :class:`Hub` that still needs toes (at most one; ``None`` when there is none) and
+    ``toes_needed`` how many more it needs (``pending.toes_needed``; 0 when none is
+    pending). ``last`` is the tile placed last, ``None`` when no player has placed one (only
+    the set-aside centre is on the table).
+
+    Parts of the table point at each other by their tiles (``Line.hub``, ``Hub.on_line``,
+    ``Placed.anchor``, as :attr:`State.pending_hub <chickenfoot.State.pending_hub>` names
+    the pending hub by its tile); :meth:`hub`, :meth:`line_of` and :meth:`find` look a tile
+    up.
     """
 
     centre: Tile | None
     hubs: tuple[Hub, ...]
-    pending: Tile | None
+    pending: Hub | None
     toes_needed: int
     last: Placed | None
     _where: dict[Tile, tuple[Placed, Line | None]] = attrs.field(eq=False, repr=False)
@@ -221,8 +238,8 @@ def table_of(
 ) -> Table:
     """The :class:`Table` of ``board`` (placements in the order played) under ``rules``.
 
-    ``pending`` and ``toes_needed`` are the position's pending hub and how many toes it
-    still needs; :attr:`State.table <chickenfoot.State.table>` passes its own.
+    ``pending`` and ``toes_needed`` are the position's pending hub (its tile) and how many
+    toes it still needs; :attr:`State.table <chickenfoot.State.table>` passes its own.
     """
     if not board:
         return Table(None, (), None, 0, None, {})
@@ -256,7 +273,8 @@ def table_of(
     only_set_aside = len(board) == 1 and rules.centre == "set_aside"
     last = None if only_set_aside else where[board[-1].tile][0]
     needs = 0 if pending is None else toes_needed
-    return Table(centre, tuple(hubs), pending, needs, last, where)
+    pending_hub = None if pending is None else next(h for h in hubs if h.tile == pending)
+    return Table(centre, tuple(hubs), pending_hub, needs, last, where)
 
 
 def _walk(hub: Tile, toe: Play, children: dict[Tile, list[Play]], index: dict[Tile, int]) -> Line:
