@@ -42,6 +42,7 @@ from chickenfoot.perft import perft
 from chickenfoot.picture import svg
 from chickenfoot.playout import Policy, playout
 from chickenfoot.record import RECORD_FORMAT, Record, RecordMoveError
+from chickenfoot.render import render, render_compact
 from chickenfoot.rules import PRESETS, MatchLength, Rounds, Rules, Threshold, half_match
 from chickenfoot.simulation import AgentStats, SimulationResult, simulate
 from chickenfoot.state import (
@@ -123,6 +124,8 @@ __all__ = [
     "play_match",
     "play_round",
     "playout",
+    "render",
+    "render_compact",
     "set_size",
     "shuffled_tiles",
     "simulate",

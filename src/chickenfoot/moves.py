@@ -88,6 +88,42 @@ class Play(Move):
         """The notation ``TILE@ANCHOR`` (or ``TILE`` for the centre lay)."""
         return str(self.tile) if self.anchor is None else f"{self.tile}@{self.anchor}"
 
+    @property
+    def joins(self) -> int | None:
+        """The number where the tile meets its anchor: the hub's number for a toe (an
+        anchor that is a double), else the number the tile shares with the anchor's open
+        end; ``None`` for the centre, which is laid against nothing (and for a tile that
+        shares no number with its anchor, which no position allows).
+
+        >>> [parse_move(m).joins for m in ("9-3@9-9", "3-1@9-3", "3-3@9-3", "9-9")]
+        [9, 3, 3, None]
+        """
+        a = self.anchor
+        if a is None:
+            return None
+        if a.high == a.low:
+            return a.high
+        t = self.tile
+        if a.has(t.high):
+            return t.high
+        return t.low if a.has(t.low) else None
+
+    @property
+    def opens(self) -> int | None:
+        """The number the play leaves open: the tile's other number, which the next tile
+        on this line must carry; for a double (the centre, or a foot closing its line) its
+        own number, which its toes must carry. ``None`` only where :attr:`joins` is for a
+        tile that shares no number with its anchor.
+
+        >>> [parse_move(m).opens for m in ("9-3@9-9", "3-1@9-3", "3-3@9-3", "9-9")]
+        [3, 1, 3, 9]
+        """
+        t = self.tile
+        if t.high == t.low:
+            return t.high
+        joined = self.joins
+        return None if joined is None else t.other(joined)
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (Play, (self.tile, self.anchor))
 

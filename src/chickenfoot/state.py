@@ -290,11 +290,22 @@ class State:
 
     @property
     def open_ends(self) -> tuple[tuple[Tile, int], ...]:
-        """Every open end as ``(anchor tile, number)``, by anchor id.
+        """Every open end of a line as ``(anchor tile, number)``, by anchor id.
+
+        An open end is the outer end of a line: a tile laid there carries ``number`` and
+        is written ``X-number@anchor``. A hub is not an open end: the centre (and a double
+        laid on a line) takes toes, which go on the hub itself (:attr:`pending_hub`,
+        :attr:`toes_needed`), so right after the deal there is none. While a hub is
+        pending, nothing may be laid on the open ends (only toes); :attr:`Play.joins
+        <chickenfoot.Play.joins>` and :attr:`Play.opens <chickenfoot.Play.opens>` say, of
+        any legal play, the number it meets and the number it leaves.
 
         >>> from chickenfoot import deal, Rules
-        >>> deal(Rules(), seed=1).open_ends   # the centre is a hub, not an open end
-        ()
+        >>> s = deal(Rules(), seed=1)
+        >>> s.open_ends, str(s.pending_hub), s.toes_needed   # the centre is a hub
+        ((), '9-9', 6)
+        >>> s.apply("9-3@9-9").open_ends                      # its first toe ends in 3
+        ((Tile(9, 3), 3),)
         """
         out = [(_BY_ID[a], v) for v, mask in enumerate(self._ends) for a in iter_bits(mask)]
         out.sort(key=lambda e: e[0].id)
@@ -309,7 +320,7 @@ class State:
 
         >>> from chickenfoot import deal, Rules
         >>> t = deal(Rules(), seed=1).apply("9-3@9-9").table
-        >>> t.centre, t.pending, t.toes_needed, [str(line) for line in t.lines]
+        >>> t.centre, t.pending.tile, t.toes_needed, [str(line) for line in t.lines]
         (Tile(9, 9), Tile(9, 9), 5, ['9|3 -> 3 on 9-3'])
         """
         return table_of(self.rules, self.board, self.pending_hub, self.toes_needed)
@@ -449,6 +460,24 @@ class State:
 
     def __copy__(self) -> State:
         return self
+
+    def __str__(self) -> str:
+        """The compact text picture of the position, every hand shown (as
+        :func:`~chickenfoot.render_compact` draws it): ``print(state)`` draws the table.
+
+        >>> from chickenfoot import Rules, deal
+        >>> print(deal(Rules(players=2), seed=1).apply("9-0@9-9"))
+        centre 9-9  (1/6 toes, needs 5 more toes)
+          └ 9|0* → 0
+        seat 1 to play · boneyard 14
+          seat 0: 1-1 2-1 2-2 3-3 4-1 4-2 4-3 4-4 5-0 5-5 6-0 6-1 7-2 7-4 8-0 8-3 8-7
+                  9-3 9-8 (19 tiles, 152 points)
+          seat 1: 0-0 1-0 2-0 3-1 5-1 5-3 5-4 6-4 6-6 7-0 7-1 7-3 7-6 7-7 8-2 8-4 8-5
+                  8-6 9-4 9-5 (20 tiles, 230 points)
+        """
+        from chickenfoot.render import render_compact
+
+        return render_compact(self)
 
     def __repr__(self) -> str:
         board = " ".join(str(m) for m in self.board)

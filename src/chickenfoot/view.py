@@ -262,6 +262,24 @@ class View:
 
         return cls.from_dict(loads(text))
 
+    def __str__(self) -> str:
+        """The compact text picture of what this seat sees (its own hand, the others as
+        counts), as :func:`~chickenfoot.render_compact` draws it.
+
+        >>> from chickenfoot import Rules, deal
+        >>> print(deal(Rules(players=3), seed=2).apply("9-1@9-9").view(1))
+        centre 9-9  (1/6 toes, needs 5 more toes)
+          └ 9|1* → 1
+        seat 1 to play · boneyard 12
+          seat 0: 13 tiles
+        > seat 1: 2-1 3-0 3-1 5-5 6-0 6-4 7-2 7-4 7-7 8-2 8-5 9-4 9-5 9-8
+                  (14 tiles, 137 points)
+          seat 2: 14 tiles
+        """
+        from chickenfoot.render import render_compact
+
+        return render_compact(self)
+
     def __repr__(self) -> str:
         return (
             f"<View seat={self.seat} turn={self.turn} phase={self.phase.value} "
