@@ -329,6 +329,7 @@ def _last_event(position: State | View) -> str:
 
 def _status(position: State | View) -> str:
     result = position.outcome()
+    whose = f"seat {position.seat}'s view · " if isinstance(position, View) else ""
     if result is None:
         text = f"seat {position.turn} to play"
         if position.drawn is not None:
@@ -342,7 +343,7 @@ def _status(position: State | View) -> str:
     if pending is not None and result is None:
         more = position.toes_needed
         text += f" · {pending} needs {more} more toe{'s' if more != 1 else ''}"
-    return text
+    return whose + text
 
 
 HandsOption = Literal["none", "all"] | int
@@ -420,7 +421,7 @@ def svg(
     position: State | View,
     *,
     size: int | None = None,
-    hands: HandsOption = "none",
+    hands: HandsOption | None = None,
     seat: int | None = None,
 ) -> str:
     """An SVG picture of ``position`` (a :class:`~chickenfoot.State` or a :class:`~chickenfoot.View`).
@@ -429,10 +430,13 @@ def svg(
 
     - ``size``: the width of the picture in pixels (the height follows); by default 24
       pixels per domino width.
-    - ``hands``: ``"none"`` (the default), ``"all"``, or a seat number: the hands drawn
-      below the table. In a view only the viewer's tiles are face up.
-    - ``seat``: draw a state as that seat sees it (``state.view(seat)``): the other hands
-      face down.
+    - ``hands``: ``"none"``, ``"all"``, or a seat number: the hands drawn below the table.
+      In a view only the viewer's tiles are face up. By default a state's picture shows no
+      hand and a view's shows the viewer's own hand, face up.
+    - ``seat``: draw a state as that seat sees it (``state.view(seat)``, with that seat's
+      hand by default): the other hands face down.
+
+    The caption above the table says whose turn it is and, for a view, whose view it is.
 
     Raises :class:`~chickenfoot.ArgumentError` for a bad ``size`` or position and
     :class:`~chickenfoot.SeatError` for a seat the round does not have.
@@ -443,9 +447,11 @@ def svg(
     >>> 'width="600"' in picture, picture.count('data-tile=""') == len(s.hand(0))
     (True, True)
     """
-    _check_options(position, size, hands, seat)
+    _check_options(position, size, "none" if hands is None else hands, seat)
     if seat is not None and isinstance(position, State):
         position = position.view(seat)
+    if hands is None:
+        hands = position.seat if isinstance(position, View) else "none"
     layout = _Layout(position.table)
     if position.table.centre is not None:
         layout.place()
