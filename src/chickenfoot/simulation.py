@@ -197,7 +197,8 @@ class SimulationResult:
 
 
 def _kind(value: object) -> str:
-    return f"a {type(value).__name__[:40]}"
+    name = type(value).__name__[:40]
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 def _label(agent: object) -> str:
@@ -250,10 +251,12 @@ def _check(
         for i, a in enumerate(agents):
             try:
                 pickle.dumps(a)
-            except Exception:
+            except Exception as err:
+                why = " ".join(str(err).split())[:160] or type(err).__name__
                 raise AgentError(
-                    f"agents[{i}] ({_kind(a)}) cannot be pickled, which a process pool needs "
-                    "(define its class at module level)"
+                    f"agents[{i}] ({_kind(a)}) cannot be pickled, which a process pool needs: "
+                    f"{why} (every part of an agent must be picklable: its class and what it "
+                    "holds defined at module level, no lambdas, open files or locks)"
                 ) from None
     return tuple(agents)
 
