@@ -436,6 +436,86 @@ def test_bad_parameters(params: str, error: type[Exception], match: str) -> None
         pyspiel.load_game(f"python_chickenfoot({params})")
 
 
+_INT_PARAMETERS = [k for k, v in cfos._DEFAULTS.items() if type(v) is int]
+
+
+@pytest.mark.parametrize("name", _INT_PARAMETERS)
+def test_integer_parameters_out_of_range(name: str) -> None:
+    """Issue 18: every integer parameter, huge, negative or of another type, in a game string
+    and in a parameters dict given to the game: a library error or OpenSpiel's SpielError,
+    never pybind11's RuntimeError or an OverflowError."""
+    texts = ["2147483648", "-2147483649", "9" * 30, "-5", "-2147483648", "2147483647"]
+    texts += ["1.5", "x", "True", "9" * 5000]
+    for value in texts:
+        with pytest.raises((cf.ChickenFootError, pyspiel.SpielError)) as info:
+            pyspiel.load_game(f"python_chickenfoot({name}={value})")
+        _bounded(info.value)
+    for py in (2**31, -(2**31) - 1, 2**63, 10**400, -(10**400), -5, 1.5, "x", None, True, [1]):
+        with pytest.raises(cf.ChickenFootError) as info:
+            cfos.ChickenFootGame({name: py})
+        _bounded(info.value)
+
+
+def _bounded(error: BaseException) -> None:
+    if isinstance(error, cf.ChickenFootError):  # OpenSpiel's own messages span lines
+        message = str(error)
+        assert "\n" not in message and 0 < len(message) <= 500, message
+
+
+def test_a_game_too_long_for_openspiel_is_refused() -> None:
+    """``max_game_length`` is a C++ int, and OpenSpiel adds as many chance nodes to it for
+    ``max_history_length``: five players to 1,000,000 points gave a negative history bound,
+    eight players a pybind11 TypeError."""
+    for players in (5, 8):
+        text = f"python_chickenfoot(players={players},scope=match,match_threshold=1000000)"
+        with pytest.raises(cf.ArgumentError, match="match_rounds") as info:
+            pyspiel.load_game(text)
+        _bounded(info.value)
+        most = int(
+            re.search(r"match_threshold=([\d,]+) or less", str(info.value))[1].replace(",", "")
+        )
+        game = pyspiel.load_game(text.replace("1000000", str(most)))
+        assert 0 < game.max_game_length() < game.max_history_length() <= 2**31 - 1
+        with pytest.raises(cf.ArgumentError):
+            pyspiel.load_game(text.replace("1000000", str(most + 1)))
+    rules = cf.Rules(players=8, match=cf.Threshold(10**6))
+    with pytest.raises(cf.ArgumentError, match="C\\+\\+ int"):
+        cfos.load_game(rules, scope="match")
+    assert cfos.load_game(rules).max_game_length() > 0  # one round is short
+
+
+@pytest.mark.parametrize(
+    "params",
+    ["abc", 5, [("players", 2)], {1: 2, "a": 3}, {"z" * 5000: 1}, {("a",): 1}],
+    ids=["str", "int", "list", "mixed-keys", "long-key", "tuple-key"],
+)
+def test_parameters_that_are_no_parameters(params: Any) -> None:
+    with pytest.raises(cf.ArgumentError) as info:
+        cfos.ChickenFootGame(params)
+    _bounded(info.value)
+    with pytest.raises(cf.ArgumentError):
+        cfos.rules_from_parameters(params)
+
+
+def test_observer_arguments() -> None:
+    """Issue 18: observation parameters of 5,000 characters gave a message of 5,055."""
+    game = pyspiel.load_game("python_chickenfoot(players=2)")
+    from open_spiel.python.observation import make_observation
+
+    for params in ({"x": "y" * 5000}, {"y" * 5000: 1}, "abc", [1] * 5000, np.arange(3)):
+        with pytest.raises(cf.ArgumentError, match="observation parameters") as info:
+            game.make_py_observer(None, params)
+        _bounded(info.value)
+    with pytest.raises(cf.ArgumentError) as info:
+        make_observation(game, params={"x": "y" * 5000})
+    _bounded(info.value)
+    for kind in ("junk", 5, np.arange(3)):
+        with pytest.raises(cf.ArgumentError, match="IIGObservationType") as info:
+            game.make_py_observer(kind)
+        _bounded(info.value)
+    assert game.make_py_observer(None, {}).tensor.shape == (game.observation_tensor_size(),)
+
+
 def test_observations_for_a_seat_that_does_not_exist() -> None:
     state = _first_decision("python_chickenfoot(players=2)")
     for method in (

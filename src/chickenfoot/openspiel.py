@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from chickenfoot import _openspiel_serial
+from chickenfoot._checks import choice, instance
 from chickenfoot.encoding import Encoding
 from chickenfoot.errors import ArgumentError, RulesError, brief
 from chickenfoot.match import Match
@@ -113,6 +115,8 @@ _DEFAULTS: dict[str, Any] = {
 rules' own default), the match length flattened, the scope and the utility model."""
 
 _MAX_PLAYERS = set_size(18)  # the largest set: one tile each
+_INT_MAX = 2**31 - 1
+"""OpenSpiel keeps a game's lengths in C++ ints."""
 
 
 def _game_type(zero_sum: bool) -> Any:
@@ -145,19 +149,13 @@ def rules_from_parameters(params: dict[str, Any]) -> tuple[Rules, str, str]:
     Raises :class:`~chickenfoot.RulesError` for a bad rules value and
     :class:`~chickenfoot.ArgumentError` for a bad scope or utility.
     """
-    p = {**_DEFAULTS, **params}
-    unknown = sorted(set(p) - set(_DEFAULTS))
+    p = {**_DEFAULTS, **instance(params, dict, "the game's parameters")}
+    unknown = [name for name in p if name not in _DEFAULTS]
     if unknown:
         raise ArgumentError(
-            f"unknown parameter {unknown[0]!r} (parameters: {', '.join(_DEFAULTS)})"
+            f"unknown parameter {brief(unknown[0])} (parameters: {', '.join(_DEFAULTS)})"
         )
-    scope, utility = p["scope"], p["utility"]
-    if scope not in SCOPES:
-        raise ArgumentError(f"scope={brief(scope)} is invalid: must be 'round' or 'match'")
-    if utility not in UTILITIES:
-        raise ArgumentError(
-            f"utility={brief(utility)} is invalid: must be one of {', '.join(UTILITIES)}"
-        )
+    scope, utility = choice(p["scope"], "scope", SCOPES), choice(p["utility"], "utility", UTILITIES)
     fields: dict[str, Any] = {
         name: p[name]
         for name in (
@@ -186,7 +184,7 @@ def rules_from_parameters(params: dict[str, Any]) -> tuple[Rules, str, str]:
     if threshold != -1:
         if type(inclusive) is not bool:
             raise RulesError(f"match_inclusive={brief(inclusive)} is invalid: must be a bool")
-        fields["match"] = Threshold(threshold, inclusive=inclusive)
+        fields["match"] = _length("match_threshold", threshold, Threshold, inclusive=inclusive)
     else:
         if inclusive is not False:
             raise RulesError(
@@ -195,11 +193,19 @@ def rules_from_parameters(params: dict[str, Any]) -> tuple[Rules, str, str]:
                 field="match",
             )
         if rounds != -1:
-            fields["match"] = Rounds(rounds)
+            fields["match"] = _length("match_rounds", rounds, Rounds)
     rules = Rules(**fields)
     if utility == "auto":
         utility = "penalty" if scope == "round" else "win"
     return rules, scope, utility
+
+
+def _length(name: str, value: Any, kind: Any, **options: Any) -> Any:
+    """``kind(value, **options)`` (a match length), its error naming the game parameter."""
+    try:
+        return kind(value, **options)
+    except RulesError as err:
+        raise RulesError(f"{name}={brief(value)}: {err}", field="match") from None
 
 
 def parameters(
@@ -274,6 +280,17 @@ class _Config:
                 )
             # every round adds at least 1 to the sum of the totals (see the docs page)
             rounds, total = p * m.points + 1, m.points + worst
+            # OpenSpiel adds as many chance nodes for max_history_length, a C++ int too (the
+            # longest game of any other scope, double-18 with 189 players, is 689,491).
+            if 2 * rounds * moves > _INT_MAX:
+                most = ((_INT_MAX // 2) // moves - 1) // p
+                raise ArgumentError(
+                    f"a match of {p} players to {m.points:,} points may last "
+                    f"{rounds * moves:,} decisions, and OpenSpiel counts a game's history "
+                    f"(decisions and chance nodes, twice that) in a C++ int of at most "
+                    f"{_INT_MAX:,}: use match_threshold={most:,} or less with {p} players, "
+                    "or match_rounds"
+                )
         # OpenSpiel's game length counts decisions; its history bound adds as many chance
         # nodes (it takes max_game_length for their bound), and a round's deal and draws,
         # h + bone, are fewer than its decisions.
@@ -320,7 +337,8 @@ class ChickenFootGame(_GameBase):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         if pyspiel is None:  # pragma: no cover - depends on the environment
             raise ImportError(_MISSING)
-        rules, scope, utility = rules_from_parameters(dict(params or {}))
+        params = {} if params is None else params
+        rules, scope, utility = rules_from_parameters(params)
         cfg = _config(rules, scope, utility)
         zero_sum = utility != "penalty"
         info = pyspiel.GameInfo(
@@ -332,7 +350,7 @@ class ChickenFootGame(_GameBase):
             utility_sum=0.0 if zero_sum else None,
             max_game_length=cfg.max_game_length,
         )
-        super().__init__(_game_type(zero_sum), info, dict(params or {}))
+        super().__init__(_game_type(zero_sum), info, dict(params))
         self.config = cfg
 
     @property
@@ -358,6 +376,7 @@ class ChickenFootGame(_GameBase):
             raise ArgumentError("the position's rules are not the rules of this game")
         state = ChickenFootState(self)
         state._core = position
+        state._start = _openspiel_serial.Start(position)
         state._settle()
         return state
 
@@ -365,11 +384,23 @@ class ChickenFootGame(_GameBase):
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> ChickenFootObserver:
         """The observer of ``iig_obs_type`` (default: the observation, no perfect recall)."""
-        return ChickenFootObserver(
-            self.config,
-            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
-            params,
-        )
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        return ChickenFootObserver(self.config, iig_obs_type, params)
+
+    def deserialize_state(self, text: str) -> ChickenFootState:
+        """The state saved as ``text`` (by ``state.serialize()``, or the ``[State]`` section
+        of ``pyspiel.serialize_game_and_state``), rebuilt by replaying its history.
+
+        Every entry is checked (its player is the one to act, its action legal or a chance
+        outcome on offer; ``move_number`` agrees); OpenSpiel's ``__dict__=`` line is never
+        decoded (it is a pickle: docs/openspiel.md, "Saving and loading states"). Raises
+        :class:`~chickenfoot.FormatError` naming the bad part, e.g. ``history[12]``::
+
+            state = game.deserialize_state(saved.serialize())
+            assert state.history() == saved.history()
+        """
+        return _openspiel_serial.deserialize(self, text)  # type: ignore[no-any-return]
 
 
 class ChickenFootState(_StateBase):
@@ -389,6 +420,7 @@ class ChickenFootState(_StateBase):
         self._scores: tuple[tuple[int, ...], ...] = ()
         self._winners: tuple[int, ...] = ()
         self._over = False
+        self._start: _openspiel_serial.Start | None = None  # the position of new_state_from
 
     # -- what the library sees ------------------------------------------------------------------
 
@@ -573,6 +605,13 @@ class ChickenFootState(_StateBase):
         # Never used by pyspiel (clone() copies the attributes); kept cheap for copy.deepcopy.
         return self.clone()  # type: ignore[no-any-return]
 
+    def serialize(self) -> str:
+        """The state as text: its OpenSpiel history (``history=P:A,...``) and
+        ``move_number=N`` (and the position a state of ``new_state_from`` started at, as a
+        ``start=`` line of its JSON), which :meth:`ChickenFootGame.deserialize_state`
+        replays. No pickle, unlike OpenSpiel's C++ serialization of Python states."""
+        return _openspiel_serial.serialize(self, self._start)
+
 
 # -- observations ---------------------------------------------------------------------------------
 
@@ -588,8 +627,9 @@ class ChickenFootObserver:
     """
 
     def __init__(self, cfg: _Config, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
-        if params:
-            raise ArgumentError(f"observation parameters are not supported; got {params!r}")
+        if params is not None and not (type(params) is dict and not params):
+            raise ArgumentError(f"observation parameters are not supported; got {brief(params)}")
+        instance(iig_obs_type, pyspiel.IIGObservationType, "the observer")
         self._cfg = cfg
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.public = bool(iig_obs_type.public_info)
@@ -688,3 +728,9 @@ def _dealt_to(state: ChickenFootState, player: int) -> tuple[int, ...]:
 
 if pyspiel is not None:
     pyspiel.register_game(_game_type(zero_sum=False), ChickenFootGame)
+    # OpenSpiel's C++ reader of a Python state unpickles the string's __dict__= line, and C++
+    # cannot be told otherwise: its one Python entry point for whole documents is wrapped so
+    # that this game's documents are replayed from their history (docs/openspiel.md).
+    pyspiel.deserialize_game_and_state = _openspiel_serial.guard(
+        pyspiel.deserialize_game_and_state, GAME_NAME, ChickenFootGame, pyspiel.deserialize_game
+    )
