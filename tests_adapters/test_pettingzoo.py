@@ -385,12 +385,17 @@ def test_unknown_agents_are_seat_errors() -> None:
         ({"reward": "win"}, cf.ArgumentError, "reward"),
         ({"render_mode": "rgb_array"}, cf.ArgumentError, "render_mode"),
         ({"history": 99}, cf.ArgumentError, "history"),
+        # issue 18: a message of 5,098 characters
+        ({"rules": cf.Rules(), "z" * 5000: 1}, cf.RulesError, "... (5,000 characters) is invalid"),
+        ({"z" * 5000: 1}, cf.RulesError, "(5,000 characters)=1 is invalid"),
     ],
 )
 def test_bad_parameters(kwargs: dict[str, Any], error: type[Exception], text: str) -> None:
-    with pytest.raises(error, match=re.escape(text)):
+    with pytest.raises(error, match=re.escape(text)) as info:
         cfpz.env(**kwargs)
     assert issubclass(error, ValueError)
+    message = str(info.value)
+    assert "\n" not in message and len(message) <= 500, message
 
 
 def test_bad_reset_arguments() -> None:
@@ -409,6 +414,101 @@ def test_bad_reset_arguments() -> None:
         cfpz.raw_env().step(0)
     with pytest.raises(AttributeError, match="reset"):
         cfpz.raw_env().observe("player_0")
+
+
+_UNSET = object()
+
+
+def _observable(e: Any) -> tuple[Any, ...]:
+    """Everything a program can see of an environment (and its generator's state)."""
+    raw = e.unwrapped
+    names = ("_state", "_match", "deal_seed", "agents", "agent_selection", "rewards")
+    names += ("_cumulative_rewards", "terminations", "truncations", "infos")
+    values = [repr(getattr(raw, name, _UNSET)) for name in names]
+    rng = raw.np_random
+    values.append(None if rng is None else repr(rng.bit_generator.state))
+    return tuple(values)
+
+
+_BAD_RESETS: list[tuple[dict[str, Any], str]] = [
+    ({"seed": 10**4000}, "seed"),  # issue 18: the generator was reseeded before the deal failed
+    ({"seed": -1}, "seed"),
+    ({"seed": "1"}, "seed"),
+    ({"seed": 1.5}, "seed"),
+    ({"seed": True}, "seed"),
+    ({"seed": [1]}, "seed"),
+    ({"seed": 1, "options": "round"}, "options"),  # issue 18: TypeError: string indices...
+    ({"seed": 1, "options": 5}, "options"),
+    ({"seed": 1, "options": [("round", 1)]}, "options"),
+    ({"seed": 1, "options": {"round": 10**4000}}, "round"),
+    ({"seed": 1, "options": {"round": -1}}, "round"),
+    ({"seed": 1, "options": {"round": "1"}}, "round"),
+    ({"seed": 1, "options": {"round": 1.5}}, "round"),
+    ({"options": {"round": -1}}, "round"),  # no seed: nothing drawn from the generator
+    ({"options": "x" * 5000}, "options"),
+]
+
+
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_a_failed_reset_changes_nothing(wrapped: bool) -> None:
+    make = cfpz.env if wrapped else cfpz.raw_env
+    fresh = make(players=2)
+    for kwargs, name in _BAD_RESETS:
+        for e in (fresh, _played(make)):
+            before = _observable(e)
+            with pytest.raises(cf.ArgumentError, match=re.escape(name)) as info:
+                e.reset(**kwargs)
+            message = str(info.value)
+            assert "\n" not in message and len(message) <= 500, message
+            assert _observable(e) == before, kwargs
+    match = _played(make, scope="match")
+    before = _observable(match)
+    with pytest.raises(cf.ArgumentError, match="scope='round'"):
+        match.reset(seed=1, options={"round": 1})
+    assert _observable(match) == before
+
+
+def _played(make: Any, **kwargs: Any) -> Any:
+    e = make(players=2, **kwargs)
+    e.reset(seed=3)
+    for _ in range(3):
+        e.step(e.unwrapped.encoding.action(e.unwrapped.position.legal_moves[0]))
+    return e
+
+
+def test_reset_takes_numpy_integers_and_ignores_other_options() -> None:
+    e = cfpz.raw_env()
+    e.reset(seed=np.uint64(2**64 - 1), options={"round": np.int64(2), 7: "ignored"})
+    assert e.position == cf.deal(cf.Rules(), 2**64 - 1, 2)
+    e.reset(seed=10**3999)  # the longest seed a deal takes
+    assert e.position == cf.deal(cf.Rules(), 10**3999)
+    e.reset(options={})
+    e.reset(options=None)
+
+
+def test_steps_after_the_end() -> None:
+    e = cfpz.raw_env(players=2, max_pip=3, hand_size=2, opening_toes=2, foot_toes=1)
+    e.reset(seed=1)
+    rng = random.Random(0)
+    while not all(e.terminations.values()):
+        e.step(e.encoding.action(rng.choice(e.position.legal_moves)))
+    before = _observable(e)
+    with pytest.raises(cf.ArgumentError, match="must be None"):  # was PettingZoo's ValueError
+        e.step(5)
+    assert _observable(e) == before
+    while e.agents:
+        e.step(None)
+    for action in (None, 5):
+        with pytest.raises(cf.ArgumentError, match="reset"):  # was KeyError: 'player_0'
+            e.step(action)
+
+
+def test_illegal_reward_must_be_a_finite_number() -> None:
+    for bad in (10**400, -(10**400), float("nan"), float("inf"), "low", True, [1]):
+        with pytest.raises(cf.ArgumentError, match="illegal_reward") as info:
+            cfpz.env(illegal_reward=bad)
+        assert len(str(info.value)) <= 500
+    assert cfpz.env(illegal_reward=np.float32(-5.0)) is not None
 
 
 def test_rules_from_keywords() -> None:

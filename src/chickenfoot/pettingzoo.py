@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, ClassVar
 
+from chickenfoot import _checks
 from chickenfoot.errors import ArgumentError, RulesError, SeatError, brief
 from chickenfoot.match import Match
 from chickenfoot.rules import Rounds, Rules
@@ -91,9 +92,8 @@ def env(*, illegal_reward: float | None = None, **kwargs: Any) -> Any:
     raw = raw_env(**kwargs)
     if illegal_reward is None:
         illegal_reward = raw.illegal_reward
-    elif isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
-        raise ArgumentError(f"illegal_reward={brief(illegal_reward)} is invalid: must be a number")
-    wrapped = _wrappers.TerminateIllegalWrapper(raw, illegal_reward=float(illegal_reward))
+    reward = _checks.real(illegal_reward, "illegal_reward")
+    wrapped = _wrappers.TerminateIllegalWrapper(raw, illegal_reward=reward)
     wrapped = _wrappers.AssertOutOfBoundsWrapper(wrapped)
     return _wrappers.OrderEnforcingWrapper(wrapped)
 
@@ -106,8 +106,9 @@ def _build_rules(rules: Any, preset: Any, fields: dict[str, Any]) -> Rules:
             )
         if preset is not None or fields:
             extra = "preset" if preset is not None else next(iter(fields))
+            shown = extra if len(extra) <= 40 else brief(extra, 40)
             raise RulesError(
-                f"{extra} is invalid with rules=: give the whole configuration as a Rules "
+                f"{shown} is invalid with rules=: give the whole configuration as a Rules "
                 "object, or its fields as keywords",
                 field=extra,
             )
@@ -294,45 +295,38 @@ class raw_env(_AECEnv, _EzPickle):  # type: ignore[misc]  # noqa: N801 - Petting
         Without a seed, the deal's seed is drawn from the environment's generator (seeded by
         the last ``reset(seed=...)``, else from the operating system). ``options`` may hold
         ``"round"`` (round scope: which round of a match to deal, default 0, giving its
-        centre and first player); other keys are ignored.
+        centre and first player); other keys are ignored. Every argument is checked before
+        anything changes: a bad one raises :class:`~chickenfoot.ArgumentError` and leaves the
+        environment as it was.
         """
         if seed is not None:
-            if isinstance(seed, _np.integer):
-                seed = int(seed)
-            if type(seed) is not int or seed < 0:
-                raise ArgumentError(f"seed={brief(seed)} is invalid: must be a non-negative int")
-            self.np_random, _ = _seeding.np_random(seed)
-            deal_seed = seed
-        else:
-            if self.np_random is None:
-                self.np_random, _ = _seeding.np_random(None)
-            deal_seed = int(self.np_random.integers(0, 2**63 - 1))
+            seed = _checks.seed(seed, "seed", low=0, index=True)
+        if options is not None and not isinstance(options, dict):
+            raise _checks.invalid("options", options, "must be None or a dict such as {'round': 2}")
         round_ = 0
-        if options is not None and "round" in options:
-            round_ = options["round"]
+        if options and "round" in options:
             if self.scope != "round":
                 raise ArgumentError("options['round'] is only for scope='round'")
-            if type(round_) is not int or round_ < 0:
-                raise ArgumentError(
-                    f"options['round']={brief(round_)} is invalid: must be a non-negative int"
-                )
+            round_ = _checks.seed(options["round"], "options['round']", low=0, index=True)
         from chickenfoot.deal import deal
 
-        self.deal_seed = deal_seed
-        if self.scope == "match":
-            self._match = Match.start(self.rules, seed=deal_seed)
-            assert self._match.round is not None
-            self._state = self._match.round
+        if seed is not None:
+            rng, _ = _seeding.np_random(seed)
+            deal_seed = seed
         else:
-            self._match = None
-            self._state = deal(self.rules, deal_seed, round_)
+            rng = self.np_random if self.np_random is not None else _seeding.np_random(None)[0]
+            deal_seed = int(rng.integers(0, 2**63 - 1))
+        match = Match.start(self.rules, seed=deal_seed) if self.scope == "match" else None
+        state = deal(self.rules, deal_seed, round_) if match is None else match.round
+        assert state is not None
+        self.np_random, self.deal_seed, self._match, self._state = rng, deal_seed, match, state
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self._state.turn]
+        self.agent_selection = self.possible_agents[state.turn]
 
     def _legal_mask(self) -> Any:
         state = self.position
@@ -368,12 +362,18 @@ class raw_env(_AECEnv, _EzPickle):  # type: ignore[misc]  # noqa: N801 - Petting
 
         A terminated agent must step ``None`` (PettingZoo's dead step). Raises
         :class:`~chickenfoot.ArgumentError` for an action that is no action id (outside
-        ``range(num_actions)``, or not an int) and :class:`~chickenfoot.IllegalMoveError` for
-        one that is not legal now; either leaves the environment unchanged.
+        ``range(num_actions)``, or not an int), for anything but ``None`` from a terminated
+        agent and for any step once every agent has left, and
+        :class:`~chickenfoot.IllegalMoveError` for an action that is not legal now; each
+        leaves the environment unchanged.
         """
         state = self.position  # AttributeError before reset()
         agent = self.agent_selection
+        if not self.agents:
+            raise ArgumentError("the episode is over and every agent has left: call reset()")
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise _checks.invalid("action", action, f"must be None: {agent} is done")
             self._was_dead_step(action)
             return
         move = self.encoding.move(action)
