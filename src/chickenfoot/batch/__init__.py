@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
-from chickenfoot.batch._engine import CORE_BELOW, MAX_GAMES, BatchEngine, Policy, Results
+from chickenfoot.batch._engine import CORE_BELOW, MAX_GAMES, BatchEngine, Policy
+from chickenfoot.batch._results import RESULTS_MEMORY, Results
 
-__all__ = ["CORE_BELOW", "MAX_GAMES", "BatchEngine", "Policy", "Results"]
+__all__ = ["CORE_BELOW", "MAX_GAMES", "RESULTS_MEMORY", "BatchEngine", "Policy", "Results"]

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-import operator
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
+from chickenfoot import _checks as checks
 from chickenfoot.deal import deal
 from chickenfoot.encoding import Encoding
-from chickenfoot.errors import ArgumentError, IllegalMoveError, brief, within_digits
+from chickenfoot.errors import ArgumentError, IllegalMoveError
 from chickenfoot.moves import play_by_ids
 from chickenfoot.outcome import Outcome
 from chickenfoot.playout import playout
 from chickenfoot.rules import Rules
 from chickenfoot.state import _BLOCKED, _OUT, State, _make, _union, apply
-from chickenfoot.tiles import PIPS, WITH
+from chickenfoot.tiles import PIPS, WITH, Tile
 
+from . import _args as args
+from ._args import MAX_GAMES
+from ._results import Results, max_playout
 from ._steps import Steps
 from ._store import ONGOING, DealQueue
 from ._tables import bit_of, int_of, popcount, tables
@@ -32,59 +35,12 @@ if TYPE_CHECKING:
 
 __all__ = ["CORE_BELOW", "MAX_GAMES", "BatchEngine", "Policy", "Results"]
 
-MAX_GAMES: Final = 1 << 20
-"""The most rounds one engine holds (1,048,576)."""
-
 CORE_BELOW: Final = 128
 """Engines of fewer rounds play :meth:`BatchEngine.random_playout` round by round with the
 core's :func:`~chickenfoot.playout` (faster there than numpy on a few columns)."""
 
 Policy = Callable[["NDArray[np.float32]", "NDArray[np.bool_]"], Any]
 """Chooses actions: ``policy(observations, legal_mask) -> actions``, one row per round."""
-
-
-class Results:
-    """Finished rounds: how each ended and each seat's penalty (R11).
-
-    ``seeds[i]`` dealt round ``i``; ``out[i]`` is the seat that went out, or -1 if the round
-    was blocked; ``penalties[i]`` holds one penalty per seat; ``plies[i]`` counts its moves.
-    """
-
-    __slots__ = ("out", "penalties", "plies", "seeds")
-
-    def __init__(self, seeds: list[int], out: I64, penalties: I64, plies: I64) -> None:
-        self.seeds = seeds
-        self.out = out
-        self.penalties = penalties
-        self.plies = plies
-
-    def __len__(self) -> int:
-        return len(self.seeds)
-
-    def __repr__(self) -> str:
-        return f"<Results of {len(self)} rounds>"
-
-
-def _check_rules(rules: object) -> Rules:
-    if not isinstance(rules, Rules):
-        raise ArgumentError(f"rules={brief(rules)} is invalid: must be a Rules object")
-    return rules
-
-
-def _check_n(n: object) -> int:
-    if type(n) is not int or not 1 <= n <= MAX_GAMES:
-        raise ArgumentError(
-            f"n={brief(n)} is invalid: must be an int from 1 to {MAX_GAMES:,} (rounds held at once)"
-        )
-    return n
-
-
-def _check_seed(seed: object, name: str) -> int:
-    if type(seed) is not int or not within_digits(seed):
-        raise ArgumentError(
-            f"{name}={brief(seed)} is invalid: must be an integer of at most 4,000 digits"
-        )
-    return seed
 
 
 class BatchEngine(Steps):
@@ -107,21 +63,28 @@ class BatchEngine(Steps):
         auto_reset: bool = False,
         rng_seed: int | None = None,
     ) -> None:
-        rules = _check_rules(rules)
-        n = _check_n(n)
-        seed = _check_seed(seed, "seed")
-        if type(round) is not int or not 0 <= round < 1 << 62:
-            raise ArgumentError(f"round={brief(round)} is invalid: must be an int >= 0")
-        if type(auto_reset) is not bool:
-            raise ArgumentError(f"auto_reset={brief(auto_reset)} is invalid: must be a bool")
-        if rng_seed is not None and (type(rng_seed) is not int or rng_seed < 0):
-            raise ArgumentError(f"rng_seed={brief(rng_seed)} is invalid: must be an int >= 0")
-        self._setup(rules, n, max(tables(rules).bone0, 0))
-        self.round = round
-        self.auto_reset = auto_reset
-        self.rng = np.random.default_rng(rng_seed)
-        self._next_seed = seed
+        rules = args.rules_arg(rules)
+        self._start(rules, args.size_arg(n), 0, seed, round, auto_reset, rng_seed)
         self.reset()
+
+    def _start(
+        self,
+        rules: Rules,
+        n: int,
+        bone_width: int,
+        seed: object,
+        round: object,
+        auto_reset: object,
+        rng_seed: object,
+    ) -> None:
+        """What both constructors do: check the options, then allocate (``bone_width``:
+        the longest boneyard to hold, beyond the deals')."""
+        first, rnd, auto, rng_seed = args.options(seed, round, auto_reset, rng_seed)
+        self._setup(rules, n, max(tables(rules).bone0, bone_width))
+        self.round = rnd
+        self.auto_reset = auto
+        self.rng = np.random.default_rng(rng_seed)
+        self._next_seed = first
 
     @property
     def num_actions(self) -> int:
@@ -139,6 +102,18 @@ class BatchEngine(Steps):
         return self._tb.enc
 
     @property
+    def max_playout(self) -> int:
+        """The largest ``k`` of :meth:`random_playout` and :meth:`playout` now: the most
+        rounds whose :class:`Results` fit in 1 GiB (``RESULTS_MEMORY``), from the next
+        seed on (about 12 million for four seats).
+
+        >>> import chickenfoot as cf
+        >>> f"{BatchEngine(cf.Rules(), 1).max_playout:,}"
+        '12,201,611'
+        """
+        return max_playout(self._tb.P, self._next_seed)
+
+    @property
     def done(self) -> Bools:
         """Whether each round is over (a copy)."""
         out: Bools = self.result != ONGOING
@@ -149,21 +124,7 @@ class BatchEngine(Steps):
     def reset(self, seeds: Sequence[int] | None = None) -> None:
         """Deal every round again: with ``seeds`` (one int per round), or the next ``n``
         seeds of the engine's sequence."""
-        if seeds is None:
-            chosen = list(range(self._next_seed, self._next_seed + self.n))
-            self._next_seed += self.n
-        else:
-            if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__len__"):
-                raise ArgumentError(f"seeds={brief(seeds)} is invalid: must be a sequence of ints")
-            if len(seeds) != self.n:
-                raise ArgumentError(
-                    f"seeds has {len(seeds)} items: must have one per round ({self.n})"
-                )
-            given: list[Any] = list(seeds)
-            chosen = [
-                _check_seed(operator.index(x) if isinstance(x, np.integer) else x, f"seeds[{i}]")
-                for i, x in enumerate(given)
-            ]
+        chosen = self._take_seeds(self.n) if seeds is None else args.seeds_arg(seeds, self.n)
         if self.bone.shape[0] < max(self._tb.bone0, 1):
             self.bone = np.zeros((max(self._tb.bone0, 1), self.n), dtype=np.int16)
         self._deal(np.arange(self.n), chosen)
@@ -233,40 +194,15 @@ class BatchEngine(Steps):
         out: I64 = np.where(kind == 1, tb.DRAW, np.where(kind == 2, tb.PASS, play))
         return out
 
-    def _check_actions(self, actions: Any, lanes: I64 | None = None) -> tuple[I64, I64, I64, I64]:
-        """Validate ``actions`` for every round in play (nothing changes); returns the rounds
-        to step and their moves as ``(g, kind, tile, anchor)``."""
+    def _check_actions(self, act: I64, g: I64, shown: Callable[[int], str]) -> tuple[I64, I64, I64]:
+        """Judge the actions ``act`` of the rounds ``g`` (one each, ``int64``) against the
+        action space and the rules (nothing changes); returns their moves as
+        ``(kind, tile, anchor)``. ``shown(r)`` names item ``r`` and its value in a message."""
         tb, rules = self._tb, self.rules
-        if not isinstance(actions, np.ndarray):
-            if isinstance(actions, (list, tuple)) and all(type(x) is int for x in actions):
-                actions = np.array(actions, dtype=np.int64) if actions else np.zeros(0, np.int64)
-            else:
-                raise ArgumentError(
-                    f"actions={brief(actions)} is invalid: must be a numpy integer array of "
-                    f"shape ({self.n},)"
-                )
-        if actions.dtype == np.bool_ or not np.issubdtype(actions.dtype, np.integer):
-            raise ArgumentError(f"actions has dtype {actions.dtype}: must be an integer dtype")
-        if lanes is None:
-            if actions.shape != (self.n,):
-                raise ArgumentError(
-                    f"actions has shape {actions.shape}: must be ({self.n},), one per round"
-                )
-            g = np.nonzero(self.result == ONGOING)[0]
-            act = actions[g].astype(np.int64)
-            if len(g) == self.n:
-                g = self._all
-        else:
-            g = lanes
-            act = actions.astype(np.int64)
-            actions = np.zeros(self.n, dtype=np.int64)
-            actions[g] = act
         bad = (act < 0) | (act >= tb.A)
         if bad.any():
-            i = int(g[np.argmax(bad)])
-            raise ArgumentError(
-                f"actions[{i}]={int(actions[i])} is invalid: must be from 0 to {tb.A - 1}"
-            )
+            r = int(np.argmax(bad))
+            raise ArgumentError(f"{shown(r)} is invalid: must be an action from 0 to {tb.A - 1}")
         is_draw, is_pass = act == tb.DRAW, act == tb.PASS
         is_play = ~is_draw & ~is_pass
         t = np.where(is_play, act // tb.slots, 0)
@@ -274,8 +210,9 @@ class BatchEngine(Steps):
         anc = np.where(is_play, tb.ANCH[t, slot], -1)
         nameless = is_play & (anc == -2)
         if nameless.any():
-            i = int(g[np.argmax(nameless)])
-            tb.enc.move(int(actions[i]))  # raises ArgumentError naming the action
+            r = int(np.argmax(nameless))
+            which = f"tile {Tile.from_id(int(t[r]))}, slot {int(slot[r])}"
+            raise ArgumentError(f"{shown(r)} is invalid: it names no move ({which})")
         cand = self._candidates(g)
         has = cand.any(axis=0)
         d = self.drawn[g]
@@ -299,17 +236,17 @@ class BatchEngine(Steps):
         play_ok = has_t & where_ok
         ok = np.where(is_draw, draw_ok, np.where(is_pass, pass_ok, play_ok))
         if not ok.all():
-            i = int(g[np.argmin(ok)])
-            move = tb.enc.move(int(actions[i]))
+            r = int(np.argmin(ok))
+            move = tb.enc.move(int(act[r]))
             try:
-                apply(self.to_state(i), move)
+                apply(self.to_state(int(g[r])), move)
             except IllegalMoveError as err:
-                raise IllegalMoveError(f"actions[{i}]={int(actions[i])}: {err}") from None
+                raise IllegalMoveError(f"{shown(r)}: {err}") from None
             raise AssertionError(
-                f"internal: {move} judged illegal in round {i}"
+                f"internal: {move} judged illegal in round {int(g[r])}"
             )  # pragma: no cover
         kind = np.where(is_draw, 1, np.where(is_pass, 2, 0))
-        return g, kind, t, anc
+        return kind, t, anc
 
     def step(self, actions: Any) -> tuple[NDArray[np.float32], Bools]:
         """Make one move in every round in play: ``actions[i]`` is an action id of round ``i``
@@ -322,8 +259,24 @@ class BatchEngine(Steps):
         :class:`~chickenfoot.ArgumentError`, an illegal one
         :class:`~chickenfoot.IllegalMoveError`, and then no round has moved. With
         ``auto_reset``, the rounds that ended are dealt again at once (the next seeds).
+
+        ``actions`` is a numpy integer array (any integer dtype), a list of ints or an
+        array-like numpy reads as one (a tensor); anything else, another shape or a value
+        outside the action space in a round in play raises
+        :class:`~chickenfoot.ArgumentError`.
         """
-        g, kind, t, a = self._check_actions(actions)
+        arr, items = args.action_array(actions, self.n, args.STEP)
+        g = np.nonzero(self.result == ONGOING)[0]
+        if len(g) == self.n:
+            g, act = self._all, arr.astype(np.int64, copy=False)
+        else:
+            act = arr[g].astype(np.int64, copy=False)
+
+        def shown(r: int) -> str:
+            i = int(g[r])
+            return args.STEP.shown(r, i, int(arr[i]) if items is None else items[i])
+
+        kind, t, a = self._check_actions(act, g, shown)
         ended = self._apply(g, kind, t, a)
         rewards = np.zeros((self.n, self._tb.P), dtype=np.float32)
         done = np.zeros(self.n, dtype=bool)
@@ -351,11 +304,7 @@ class BatchEngine(Steps):
         """``(n, observation_size)`` float32: row ``i`` is
         ``Encoding(rules).observe(self.to_state(i).view(seat))``, the view of the seat to act
         by default."""
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self._tb.P):
-            raise ArgumentError(
-                f"seat={brief(seat)} is invalid: must be None or a seat from 0 to {self._tb.P - 1}"
-            )
-        return self._observe(np.arange(self.n), seat)
+        return self._observe(np.arange(self.n), args.seat_arg(seat, self._tb.P))
 
     def _observe(self, g: I64, seat: int | None) -> NDArray[np.float32]:
         tb = self._tb
@@ -413,14 +362,13 @@ class BatchEngine(Steps):
         """Like :meth:`random_playout`, with ``policy(observations, legal_mask)`` choosing
         the moves: it gets the rows (of the rounds in play) of :meth:`observe` and
         :meth:`legal_mask` and returns one action per row; its actions are checked as
-        :meth:`step` checks them."""
-        if not callable(policy):
-            raise ArgumentError(f"policy={brief(policy)} is invalid: must be callable")
-        return self._playout(policy, k)
+        :meth:`step` checks them, and an answer that is not actions raises
+        :class:`~chickenfoot.ArgumentError` naming it (the rounds played until then stay
+        as they are)."""
+        return self._playout(checks.function(policy, "policy"), k)
 
-    def _playout(self, policy: Policy | None, k: int | None) -> Results:
-        if k is not None and (type(k) is not int or not 0 <= k <= 1 << 40):
-            raise ArgumentError(f"k={brief(k)} is invalid: must be None or an int >= 0")
+    def _playout(self, policy: Policy | None, rounds: object) -> Results:
+        k = args.rounds_arg(rounds, self.max_playout)
         if policy is None and self.n < CORE_BELOW:
             return self._core_playout(k)
         p = self._tb.P
@@ -469,7 +417,7 @@ class BatchEngine(Steps):
                 done_now = self._apply(live, *self._policy_moves(live, policy))
             if len(done_now):
                 live = live[self.result[live] == ONGOING]
-        return Results(seeds, out, pens, plies)
+        return Results._of(seeds, out, pens, plies)
 
     def _core_playout(self, k: int | None) -> Results:
         """:meth:`random_playout` with the core's :func:`~chickenfoot.playout`, round by
@@ -478,15 +426,17 @@ class BatchEngine(Steps):
         by the engine's generator."""
         rng = random.Random(int(self.rng.integers(1 << 62)))
         rules, p = self.rules, self._tb.P
+        jobs: Iterator[tuple[int, State]]  # each round is dealt when its turn comes
         if k is None:
             seeds = [-1 if x is None else x for x in self.seeds]
-            jobs: list[tuple[int, State]] = [(i, self.to_state(i)) for i in range(self.n)]
+            jobs = ((i, self.to_state(i)) for i in range(self.n))
         else:
             seeds = self._take_seeds(k)
-            jobs = [(j % self.n, deal(rules, x, self.round)) for j, x in enumerate(seeds)]
-        out = np.full(len(jobs), -1, dtype=np.int64)
-        pens = np.zeros((len(jobs), p), dtype=np.int64)
-        plies = np.zeros(len(jobs), dtype=np.int64)
+            jobs = ((j % self.n, deal(rules, x, self.round)) for j, x in enumerate(seeds))
+        total = len(seeds)
+        out = np.full(total, -1, dtype=np.int64)
+        pens = np.zeros((total, p), dtype=np.int64)
+        plies = np.zeros(total, dtype=np.int64)
         for j, (lane, start) in enumerate(jobs):
             end = playout(start, rng)
             made, log = 0, end._log
@@ -498,32 +448,28 @@ class BatchEngine(Steps):
             out[j] = -1 if o.seat is None else o.seat
             pens[j] = end.penalties()
             plies[j] = made + (int(self.plies[lane]) if k is None else 0)
-            if k is None or j >= len(jobs) - self.n:
+            if k is None or j >= total - self.n:
                 self._load(lane, end)
                 self.plies[lane] = plies[j]
                 if k is not None:
                     self.seeds[lane] = seeds[j]
-        return Results(seeds, out, pens, plies)
+        return Results._of(seeds, out, pens, plies)
 
     def _policy_moves(self, g: I64, policy: Policy) -> tuple[I64, I64, I64]:
-        acts = np.asarray(policy(self._observe(g, None), self._legal_mask(g)))
-        if acts.shape != (len(g),):
-            raise ArgumentError(
-                f"the policy returned {brief(acts)}: must be an array of shape ({len(g)},)"
-            )
-        _, kind, t, a = self._check_actions(acts, g)
-        return kind, t, a
+        answer = policy(self._observe(g, None), self._legal_mask(g))
+        arr, items = args.action_array(answer, len(g), args.POLICY)
+
+        def shown(r: int) -> str:
+            return args.POLICY.shown(r, int(g[r]), int(arr[r]) if items is None else items[r])
+
+        return self._check_actions(arr.astype(np.int64, copy=False), g, shown)
 
     # -- conversion -------------------------------------------------------------------------
 
     def to_state(self, i: int) -> State:
         """Round ``i`` as a core :class:`~chickenfoot.State` (equal to the state the core API
         reaches with the same moves; its history starts here, as a read position's)."""
-        index: Any = i
-        if isinstance(index, np.integer):
-            i = int(index)
-        if type(i) is not int or not 0 <= i < self.n:
-            raise ArgumentError(f"i={brief(i)} is invalid: must be a round from 0 to {self.n - 1}")
+        i = args.index_arg(i, self.n)
         tb = self._tb
         w = tb.W
         nb = int(self.nboard[i])
@@ -570,31 +516,13 @@ class BatchEngine(Steps):
     ) -> BatchEngine:
         """An engine holding the given states (all under the same rules), row by row.
 
-        ``seed`` and ``round`` set the deals of later :meth:`reset`\\ s and re-deals."""
-        given: Any = states
-        if isinstance(given, (str, bytes)) or not isinstance(given, Sequence):
-            raise ArgumentError(f"states={brief(states)} is invalid: must be a sequence of States")
-        if not 1 <= len(states) <= MAX_GAMES:
-            raise ArgumentError(
-                f"states has {len(states)} items: must have from 1 to {MAX_GAMES:,}"
-            )
-        n = len(states)
-        for j, s in enumerate(states):
-            if not isinstance(s, State):
-                raise ArgumentError(f"states[{j}]={brief(s)} is invalid: must be a State")
-        rules = states[0].rules
-        for j, s in enumerate(states):
-            if s.rules != rules:
-                raise ArgumentError(f"states[{j}] has other rules than states[0]")
-        seed = _check_seed(seed, "seed")
+        ``seed`` and ``round`` set the deals of later :meth:`reset`\\ s and re-deals; the
+        options are checked as the constructor checks them."""
+        given = args.states_arg(states)
         eng = cls.__new__(cls)
-        width = max(tables(rules).bone0, *(len(s._bone) for s in states))
-        eng._setup(rules, n, width)
-        eng.round = round
-        eng.auto_reset = auto_reset
-        eng.rng = np.random.default_rng(rng_seed)
-        eng._next_seed = seed
-        for i, s in enumerate(states):
+        width = max(len(s._bone) for s in given)
+        eng._start(given[0].rules, len(given), width, seed, round, auto_reset, rng_seed)
+        for i, s in enumerate(given):
             eng._load(i, s)
         return eng
 
