@@ -64,6 +64,7 @@ __all__ = [
     "HARD_LIMIT",
     "MAX_MESSAGE",
     "MAX_SECONDS",
+    "IN_SUITE",
     "TARGETS",
     "Case",
     "Failure",
@@ -813,6 +814,11 @@ class Target:
 
 
 TARGETS: dict[str, Target] = {}
+
+IN_SUITE: set[str] = set()
+"""The targets a test of the normal suite runs: each test module that runs targets adds
+their names here, and ``test_fuzz.test_every_target_runs_in_the_suite`` checks that every
+registered target is among them."""
 
 
 def _target(

@@ -12,12 +12,11 @@ from collections.abc import Callable
 from hypothesis import HealthCheck, example, given, settings
 
 import fuzz_cli
-import test_fuzz
-from fuzz_targets import TARGETS, Case, check
+from fuzz_targets import IN_SUITE, TARGETS, Case, check
 from strategies import examples
 
 # fuzz_cli registered these in the shared registry, and they run here
-test_fuzz.TESTED.update(fuzz_cli.NAMES)
+IN_SUITE.update(fuzz_cli.NAMES)
 CLI_TESTED: set[str] = set()
 
 

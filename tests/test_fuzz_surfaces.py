@@ -12,8 +12,10 @@ from hypothesis import HealthCheck, given, settings
 
 import chickenfoot as cf
 from fuzz_surfaces import ENTRIES
-from fuzz_targets import TARGETS, Case, check
+from fuzz_targets import IN_SUITE, TARGETS, Case, check
 from strategies import examples
+
+IN_SUITE.update(e.name for e in ENTRIES)  # each runs below
 
 S = cf.deal(cf.Rules(), seed=1)
 V = S.apply("9-3@9-9").view(1)
