@@ -38,7 +38,6 @@ from __future__ import annotations
 import math
 import operator
 import random
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any, Final, TypeVar
@@ -58,23 +57,10 @@ __all__ = [
     "real",
     "seed",
     "sequence",
-    "shown",
 ]
 
 T = TypeVar("T")
 E = type[ChickenFootError]
-
-
-def shown(value: object) -> str:
-    """:func:`~chickenfoot.errors.brief` of ``value`` on one line (the ``repr`` of a 2-D
-    numpy array, say, has several).
-
-    >>> import numpy as np
-    >>> shown(np.zeros((2, 2), dtype=int))
-    'array([[0, 0], [0, 0]])'
-    """
-    text = brief(value)
-    return re.sub(r"\s*\n\s*", " ", text) if "\n" in text else text
 
 
 def invalid(name: str, value: object, must: str, error: E = ArgumentError) -> ChickenFootError:
@@ -84,7 +70,7 @@ def invalid(name: str, value: object, must: str, error: E = ArgumentError) -> Ch
     'k=-1 is invalid: must be None or an int >= 0'
     """
     label = name if len(name) <= 40 else brief(name, 40)
-    return error(f"{label}={shown(value)} is invalid: {must}")
+    return error(f"{label}={brief(value)} is invalid: {must}")
 
 
 def _number(x: int | float) -> str:
@@ -218,7 +204,7 @@ def instance(value: object, kind: type[T], who: str, *, error: E = ArgumentError
     if not isinstance(value, kind):
         name = kind.__name__
         article = "an" if name[:1].lower() in "aeiou" else "a"
-        raise error(f"{who} needs {article} {name}, got {shown(value)}")
+        raise error(f"{who} needs {article} {name}, got {brief(value)}")
     return value
 
 

@@ -7,6 +7,7 @@ True
 
 from __future__ import annotations
 
+import re
 import reprlib
 from typing import Any, Final
 
@@ -97,6 +98,8 @@ def brief(value: object, limit: int = 60) -> str:
     ("'9-4@9-9'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (10,000 characters)")
     >>> brief(-(10**5000)), brief([[[[[[1]]]]]])
     ('a negative integer of about 5,001 digits', '[[[[[...]]]]]')
+
+    It is always one line (a ``repr`` that spans several is joined).
     """
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
         digits = int(value.bit_length() * 0.30103) + 1
@@ -115,7 +118,12 @@ def brief(value: object, limit: int = 60) -> str:
             text = repr(value)
     except Exception:  # a hostile or broken __repr__: say only what it is
         return f"<a {type(value).__name__[:40]}>"
+    if "\n" in text:  # e.g. the repr of a 2-D numpy array: a message is one line
+        text = _LINE_BREAKS.sub(" ", text)
     return text if len(text) <= 3 * limit else text[: 3 * limit] + "..."
+
+
+_LINE_BREAKS: Final = re.compile(r"\s*\n\s*")
 
 
 MAX_DIGITS: Final = 4000

@@ -135,7 +135,7 @@ class Source:
     def whole(self, value: object, must: str) -> ChickenFootError:
         """The error for ``value`` as a whole (it is not an action array at all)."""
         if self.policy:
-            return ArgumentError(f"the policy returned {checks.shown(value)}: {must}")
+            return ArgumentError(f"the policy returned {brief(value)}: {must}")
         return checks.invalid("actions", value, must)
 
     def name(self, r: int) -> str:
@@ -145,8 +145,8 @@ class Source:
     def shown(self, r: int, rnd: int, value: object) -> str:
         """Item ``r`` of the actions, ``value``, which is for round ``rnd``, in a message."""
         if self.policy:
-            return f"the policy's answer[{r}]={checks.shown(value)} (round {rnd})"
-        return f"actions[{rnd}]={checks.shown(value)}"
+            return f"the policy's answer[{r}]={brief(value)} (round {rnd})"
+        return f"actions[{rnd}]={brief(value)}"
 
     def rows(self) -> str:
         """What the items of the actions are, in a message."""
