@@ -601,3 +601,21 @@ def test_every_batch_target_runs_here() -> None:
 
 def test_the_batch_targets_count_as_run_in_the_suite() -> None:
     assert set(fuzz_batch.NAMES) <= IN_SUITE
+
+
+def test_the_engines_seeds_never_run_past_what_a_deal_takes() -> None:
+    # Found beside issue 18: from seed=10**4000 - 1 the engine counted on and dealt seeds of
+    # 4,001 digits, which deal() refuses. Now the engine refuses before anything changes.
+    last = 10**4000 - 1
+    eng = BatchEngine(cf.Rules(players=2), 1, seed=last, auto_reset=True)
+    assert eng.seeds == [last]
+    before = eng.to_state(0)
+    with pytest.raises(cf.ArgumentError, match=r"^the engine's next 1 seeds run past 4,000 digits"):
+        eng.reset()
+    with pytest.raises(cf.ArgumentError, match="run past 4,000 digits"):
+        eng.step(eng.random_actions())  # auto_reset would deal the next seed
+    with pytest.raises(cf.ArgumentError, match="run past 4,000 digits"):
+        eng.random_playout(1)
+    assert eng.to_state(0) == before and eng.seeds == [last]
+    eng.reset([5])  # seeds of one's own still work
+    assert eng.seeds == [5]

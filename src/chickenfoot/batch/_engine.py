@@ -277,6 +277,8 @@ class BatchEngine(Steps):
             return args.STEP.shown(r, i, int(arr[i]) if items is None else items[i])
 
         kind, t, a = self._check_actions(act, g, shown)
+        if self.auto_reset:  # as many rounds as are in play may end and be dealt again
+            self._check_seeds_left(len(g))
         ended = self._apply(g, kind, t, a)
         rewards = np.zeros((self.n, self._tb.P), dtype=np.float32)
         done = np.zeros(self.n, dtype=bool)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
+from chickenfoot.errors import MAX_DIGITS, ArgumentError, brief, within_digits
 from chickenfoot.outcome import Termination
 from chickenfoot.rules import Rules
 from chickenfoot.state import State
@@ -96,7 +97,18 @@ class Store:
 
     # -- deals ---------------------------------------------------------------------------------
 
+    def _check_seeds_left(self, k: int) -> None:
+        """Refuse to go on if the next ``k`` seeds of the engine's sequence run past what a
+        deal takes (integers of at most 4,000 digits), before anything changes."""
+        last = self._next_seed + k - 1
+        if k and not within_digits(last):
+            raise ArgumentError(
+                f"the engine's next {k:,} seeds run past {MAX_DIGITS:,} digits (a deal's "
+                f"seeds: from {brief(self._next_seed)}): give reset() seeds of your own"
+            )
+
     def _take_seeds(self, k: int) -> list[int]:
+        self._check_seeds_left(k)
         out = list(range(self._next_seed, self._next_seed + k))
         self._next_seed += k
         return out
