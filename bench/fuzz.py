@@ -76,7 +76,7 @@ def _runner(
         if time.monotonic() >= deadline:
             return
         tried[target.name] += 1
-        failure = check(target, case)  # type: ignore[arg-type]
+        failure = check(target, case, max_seconds=MAX_SECONDS)  # type: ignore[arg-type]
         if failure is not None:
             seen[failure.key] += 1
             old = failures.get(failure.key)

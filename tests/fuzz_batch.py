@@ -4,7 +4,7 @@ Importing this module registers them in ``fuzz_targets.TARGETS`` (``bench/fuzz.p
 every ``tests*/fuzz_*.py``, and skips this one without numpy); ``tests/test_batch_hardening.py``
 runs each for a short fixed budget. The property is ``fuzz_targets.check``'s: every call
 returns, or raises a ``ChickenFootError`` or the library's own ``TypeError``, with a message
-of at most ``MAX_MESSAGE`` characters, in under ``MAX_SECONDS``. On top of it, checked in
+of at most ``MAX_MESSAGE`` characters (and, under ``nox -s fuzz``, in under ``MAX_SECONDS``). On top of it, checked in
 the calls themselves (a broken one raises ``AssertionError``, which ``check`` reports):
 
 * a refused ``step`` or ``reset`` changes nothing: every round's ``to_state`` (derived

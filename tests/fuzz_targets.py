@@ -11,8 +11,10 @@ the same properties (issue 8; the bad-input contract of docs/formats.md). For ev
   ``KeyError``, ``NotImplementedError``, plain ``ValueError``, ``OverflowError``,
   ``MemoryError``;
 * the message is not empty and has at most :data:`MAX_MESSAGE` characters;
-* the call takes less than :data:`MAX_SECONDS` (and is interrupted after
-  :data:`HARD_LIMIT`);
+* the call ends: one still running after :data:`HARD_LIMIT` is interrupted as a hang;
+  ``nox -s fuzz`` (``bench/fuzz.py``) also reports a call that takes over
+  :data:`MAX_SECONDS` as too slow (the suite does not time calls: a loaded machine makes
+  any time figure flaky, and speed is measured by ``nox -s bench``);
 * on success, a few checks per target: ``State.hand`` and ``State.view`` accept only seats,
   an accepted document reads back equal from its own ``to_dict()``, the command line
   returns 0 or 2 and prints nothing on stderr, or one ``chickenfoot: error: ...`` line.
@@ -1451,8 +1453,12 @@ def _judge(target: Target, case: Case, result: Any, error: BaseException | None)
     return ("wrong error", problem) if problem else ("", "")
 
 
-def check(target: Target, case: Case) -> Failure | None:
-    """Call ``target`` with ``case``; the :class:`Failure` if the property breaks, else None."""
+def check(target: Target, case: Case, *, max_seconds: float | None = None) -> Failure | None:
+    """Call ``target`` with ``case``; the :class:`Failure` if the property breaks, else None.
+
+    ``max_seconds`` (``bench/fuzz.py`` gives :data:`MAX_SECONDS`) also counts a call that
+    takes longer as a failure ("too slow").
+    """
     result: Any = None
     error: BaseException | None = None
     start = time.perf_counter()
@@ -1463,7 +1469,7 @@ def check(target: Target, case: Case) -> Failure | None:
         error = err
     seconds = time.perf_counter() - start
     kind, detail = _judge(target, case, result, error)
-    if not kind and seconds > MAX_SECONDS:
+    if not kind and max_seconds is not None and seconds > max_seconds:
         kind, detail = "too slow", f"{seconds:.2f} s"
     if not kind:
         return None

@@ -6,7 +6,7 @@ first, so that without it the import fails and ``bench/fuzz.py`` skips the modul
 ``tests_adapters/test_fuzz_adapters.py`` runs each target for a short fixed budget, with
 the inputs of issue 18 as explicit examples. The property is ``fuzz_targets.check``'s
 (returns, or raises a ``ChickenFootError`` or the library's own ``TypeError`` with a bounded
-message, in under a second). On top of it, checked in the calls themselves (a breach raises
+message; under ``nox -s fuzz`` also in under a second). On top of it, checked in the calls themselves (a breach raises
 ``AssertionError``, which ``check`` reports):
 
 * a refused ``reset`` or ``step`` changes nothing a program can see: the position, the
