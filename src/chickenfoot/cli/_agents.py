@@ -1,55 +1,286 @@
-"""Agents named on the command line: ``random``, ``greedy``, ``heuristic``, ``search[:N]``."""
+"""Agents named on the command line (``--bots`` of ``play``, ``--agents`` of ``simulate``).
+
+An agent spec is read in two steps. :func:`parse_spec` checks the text and says which
+form it is, importing nothing (so ``validate`` can check the bots of a saved game without
+running anyone's code); :meth:`AgentSpec.build` then makes the agent. The forms, tried in
+this order:
+
+- a built-in name: ``random``, ``greedy``, ``heuristic``, ``search`` (any case);
+- a built-in name with an argument, ``NAME:ARG``, for the names of :data:`_WITH_ARGUMENT`:
+  ``search:N``, a search of ``N`` iterations per decision. A new form with a prefix of
+  its own (such as ``engine:COMMAND``) is one more entry there: its prefix is taken
+  before the module form is tried;
+- ``module:Class``, like ``uvicorn app:app``: ``Class`` (a dotted attribute path) of the
+  module ``module``, importable from the working directory, called with no arguments. The
+  object must have a callable ``choose`` (the :class:`~chickenfoot.Agent` protocol).
+
+Both ``search:16`` and ``mybot:Bot`` hold a colon: the text before it decides.
+
+>>> parse_spec("Search:8")
+AgentSpec(name='search:8', kind='search', value=8)
+>>> parse_spec("mybot:Bot")
+AgentSpec(name='mybot:Bot', kind='module', value='mybot:Bot')
+>>> parse_spec("search:Bot")
+Traceback (most recent call last):
+...
+chickenfoot.cli._common.UsageError: agent 'search:Bot': search:N takes N from 1 to 100,000 (iterations per decision)
+"""
 
 from __future__ import annotations
+
+import importlib
+import os
+import re
+import sys
+from collections.abc import Callable
+from typing import cast
+
+import attrs
 
 from chickenfoot.agents import Agent, GreedyAgent, HeuristicAgent, RandomAgent, SearchAgent
 from chickenfoot.cli._common import UsageError, ascii_number
 from chickenfoot.errors import brief
 
+__all__ = [
+    "AGENT_NAMES",
+    "MAX_SPEC",
+    "AgentSpec",
+    "agent_of",
+    "agents_of",
+    "parse_spec",
+    "said",
+    "split_specs",
+]
+
 AGENT_NAMES = ("random", "greedy", "heuristic", "search")
 MAX_ITERATIONS = 100_000
+MAX_SPEC = 200
+"""The longest agent spec read (in characters)."""
+_MESSAGE = 200
+"""How much of an exception's message an error line quotes."""
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_DOTTED = re.compile(rf"{_NAME}(\.{_NAME})*")
+EXPECTED = (
+    f"expected one of {', '.join(AGENT_NAMES)}, search:N (N iterations), or module:Class "
+    "(an agent class of yours, importable from the working directory)"
+)
+
+
+@attrs.frozen
+class AgentSpec:
+    """An agent spec, checked but not built.
+
+    ``name`` is how the command line names it (``search:16``, ``mybot:Bot``: built-in
+    names in lower case, a module spec as given), ``kind`` its form (``builtin``,
+    ``search``, ``module``) and ``value`` what the form needs to build it.
+    """
+
+    name: str
+    kind: str
+    value: str | int
+
+    def build(self) -> Agent:
+        """The agent (for ``module:Class``: imported and constructed now).
+
+        >>> parse_spec("greedy").build()
+        GreedyAgent()
+        """
+        return _BUILDERS[self.kind](self)
+
+
+def _search(spec: str, arg: str) -> AgentSpec:
+    n = ascii_number(arg, 6)
+    if n is None or not 1 <= n <= MAX_ITERATIONS:
+        raise UsageError(
+            f"agent {brief(spec)}: search:N takes N from 1 to {MAX_ITERATIONS:,} "
+            "(iterations per decision)"
+        )
+    return AgentSpec(f"search:{n}", "search", n)
+
+
+_WITH_ARGUMENT: dict[str, Callable[[str, str], AgentSpec]] = {"search": _search}
+"""The forms ``NAME:ARG`` whose ``NAME`` is taken (a module of that name cannot be named)."""
+
+
+def parse_spec(text: str) -> AgentSpec:
+    """Check one agent spec (see the module's docstring for the forms); import nothing.
+
+    Raises :class:`~chickenfoot.cli._common.UsageError` saying what is expected.
+
+    >>> parse_spec(" Greedy ")
+    AgentSpec(name='greedy', kind='builtin', value='greedy')
+    >>> parse_spec("smart")
+    Traceback (most recent call last):
+    ...
+    chickenfoot.cli._common.UsageError: unknown agent 'smart': expected one of random, greedy, heuristic, search, search:N (N iterations), or module:Class (an agent class of yours, importable from the working directory)
+    """
+    spec = text.strip()
+    head, colon, arg = spec.partition(":")
+    key = head.lower()
+    if not colon and key in AGENT_NAMES:
+        return AgentSpec(key, "builtin", key)
+    if colon and key in _WITH_ARGUMENT:
+        return _WITH_ARGUMENT[key](spec, arg)
+    if colon and key in AGENT_NAMES:
+        raise UsageError(f"unknown agent {brief(spec)}: {key} takes no argument ({EXPECTED})")
+    if len(spec) > MAX_SPEC:
+        raise UsageError(f"agent {brief(spec)}: too long (at most {MAX_SPEC} characters)")
+    if colon and _DOTTED.fullmatch(head) and _DOTTED.fullmatch(arg):
+        return AgentSpec(spec, "module", spec)
+    if colon and head and arg:
+        raise UsageError(
+            f"agent {brief(spec)}: module:Class takes a module name and an attribute, "
+            "each made of Python names (e.g. mybot:Bot, bots.simple:Greedy)"
+        )
+    raise UsageError(f"unknown agent {brief(spec)}: {EXPECTED}")
+
+
+def _builtin(spec: AgentSpec) -> Agent:
+    made: dict[str, Callable[[], Agent]] = {
+        "random": RandomAgent,
+        "greedy": GreedyAgent,
+        "heuristic": HeuristicAgent,
+        "search": lambda: SearchAgent(iterations=32),
+    }
+    return made[str(spec.value)]()
+
+
+def _search_agent(spec: AgentSpec) -> Agent:
+    return SearchAgent(iterations=int(spec.value))
+
+
+def said(err: BaseException) -> str:
+    """``Type: message`` of an exception, bounded, on one line.
+
+    >>> said(ValueError("no  good")), said(KeyError())
+    ('ValueError: no good', 'KeyError')
+    """
+    try:
+        text = " ".join(str(err).split())
+    except Exception:  # a hostile __str__
+        text = ""
+    if len(text) > _MESSAGE:
+        text = f"{text[:_MESSAGE]}... ({len(text):,} characters)"
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _import(spec: str, module: str) -> object:
+    here = os.getcwd()
+    if here not in sys.path:  # as `uvicorn app:app`: the working directory's modules first
+        sys.path.insert(0, here)
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as err:
+        missing = err.name or ""
+        if missing and (module == missing or module.startswith(missing + ".")):
+            raise UsageError(
+                f"agent {brief(spec)}: no module named {missing!r} (looked in the working "
+                f"directory {brief(here, 80)} and on Python's path)"
+            ) from None
+        raise UsageError(f"agent {brief(spec)}: importing {module} failed: {said(err)}") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # SyntaxError, SystemExit, anything the module raised
+        raise UsageError(f"agent {brief(spec)}: importing {module} raised {said(err)}") from None
+
+
+def _agents_in(module: object) -> list[str]:
+    """Up to five names in ``module`` that look like agent classes (they have ``choose``)."""
+    found = []
+    for name, value in sorted(vars(module).items()):
+        if not name.startswith("_") and isinstance(value, type) and hasattr(value, "choose"):
+            found.append(name)
+    return found[:5]
+
+
+def _module_agent(spec: AgentSpec) -> Agent:
+    text = str(spec.value)
+    module_name, _, path = text.partition(":")
+    target = _import(text, module_name)
+    module = target
+    for part in path.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            some = _agents_in(module)
+            hint = f" (it has {', '.join(some)})" if some else ""
+            raise UsageError(
+                f"agent {brief(text)}: the module {module_name} has no attribute {path!r}{hint}"
+            ) from None
+        except Exception as err:
+            raise UsageError(f"agent {brief(text)}: reading {path} raised {said(err)}") from None
+    if not callable(target):
+        raise UsageError(
+            f"agent {brief(text)}: {path} is {brief(target, 40)}, which cannot be called: give "
+            "a class whose instances have a choose method"
+        )
+    try:
+        agent = target()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:
+        raise UsageError(
+            f"agent {brief(text)}: {path}() raised {said(err)} (it is called with no arguments)"
+        ) from None
+    try:
+        choose = getattr(agent, "choose", None)
+    except Exception as err:
+        raise UsageError(f"agent {brief(text)}: reading its choose raised {said(err)}") from None
+    if not callable(choose):
+        raise UsageError(
+            f"agent {brief(text)}: {path}() made {_kind(agent)} without a callable choose "
+            "method (an agent needs choose(view, legal, rng); docs: Agents)"
+        )
+    return cast(Agent, agent)
+
+
+def _kind(value: object) -> str:
+    name = type(value).__name__[:40]
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+_BUILDERS: dict[str, Callable[[AgentSpec], Agent]] = {
+    "builtin": _builtin,
+    "search": _search_agent,
+    "module": _module_agent,
+}
 
 
 def agent_of(spec: str) -> Agent:
-    """The agent a name stands for; ``search:N`` is a search of ``N`` iterations.
+    """The agent a spec stands for; ``search:N`` is a search of ``N`` iterations.
 
     >>> agent_of("search:8")
     SearchAgent(iterations=8, time_limit=None, rollout='greedy')
     >>> agent_of("Greedy")
     GreedyAgent()
     """
-    name, _, arg = spec.strip().lower().partition(":")
-    if name == "search":
-        iterations = 32
-        if arg:
-            n = ascii_number(arg, 6)
-            if n is None or not 1 <= n <= MAX_ITERATIONS:
-                raise UsageError(
-                    f"agent {brief(spec)}: search:N takes N from 1 to {MAX_ITERATIONS:,} "
-                    "(iterations per decision)"
-                )
-            iterations = n
-        return SearchAgent(iterations=iterations)
-    agents: dict[str, Agent] = {
-        "random": RandomAgent(),
-        "greedy": GreedyAgent(),
-        "heuristic": HeuristicAgent(),
-    }
-    if name in agents and not arg:
-        return agents[name]
-    raise UsageError(
-        f"unknown agent {brief(spec)}: expected one of {', '.join(AGENT_NAMES)} "
-        "(or search:N for N iterations)"
-    )
+    return parse_spec(spec).build()
+
+
+def split_specs(text: str) -> list[str]:
+    """The specs of a comma-separated list (a form whose argument may hold a comma, such as
+    a command line, would need its own rule here).
+
+    >>> split_specs("random, search:16,mybot:Bot")
+    ['random', 'search:16', 'mybot:Bot']
+    """
+    return [n.strip() for n in text.split(",")]
 
 
 def agents_of(text: str, count: int, what: str) -> list[tuple[str, Agent]]:
-    """``count`` agents from a comma-separated list (one name: the same for all)."""
-    names = [n.strip() for n in text.split(",")]
+    """``count`` agents from a comma-separated list (one name: the same for all, each seat
+    with an agent of its own), each with its name as the command line gives it.
+
+    >>> [name for name, _ in agents_of("Search:4", 2, "--bots")]
+    ['search:4', 'search:4']
+    """
+    names = split_specs(text)
     if len(names) == 1:
         names *= count
     if len(names) != count:
         raise UsageError(
             f"{what} names {len(names)} agents, but {count} are needed (or give one name for all)"
         )
-    return [(n.lower(), agent_of(n)) for n in names]
+    specs = [parse_spec(n) for n in names]
+    return [(s.name, s.build()) for s in specs]

@@ -9,9 +9,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from chickenfoot.cli._agents import agents_of
+from chickenfoot.cli._agents import agents_of, parse_spec, said, split_specs
 from chickenfoot.cli._common import UsageError, rules_from_args, write
-from chickenfoot.errors import brief, within_digits
+from chickenfoot.cli._streams import OutputError
+from chickenfoot.errors import ChickenFootError, brief, within_digits
 from chickenfoot.simulation import SimulationResult, simulate
 
 MAX_GAMES = 10_000_000
@@ -150,6 +151,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     executor: Executor | None = None
     if args.workers > 1:
         executor = ProcessPoolExecutor(max_workers=args.workers)
+    own = any(parse_spec(n).kind == "module" for n in split_specs(spec))
     try:
         with _progress(out, args.games, show) as progress:
             result = simulate(
@@ -160,6 +162,13 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
                 executor=executor,
                 progress=progress,
             )
+    except (ChickenFootError, OutputError, KeyboardInterrupt):
+        raise
+    except Exception as err:
+        if not own:
+            raise
+        # An agent of yours failed in a game (here, or in a worker process).
+        raise UsageError(f"the simulation stopped: an agent raised {said(err)}") from None
     finally:
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
