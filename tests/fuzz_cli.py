@@ -44,6 +44,7 @@ from hypothesis import strategies as st
 import chickenfoot as cf
 from chickenfoot.cli import main as cli_main
 from chickenfoot.cli._agents import agents_of
+from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli.play import Game, Session
 from fuzz_targets import LONG_TEXTS, MOVE_TEXTS, TEXTS, TILE_TEXTS, Case, _target, describe
 
@@ -186,7 +187,7 @@ def _in_temporary_directory() -> Iterator[str]:
             os.chdir(here)
 
 
-_SAVED = re.compile(r"Saved the (match|record of the round) to (.*)\. Resume it with: ")
+_SAVED = re.compile(r"Saved the (match|round), your seat and the bots to (.*)\.\n")
 
 
 def run_prompt(k: int, answers: list[str], bots: str, seat: int) -> PromptRun:
@@ -228,11 +229,15 @@ def run_prompt(k: int, answers: list[str], bots: str, seat: int) -> PromptRun:
     with _in_temporary_directory():
         run.status = session.run()
         run.output = out.getvalue()
-        for kind, name in _SAVED.findall(run.output):
-            load = cf.Match.from_json if kind == "match" else cf.Record.from_json
+        saves = _SAVED.findall(run.output)
+        if len(saves) != run.output.count("Saved the "):
+            run.problems.append("a save line this check does not recognise (update _SAVED)")
+        for kind, name in saves:
             try:
                 with open(os.path.expanduser(name), encoding="utf-8") as f:
-                    load(f.read())
+                    save = PlaySave.from_json(f.read())
+                if isinstance(save.game, cf.Match) != (kind == "match"):
+                    run.problems.append(f"saved {describe(name, 60)}, not the {kind} it says")
             except (OSError, ValueError) as err:
                 run.problems.append(f"saved {describe(name, 60)}, which does not read back: {err}")
     return run

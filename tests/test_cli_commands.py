@@ -175,7 +175,7 @@ def test_moves_lists_legal_moves_in_order(
     assert ok(capsys, "moves", files["rec"]).split() == [str(m) for m in final.legal_moves]
     assert ok(capsys, "moves", files["view"]) == ""  # seat 1 is not to play
     assert ok(capsys, "moves", files["match"]).split()[0].endswith("@8-8")
-    assert "expected a position, a record, a match or a view" in fails(
+    assert "expected a position, a record, a match, a view or a saved game" in fails(
         capsys, "moves", files["rules"]
     )
 
@@ -195,7 +195,7 @@ def test_apply_prints_the_position_document(
     assert "move 2 ('9-0@9-9'): 9-0@9-9 by seat 1: seat 1 does not hold 9-0" in err
     assert "move 1 ('x'): " in fails(capsys, "apply", files["pos"], "x")
     assert "move 1 (" in fails(capsys, "apply", files["pos"], "9" * 5000)
-    assert "expected a position, a record or a match" in fails(
+    assert "expected a position, a record, a match or a saved game" in fails(
         capsys, "apply", files["view"], "draw"
     )
 
@@ -221,7 +221,7 @@ def test_perft(capsys: pytest.CaptureFixture[str], files: dict[str, str]) -> Non
     assert "--depth 201 is invalid" in fails(capsys, "perft", files["pos"], "--depth", "201")
     assert "invalid int value" in fails(capsys, "perft", files["pos"], "--depth", "9" * 5000)
     err = fails(capsys, "perft", files["pos"].replace("pos", "view"))
-    assert "this is a view; expected a position, a record or a match" in err
+    assert "this is a view; expected a position, a record, a match or a saved game" in err
 
 
 # -- replay ---------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """``chickenfoot play``: whole games in a real pseudo-terminal (pexpect), and scripted ones.
 
 The pty tests run the installed code as ``python -m chickenfoot`` and read what a person
-would see; every one checks that no traceback ever appears.
+would see; every one checks that no traceback ever appears. They see the plain screen
+(rich blocked, as without the ``cli`` extra); tests/test_cli_screen.py drives the rich one.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 import chickenfoot as cf
 from chickenfoot.cli import main
 from chickenfoot.cli._agents import agents_of
+from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli.play import Game, Session
 from chickenfoot.match import Match
 from chickenfoot.record import Record
@@ -40,12 +42,20 @@ PROMPT = r"move \[1-\d+, help\]> "
 OVER = r"== The match is over: [^=]+ =="
 
 
-def spawn(*argv: str, cwd: Path | None = None) -> Any:
+WITHOUT_RICH = (
+    "import runpy, sys; sys.modules['rich'] = None; "
+    "runpy.run_module('chickenfoot', run_name='__main__', alter_sys=True)"
+)
+"""``python -c`` this: the command line as if the ``cli`` extra (rich) were not installed."""
+
+
+def spawn(*argv: str, cwd: Path | None = None, rich: bool = False) -> Any:
     env = {**os.environ, "PYTHONPATH": str(SRC), "PYTHONUNBUFFERED": "1"}
     env.pop("NO_COLOR", None)
+    start = ["-m", "chickenfoot"] if rich else ["-c", WITHOUT_RICH]
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "chickenfoot", "play", *argv],
+        [*start, "play", *argv],
         env=env,
         cwd=str(cwd) if cwd else None,
         encoding="utf-8",
@@ -157,12 +167,14 @@ def test_prompt_commands_help_bad_input_undo_save_quit_and_resume(tmp_path: Path
     child.sendline("1")
     child.expect(PROMPT)
     child.sendline("save game.json")
-    child.expect("Saved the match to game.json. Resume it with: chickenfoot play game.json")
+    child.expect("Saved the match, your seat and the bots to game.json.")
+    child.expect("Resume it with: chickenfoot play game.json")
     child.expect(PROMPT)
     child.sendline("quit")
     child.expect("You left the game. The game is saved in game.json.")
     assert finish(child) == 0
-    saved = Match.from_json((tmp_path / "game.json").read_text())
+    saved = PlaySave.from_json((tmp_path / "game.json").read_text()).game
+    assert isinstance(saved, Match)
     assert saved.round is not None and len(saved.round.board) > 1
 
     again = spawn("game.json", "--bots", "greedy", cwd=tmp_path)
@@ -223,14 +235,16 @@ def test_scripted_round_saves_a_record_that_replays(
     code = main(["play", "--players", "3", "--round", "2", "--seed", "4", "--bots", "random"])
     out, err = capsys.readouterr()
     assert (code, err) == (0, "")
-    assert f"Saved the record of the round to {path}" in out
-    rec = Record.from_json(path.read_text())
+    assert f"Saved the round, your seat and the bots to {path}." in out
+    rec = PlaySave.from_json(path.read_text()).game
+    assert isinstance(rec, Record)
     assert rec.start == cf.deal(rec.start.rules, 4, 2)  # round 2: centre 7-7
     assert str(rec.start.centre) == "7-7" and len(rec.moves) >= 2
     # play FILE resumes it, and the record grows from where it was
     answers[:] = ["1", f"save {path}", "quit"]
     assert main(["play", str(path), "--bots", "random"]) == 0
-    longer = Record.from_json(path.read_text())
+    longer = PlaySave.from_json(path.read_text()).game
+    assert isinstance(longer, Record)
     assert longer.moves[: len(rec.moves)] == rec.moves and len(longer.moves) > len(rec.moves)
 
 
@@ -308,7 +322,11 @@ def test_resume_refuses_views_finished_games_and_rules_options(
     pos = tmp_path / "pos.json"
     pos.write_text(s.to_json())
     for argv, needle in [
-        ([str(view)], "this is a view; expected a match, a record or a position"),
+        (
+            [str(view)],
+            "this is a view; expected a saved game of chickenfoot play, a match, a record or a "
+            "position",
+        ),
         ([str(over)], "the match is over (seat 0 wins with 0): nothing to play"),
         ([str(pos), "--players", "3"], "cannot be used with a saved game"),
         ([str(pos), "--round"], "--round and --match cannot be used with a saved game"),
@@ -410,7 +428,7 @@ def test_a_tile_that_fits_in_several_places_asks_which() -> None:
     assert text.count("Your moves:") >= 3  # at the start, after moves, after table
     assert f"{other}@" not in text and (f"you do not hold {other}" in text or f"{other}: " in text)
     if blocked is not None:
-        assert f"{blocked} fits nowhere now." in text
+        assert f"{blocked} fits nowhere now: " in text
     assert "Traceback" not in text
 
 
@@ -443,7 +461,8 @@ def test_between_rounds_commands(tmp_path: Path) -> None:
     assert "Enter deals the next round." in text
     assert "'nonsense': press Enter for the next round, or type help." in text
     assert "save needs a file name" in text
-    assert Match.from_json(path.read_text()).rounds_played == 1
+    saved = PlaySave.from_json(path.read_text()).game
+    assert isinstance(saved, Match) and saved.rounds_played == 1
     assert "Undone: your move" in text
     assert "== Round 2 of 2 (centre 8-8): " in text
     assert "== The match is over: " in text

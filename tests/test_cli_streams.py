@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 import chickenfoot as cf
+from chickenfoot.cli._save import PlaySave
 from chickenfoot.match import Match
 
 if sys.platform == "win32":  # pragma: no cover - the streams of a POSIX process
@@ -273,7 +274,7 @@ def test_hostile_answers_on_a_pipe_never_end_the_game(tmp_path: Path, encoding: 
         "Could not save to 'dir': Is a directory. The game goes on.",
         "'\ufffd\ufffd\\x01\\x1b[2J' is not a move",
         "'" + "y" * 30 + "'... (100,000 characters) is not a move",
-        "Saved the match to good.json. Resume it with: chickenfoot play good.json",
+        "Saved the match, your seat and the bots to good.json.\nResume it with: chickenfoot play good.json",
         "You left the game. The game is saved in good.json.",
     ]
     at = 0
@@ -282,7 +283,8 @@ def test_hostile_answers_on_a_pipe_never_end_the_game(tmp_path: Path, encoding: 
         assert found >= 0, (reply, out[at : at + 500])
         at = found + len(reply)
     assert out.count(PROMPT) >= 10  # asked again after every answer
-    saved = Match.from_json((tmp_path / "good.json").read_text())
+    saved = PlaySave.from_json((tmp_path / "good.json").read_text()).game
+    assert isinstance(saved, Match)
     assert saved.round is not None and len(saved.round.board) > 1  # move 1 was played
     assert not (tmp_path / "a").exists()
 
@@ -330,7 +332,10 @@ def test_a_pty_session_survives_hostile_answers(tmp_path: Path) -> None:
         ("save /nonexistent/dir/x.json", "No such file or directory. The game goes on."),
         # Last: readline reads NUL (Ctrl-@) as set-mark, so the name may arrive as "ab" (and
         # the marked region makes its redisplay of any later long line slow).
-        ("save a\x00b", r"(Could not save to 'a\\x00b': embedded null byte|Saved the match to a)"),
+        (
+            "save a\x00b",
+            r"(Could not save to 'a\\x00b': embedded null byte|Saved the match, .* to a)",
+        ),
     ]:
         child.sendline(answer)
         child.expect(reply)
@@ -338,7 +343,7 @@ def test_a_pty_session_survives_hostile_answers(tmp_path: Path) -> None:
     child.sendline("1")
     child.expect(prompt)
     child.sendline("save good.json")
-    child.expect("Saved the match to good.json.")
+    child.expect("Saved the match, your seat and the bots to good.json.")
     child.expect(prompt)
     child.sendline("quit")
     child.expect("You left the game. The game is saved in good.json.")
@@ -346,7 +351,8 @@ def test_a_pty_session_survives_hostile_answers(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 0
     assert "Traceback" not in "".join(seen)
-    saved = Match.from_json((tmp_path / "good.json").read_text())
+    saved = PlaySave.from_json((tmp_path / "good.json").read_text()).game
+    assert isinstance(saved, Match)
     assert saved.round is not None and len(saved.round.board) > 1
 
 

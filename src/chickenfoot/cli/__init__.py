@@ -208,9 +208,13 @@ def _build_parser() -> Parser:
         "chickenfoot play --players 2 --bots search --seed 7",
         "chickenfoot play --round --players 3 --bots greedy,random",
         "chickenfoot play game.json                 # resume a saved game",
+        "chickenfoot play --bots mybot:Bot          # against your own agent (mybot.py)",
     )
     play.add_argument(
-        "file", nargs="?", metavar="FILE", help="a saved game to resume (match, record or position)"
+        "file",
+        nargs="?",
+        metavar="FILE",
+        help="a saved game to resume (a save of play, or a match, record or position)",
     )
     play.add_argument("--resume", metavar="FILE", help="the same as giving FILE")
     length = play.add_mutually_exclusive_group()
@@ -229,19 +233,23 @@ def _build_parser() -> Parser:
     )
     play.add_argument(
         "--bots",
-        default="heuristic",
         metavar="NAMES",
-        help="the bots, in seat order after yours: random, greedy, heuristic, search or "
-        "search:N; comma-separated, or one name for all (default: heuristic)",
+        help="the bots, in seat order after yours: random, greedy, heuristic, search, "
+        "search:N, or module:Class (an agent class of yours, importable from the working "
+        "directory); comma-separated, or one name for all (default: heuristic, or the "
+        "saved game's)",
     )
     play.add_argument(
-        "--seat", type=int, default=0, metavar="N", help="your seat, from 0 (default: 0)"
+        "--seat",
+        type=int,
+        metavar="N",
+        help="your seat, from 0 (default: 0, or the saved game's)",
     )
     play.add_argument(
         "--watch",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         help="draw the table after every move, the bots' included (default: before each of "
-        "your decisions)",
+        "your decisions, or as the saved game says)",
     )
 
     # -- simulate --
@@ -260,7 +268,8 @@ def _build_parser() -> Parser:
         "--agents",
         metavar="NAMES",
         help="one agent per seat, comma-separated (random, greedy, heuristic, search, "
-        "search:N), or one name for all (default: heuristic,greedy, then random)",
+        "search:N, or module:Class: an agent class of yours, importable from the working "
+        "directory), or one name for all (default: heuristic,greedy, then random)",
     )
     sim.add_argument(
         "--games", type=int, default=100, metavar="N", help="matches to play (default: 100)"

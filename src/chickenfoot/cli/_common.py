@@ -7,7 +7,7 @@ import json
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import attrs
 
@@ -18,6 +18,9 @@ from chickenfoot.record import RECORD_FORMAT, Record
 from chickenfoot.rules import PRESETS, Rules
 from chickenfoot.state import State
 from chickenfoot.view import VIEW_FORMAT, View
+
+if TYPE_CHECKING:
+    from chickenfoot.cli._save import PlaySave
 
 PROG = "chickenfoot"
 EXIT_OK = 0
@@ -36,6 +39,7 @@ __all__ = [
     "EXIT_USAGE",
     "KINDS",
     "MATCH_FORMAT",
+    "PLAY_FORMAT",
     "POSITION",
     "PROG",
     "RECORD_FORMAT",
@@ -56,8 +60,10 @@ __all__ = [
 ]
 
 POSITION = "chickenfoot/position"
+PLAY_FORMAT = "chickenfoot/play"
+"""The saved game of ``chickenfoot play`` (:mod:`chickenfoot.cli._save`)."""
 RULES = "rules"
-KINDS = (POSITION, RECORD_FORMAT, MATCH_FORMAT, VIEW_FORMAT)
+KINDS = (POSITION, RECORD_FORMAT, MATCH_FORMAT, VIEW_FORMAT, PLAY_FORMAT)
 
 
 class UsageError(Exception):
@@ -183,13 +189,16 @@ class Document:
     """A document read from a file: its kind (a ``format`` name, or ``rules``) and value."""
 
     kind: str
-    value: Rules | State | Record | Match | View
+    value: Rules | State | Record | Match | View | PlaySave
     name: str
     """The file it came from (``<stdin>`` for ``-``)."""
 
     def position(self, what: str) -> State:
-        """The position to work on: a position, a record's final one, a match's round."""
+        """The position to work on: a position, a record's final one, a match's round (of
+        a play save: of its game)."""
         v = self.value
+        if not isinstance(v, (Rules, State, Record, Match, View)):  # a play save
+            v = v.game
         if isinstance(v, State):
             return v
         if isinstance(v, Record):
@@ -208,6 +217,7 @@ def describe_kind(kind: str) -> str:
         RECORD_FORMAT: "a record",
         MATCH_FORMAT: "a match",
         VIEW_FORMAT: "a view",
+        PLAY_FORMAT: "a saved game of chickenfoot play",
         RULES: "a rules object",
     }[kind]
 
@@ -254,7 +264,7 @@ def read_document(path: str, *, kinds: Sequence[str] = (*KINDS, RULES)) -> Docum
             names = [describe_kind(k) for k in kinds]
             wanted = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
             raise UsageError(f"{name}: this is {describe_kind(kind)}; expected {wanted}")
-        value: Rules | State | Record | Match | View
+        value: Rules | State | Record | Match | View | PlaySave
         if kind == POSITION:
             value = position_from_dict(doc)
         elif kind == RECORD_FORMAT:
@@ -263,6 +273,10 @@ def read_document(path: str, *, kinds: Sequence[str] = (*KINDS, RULES)) -> Docum
             value = Match.from_dict(doc)
         elif kind == VIEW_FORMAT:
             value = View.from_dict(doc)
+        elif kind == PLAY_FORMAT:
+            from chickenfoot.cli._save import PlaySave  # it reads agent names: imported late
+
+            value = PlaySave.from_dict(doc)
         else:
             value = Rules.from_dict(doc)
     except (FormatError, RulesError) as err:

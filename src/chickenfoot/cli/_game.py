@@ -1,26 +1,27 @@
-"""The game of ``chickenfoot play`` and its saved file: a whole match, or a record of one
-round, written and read back as the library's own documents."""
+"""The game of ``chickenfoot play``: a whole match, or a record of one round; and the
+person's decisions in it, where ``undo`` goes back to.
+
+>>> from chickenfoot import Match, Rules
+>>> m = Match.start(Rules(players=2), seed=1)
+>>> m = m.apply(m.legal_moves[1])          # seat 0 chose among 3 moves
+>>> while m.round.turn != 0:
+...     m = m.apply(m.legal_moves[0])
+>>> [(s.moves, s.chosen) for s in decisions(Game(match=m), 0)]
+[(0, '9-3@9-9')]
+"""
 
 from __future__ import annotations
 
-import argparse
-
 import attrs
 
-from chickenfoot.cli._common import (
-    MATCH_FORMAT,
-    POSITION,
-    RECORD_FORMAT,
-    UsageError,
-    read_document,
-)
+from chickenfoot.cli._save import round_moves
 from chickenfoot.match import Match
-from chickenfoot.moves import Move
+from chickenfoot.moves import Draw, Move
 from chickenfoot.record import Record
 from chickenfoot.rules import Rules
 from chickenfoot.state import State
 
-__all__ = ["Game", "game_from_file"]
+__all__ = ["Game", "Snapshot", "chosen", "decisions"]
 
 
 @attrs.frozen
@@ -71,25 +72,62 @@ class Game:
         return self.record.to_json()
 
 
-def game_from_file(args: argparse.Namespace) -> tuple[Game, str]:
-    """The saved game named by ``play FILE`` (or ``--resume FILE``), and the line that says
-    so; a position starts a new record."""
-    if args.preset is not None or args.players is not None or args.changes:
-        raise UsageError(
-            "--preset, --players and --set cannot be used with a saved game: its rules are in "
-            "the file"
+@attrs.frozen
+class Snapshot:
+    """Where ``undo`` goes back to: the game before one of the person's decisions."""
+
+    game: Game
+    moves: int
+    """The moves made before it (counted as the session counts them)."""
+    chosen: str
+    """The move chosen there, as the person chose it (:func:`chosen`)."""
+
+
+def chosen(move: Move) -> str:
+    """A move as the person chose it: a draw is ``draw``, whatever it drew.
+
+    >>> from chickenfoot import Tile
+    >>> chosen(Draw(Tile(6, 3)))
+    'draw'
+    """
+    return "draw" if isinstance(move, Draw) else str(move)
+
+
+def decisions(game: Game, seat: int) -> list[Snapshot]:
+    """The decisions of ``seat`` (moves chosen among several) in the round in play, oldest
+    first, as ``undo`` keeps them; ``moves`` counts from the round's first known move.
+
+    A match's round gives them only when its moves since the deal are known (a round read
+    from a match document alone has no history: then there are none); a record gives those
+    of its moves.
+    """
+    steps: list[tuple[Game, State, Move]] = []
+    if game.match is not None:
+        m = game.match
+        moves = round_moves(m)
+        if moves is None:
+            return []
+        from chickenfoot.deal import deal
+
+        at = Match(
+            m.rules,
+            m.seed,
+            m.scores,
+            deal(m.rules, m.seed, m.rounds_played),
+            last_round=m.last_round,
         )
-    if args.round is not None or args.match:
-        raise UsageError("--round and --match cannot be used with a saved game")
-    doc = read_document(args.file or args.resume, kinds=(MATCH_FORMAT, RECORD_FORMAT, POSITION))
-    v = doc.value
-    if isinstance(v, Match):
-        if v.round is None:
-            raise UsageError(f"{doc.name}: the match is over ({v.result()}): nothing to play")
-        return Game(match=v), f"Resumed the match in {doc.name}"
-    record = v if isinstance(v, Record) else Record(v) if isinstance(v, State) else None
-    assert record is not None
-    result = record.final().outcome()
-    if result is not None:
-        raise UsageError(f"{doc.name}: the round is over ({result}): nothing to play")
-    return Game(record=record), f"Resumed the round in {doc.name}"
+        for move in moves:
+            assert at.round is not None
+            steps.append((Game(match=at), at.round, move))
+            at = at.apply(move)
+    else:
+        assert game.record is not None
+        rec = Record(game.record.start)
+        for move in game.record.moves:
+            steps.append((Game(record=rec), rec.final(), move))
+            rec = rec.apply(move)
+    return [
+        Snapshot(before, i, chosen(move))
+        for i, (before, state, move) in enumerate(steps)
+        if state.turn == seat and len(state.legal_moves) > 1
+    ]

@@ -9,6 +9,8 @@ move among them (by its number, in notation, or a tile alone).
 ['9-3@9-9', '9-8@9-9', 'You cannot choose which tile to draw: draw takes the next one.']
 >>> understand("²", s.view(0), s)
 "'²' is not a move: type 1 to 3, a move such as 9-0@9-9, or help."
+>>> print(understand("8-7", s.view(0), s))
+8-7 fits nowhere now: the centre 9-9 still needs 6 toes first, and 8-7 does not carry 9. Your moves: 9-0@9-9, 9-3@9-9, 9-8@9-9.
 """
 
 from __future__ import annotations
@@ -23,23 +25,38 @@ from chickenfoot.cli._common import ascii_number
 from chickenfoot.cli._streams import is_terminal
 from chickenfoot.errors import ChickenFootError, InvalidMoveError, brief
 from chickenfoot.moves import Draw, Move, Play, parse_move
-from chickenfoot.state import State
+from chickenfoot.state import Phase, State
+from chickenfoot.tiles import Tile
 from chickenfoot.view import View
 
-__all__ = ["HELP", "ClosedInputError", "prompt_reader", "understand"]
+__all__ = [
+    "HELP",
+    "HELP_COMMANDS",
+    "ClosedInputError",
+    "nowhere",
+    "prompt_reader",
+    "understand",
+    "why_no_play",
+]
 
-HELP = """\
-Choose a move by its number, or type it in notation: 9-4@9-9 (tile@anchor), draw, pass.
-A tile alone (9-4) is enough when it fits in only one place.
+HELP_MOVES = (
+    "Choose a move by its number, or type it in notation: 9-4@9-9 (tile@anchor), draw, "
+    "pass. A tile alone (9-4) is enough when it fits in only one place."
+)
+HELP_COMMANDS = """\
 Commands:
   moves       list your legal moves again
   table       draw the table again
-  undo        take back your last move and the bots' moves after it: back to your
-              previous decision (the bots then answer as they did before)
-  save FILE   save the game: a match document (a record of the round with --round);
-              resume it with: chickenfoot play FILE
+  undo        take back your last move and the bots' moves after it: back to your previous decision (the bots answer as they did)
+  save FILE   save the game, with your seat, the bots and the options; resume it with: chickenfoot play FILE
   quit        leave the game (Ctrl-D and Ctrl-C leave too)
-  help        this text"""
+  help        this text
+The table: each hub (the centre, then each foot: a double laid on a line) with its toes, then its lines from the toe out, each tile as it lies:
+  9|4 4|1 → 1         an open end: the next tile there shows 1 (e.g. 1-0@4-1)
+  9|0 0|0 ▪ foot 0-0  closed by the double 0-0, now a foot that needs toes
+  4|1*                * marks the tile laid last; > marks your hand"""
+HELP = f"{HELP_MOVES}\n{HELP_COMMANDS}"
+"""The text of ``help``, one line per item: the screen wraps it to its width (at most 78)."""
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -120,7 +137,7 @@ def understand(text: str, v: View, state: State) -> Move | str:
             where = ", ".join(f"{legal.index(m) + 1}) {m}" for m in places)
             return f"{move.tile} fits in {len(places)} places: {where}. Choose one."
         if move.tile in v.hand:
-            return f"{move.tile} fits nowhere now. Your moves: {listed}."
+            return f"{move.tile} fits nowhere now: {nowhere(move.tile, v)}. Your moves: {listed}."
     return f"{_illegal(state, move)} Your moves: {listed}."
 
 
@@ -136,5 +153,54 @@ def _illegal(state: State, move: Move) -> str:
         reason = reason.replace(f"seat {state.turn} ", "you ")
         for third, second in (("has ", "have "), ("holds ", "hold "), ("does ", "do ")):
             reason = reason.replace(f"you {third}", f"you {second}")
+        reason = reason.replace(", so may not ", ", so you may not ")
         return f"{move}: {reason}."
     return f"{move} is not one of your moves."  # pragma: no cover - listed moves are legal
+
+
+def _toes(n: int) -> str:
+    return f"{n} toe" if n == 1 else f"{n} toes"
+
+
+def nowhere(tile: Tile, v: View) -> str:
+    """Why ``tile``, in the hand of the seat to play, has no legal play now.
+
+    >>> from chickenfoot import Rules, Tile, deal
+    >>> nowhere(Tile(8, 6), deal(Rules(), seed=1).view(0))
+    'the centre 9-9 still needs 6 toes first, and 8-6 does not carry 9'
+    """
+    if v.phase is Phase.SEEKING_CENTRE:
+        return f"the centre {v.centre} must be laid first"
+    if v.drawn is not None and tile != v.drawn:
+        return f"you drew {v.drawn} this turn, and only the drawn tile may be played now"
+    hub = v.pending_hub
+    if hub is not None:
+        what = "centre" if hub == v.centre else "foot"
+        return (
+            f"the {what} {hub} still needs {_toes(v.toes_needed)} first, and {tile} does not "
+            f"carry {hub.high}"
+        )
+    numbers = sorted({n for _, n in v.open_ends})
+    if not numbers:
+        return "no line of the table is open"
+    shows = str(tile.high) if tile.is_double else f"{tile.high} or {tile.low}"
+    return f"no open end shows {shows} (the open ends show {', '.join(map(str, numbers))})"
+
+
+def why_no_play(v: View) -> str:
+    """Why nothing in the hand can be played, in brackets (for a forced draw).
+
+    >>> from chickenfoot import Rules, deal
+    >>> why_no_play(deal(Rules(), seed=1).view(1))
+    ' (the centre 9-9 needs toes, and you hold no 9)'
+    """
+    hub = v.pending_hub
+    if v.phase is Phase.SEEKING_CENTRE:
+        return f" (the centre {v.centre} is not on the table, and you do not hold it)"
+    if hub is not None:
+        what = "centre" if hub == v.centre else "foot"
+        return f" (the {what} {hub} needs toes, and you hold no {hub.high})"
+    numbers = sorted({n for _, n in v.open_ends})
+    if not numbers:
+        return ""
+    return f" (the open ends show {', '.join(map(str, numbers))})"

@@ -9,6 +9,7 @@ from typing import TextIO
 
 from chickenfoot.cli._common import (
     MATCH_FORMAT,
+    PLAY_FORMAT,
     POSITION,
     RECORD_FORMAT,
     RULES,
@@ -22,6 +23,7 @@ from chickenfoot.cli._common import (
 )
 from chickenfoot.cli._picture import picture
 from chickenfoot.cli._prompt import prompt_reader
+from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli._streams import is_terminal, write_file
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
@@ -83,21 +85,45 @@ def match_lines(m: Match) -> list[str]:
     return lines
 
 
+def _what(v: State | Record | Match | View) -> str:
+    """What a document holds, for :func:`describe`."""
+    if isinstance(v, State):
+        return f"{_rules_line(v.rules)}, {_state_line(v)}"
+    if isinstance(v, Record):
+        n = len(v.moves)
+        return (
+            f"{_rules_line(v.start.rules)}, {_plural(n, 'move')}, final: {_state_line(v.final())}"
+        )
+    if isinstance(v, Match):
+        now = "over" if v.round is None else f"round {v.rounds_played + 1}: {_state_line(v.round)}"
+        return f"{_rules_line(v.rules)}, seed {v.seed}, {_plural(v.rounds_played, 'round')} scored, {now}"
+    return f"seat {v.seat} of {_rules_line(v.rules)}, {_state_line(v)}"
+
+
+def players_line(save: PlaySave) -> str:
+    """``seat 0 against random, greedy; seed 9`` (and ``--watch``): a save's players.
+
+    >>> from chickenfoot import Match, Rules
+    >>> players_line(PlaySave(Match.start(Rules(players=2), seed=4), seat=1, bots=("greedy",),
+    ...                       seed=4, watch=True))
+    'seat 1 against greedy; seed 4; --watch'
+    """
+    line = f"seat {save.seat} against {', '.join(save.bots)}; seed {save.seed}"
+    return line + ("; --watch" if save.watch else "")
+
+
 def describe(doc: Document) -> str:
     """One line saying what a valid document holds."""
     v = doc.value
     head = f"{doc.name}: a valid {doc.kind} document"
     if isinstance(v, Rules):
         return f"{doc.name}: a valid rules object ({_rules_line(v)}, {length_text(v.match)})"
-    if isinstance(v, State):
-        return f"{head} ({_rules_line(v.rules)}, {_state_line(v)})"
-    if isinstance(v, Record):
-        n = len(v.moves)
-        return f"{head} ({_rules_line(v.start.rules)}, {_plural(n, 'move')}, final: {_state_line(v.final())})"
-    if isinstance(v, Match):
-        now = "over" if v.round is None else f"round {v.rounds_played + 1}: {_state_line(v.round)}"
-        return f"{head} ({_rules_line(v.rules)}, seed {v.seed}, {_plural(v.rounds_played, 'round')} scored, {now})"
-    return f"{head} (seat {v.seat} of {_rules_line(v.rules)}, {_state_line(v)})"
+    if isinstance(v, PlaySave):
+        kind = "the match" if isinstance(v.game, Match) else "the round"
+        rec = v.round_record() if isinstance(v.game, Match) else None
+        kept = "" if rec is None else f"; {_plural(len(rec.moves), 'move')} of the round kept"
+        return f"{head} ({players_line(v)}; {kind}: {_what(v.game)}{kept})"
+    return f"{head} ({_what(v)})"
 
 
 # -- the commands -----------------------------------------------------------------------------
@@ -115,6 +141,9 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
         _write_svg(doc, args, out)
         return 0
     lines: list[str] = []
+    if isinstance(v, PlaySave):
+        lines.append(f"A saved game of chickenfoot play: {players_line(v)}.")
+        v = v.game
     if isinstance(v, Rules):
         lines.append(json.dumps(v.to_dict(), indent=2))
     elif isinstance(v, Record):
@@ -162,7 +191,8 @@ def _write_svg(doc: Document, args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
-    doc = read_document(args.file, kinds=(POSITION, RECORD_FORMAT, MATCH_FORMAT, VIEW_FORMAT))
+    kinds = (POSITION, RECORD_FORMAT, MATCH_FORMAT, VIEW_FORMAT, PLAY_FORMAT)
+    doc = read_document(args.file, kinds=kinds)
     v = doc.value
     if isinstance(v, View):
         legal = v.legal_moves
@@ -174,11 +204,19 @@ def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_apply(args: argparse.Namespace, out: TextIO) -> int:
-    doc = read_document(args.file, kinds=(POSITION, RECORD_FORMAT, MATCH_FORMAT))
+    doc = read_document(args.file, kinds=(POSITION, RECORD_FORMAT, MATCH_FORMAT, PLAY_FORMAT))
     v = doc.value
-    game: State | Match = v if isinstance(v, Match) else doc.position("no move can be applied")
+    game: State | Match | PlaySave
+    game = v if isinstance(v, (Match, PlaySave)) else doc.position("no move can be applied")
     for i, text in enumerate(args.moves, 1):
-        state = game.round if isinstance(game, Match) else game
+        inner = game.game if isinstance(game, PlaySave) else game
+        state = (
+            inner.round
+            if isinstance(inner, Match)
+            else inner.final()
+            if isinstance(inner, Record)
+            else inner
+        )
         if state is None:
             raise UsageError(f"move {i} ({brief(text)}): the match is over")
         try:
@@ -186,6 +224,11 @@ def cmd_apply(args: argparse.Namespace, out: TextIO) -> int:
             game = game.apply(move)
         except ChickenFootError as err:
             raise UsageError(f"move {i} ({brief(text)}): {err}") from None
+    if isinstance(game, PlaySave) and not args.text:
+        write(out, json.dumps(game.to_dict()))
+        return 0
+    if isinstance(game, PlaySave):
+        game = game.game if isinstance(game.game, Match) else game.game.final()
     if args.text:
         if isinstance(game, Match):
             lines = match_lines(game)
@@ -203,7 +246,7 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
     depth = args.depth
     if not 0 <= depth <= MAX_DEPTH:
         raise UsageError(f"--depth {brief(depth)} is invalid: must be from 0 to {MAX_DEPTH}")
-    doc = read_document(args.file, kinds=(POSITION, RECORD_FORMAT, MATCH_FORMAT))
+    doc = read_document(args.file, kinds=(POSITION, RECORD_FORMAT, MATCH_FORMAT, PLAY_FORMAT))
     state = doc.position("there is nothing to count")
     if args.divide and depth > 0:
         total = 0
@@ -222,8 +265,14 @@ def _move_line(i: int, n: int, seat: int, move: str) -> str:
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    doc = read_document(args.file, kinds=(RECORD_FORMAT,))
-    rec = doc.value
+    doc = read_document(args.file, kinds=(RECORD_FORMAT, PLAY_FORMAT))
+    value = doc.value
+    rec = value.round_record() if isinstance(value, PlaySave) else value  # a save: its round
+    if rec is None:
+        raise UsageError(
+            f"{doc.name}: the save keeps the round's position but not its moves: there is "
+            "nothing to replay"
+        )
     assert isinstance(rec, Record)
     states = rec.states()
     n = len(rec.moves)

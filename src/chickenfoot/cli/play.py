@@ -3,50 +3,44 @@
 The person sees only their own seat's view of the table; each bot is handed its own view
 through the agents API, as the drivers of :mod:`chickenfoot.agents` do (a forced move is
 made without asking). The game is a :class:`~chickenfoot.Match` (a whole match) or a
-:class:`~chickenfoot.record.Record` of a single round, so ``save`` writes the library's
-own documents and ``undo`` restores an earlier, immutable game.
+:class:`~chickenfoot.record.Record` of a single round, so ``undo`` restores an earlier,
+immutable game; ``save`` writes it in a ``chickenfoot/play`` document with the players
+(:mod:`chickenfoot.cli._save`). A bot's random choices are a function of the position: its
+generator is seeded from the seed, the round and the number of moves made in it, so an
+``undo``, or a save resumed later, gets the same answers. What is drawn goes through a
+:class:`~chickenfoot.cli._screen.Screen`, plain or rich.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 from collections.abc import Callable
 from typing import TextIO
 
-import attrs
-
 from chickenfoot.agents import Agent, _ask
-from chickenfoot.cli._agents import agents_of
-from chickenfoot.cli._common import EXIT_FAILURE, EXIT_INTERRUPTED, UsageError, rules_from_args
-from chickenfoot.cli._game import Game, game_from_file
-from chickenfoot.cli._picture import picture
-from chickenfoot.cli._prompt import HELP, ClosedInputError, prompt_reader, understand
-from chickenfoot.cli._streams import write_file
-from chickenfoot.cli.files import match_lines
-from chickenfoot.deal import deal
-from chickenfoot.errors import brief
+from chickenfoot.cli._agents import said
+from chickenfoot.cli._common import EXIT_FAILURE, EXIT_INTERRUPTED, UsageError
+from chickenfoot.cli._game import Game, Snapshot, chosen
+from chickenfoot.cli._prompt import (
+    HELP,
+    HELP_COMMANDS,
+    ClosedInputError,
+    prompt_reader,
+    understand,
+    why_no_play,
+)
+from chickenfoot.cli._save import PlaySave
+from chickenfoot.cli._screen import Screen, screen_for
+from chickenfoot.cli._setup import MAX_ROUND, Resume, start_of
+from chickenfoot.cli._streams import OutputError, write_file
+from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move, Pass, Play
 from chickenfoot.outcome import Termination
-from chickenfoot.record import Record
 from chickenfoot.rules import Rounds
 from chickenfoot.state import LegalMoves, Phase, State
 from chickenfoot.view import View
-
-MAX_ROUND = 1_000_000
-"""The highest ``--round`` (rounds past the last double wrap around to the highest one)."""
-
-
-@attrs.frozen
-class _Snapshot:
-    """Where ``undo`` goes back to: the game and the bots' generator before a decision."""
-
-    game: Game
-    rng: object
-    moves: int
-    chosen: str
 
 
 class _QuitError(Exception):
@@ -57,7 +51,12 @@ class _QuitError(Exception):
 
 
 class Session:
-    """One game at the terminal. ``ask`` reads a line (``input``), ``out`` is written to."""
+    """One game at the terminal. ``ask`` reads a line (``input``), ``out`` is written to.
+
+    ``seed`` seeds the bots' choices (default: a match's own seed, else one drawn from
+    ``rng``); ``screen`` draws (default: plain text on ``out``); ``resume`` is the file
+    the game came from, with the decisions ``undo`` can go back to.
+    """
 
     def __init__(
         self,
@@ -65,28 +64,56 @@ class Session:
         *,
         seat: int,
         bots: dict[int, tuple[str, Agent]],
-        rng: random.Random,
         out: TextIO,
         ask: Callable[[str], str],
         header: str,
+        rng: random.Random | None = None,
+        seed: int | None = None,
         watch: bool = False,
+        screen: Screen | None = None,
+        resume: Resume | None = None,
     ) -> None:
         self.game = game
         self.seat = seat
         self.bots = bots
-        self.rng = rng
+        if seed is None:
+            seed = (
+                game.match.seed
+                if game.match is not None
+                else (rng or random.Random(0)).getrandbits(63)
+            )
+        self.seed = seed
         self.out = out
+        self.screen = screen or Screen(out)
         self.ask = ask
         self.header = header
         self.watch = watch  # draw the table after every move, not only before decisions
-        self.undo: list[_Snapshot] = []
-        self.moves = 0  # moves made since the session began
+        self.resume = resume
+        self.undo: list[Snapshot] = list(resume.snapshots) if resume is not None else []
+        self.moves = (resume.moves or 0) if resume is not None else 0  # moves made (known)
         self.shown = False  # the table has been drawn for the current decision
-        self.saved: tuple[str, int] | None = None  # the last save: file, moves made then
+        self.unknown = resume is not None and resume.moves is None  # the round's past moves
+        # the last save: file, moves made then (a resumed game is saved in its file)
+        self.saved = (resume.file, self.moves) if resume is not None else None
 
     def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+        self.screen.say(text)
+
+    def dice(self, state: State) -> random.Random:
+        """The bots' generator at ``state``: seeded from the seed, the round and the number
+        of moves made in it, so the same position always gets the same choices.
+
+        >>> import io
+        >>> from chickenfoot import Match, Rules
+        >>> s = Session(Game(match=Match.start(Rules(players=2), seed=3)), seat=0, bots={},
+        ...             out=io.StringIO(), ask=input, header="")
+        >>> state = s.game.state
+        >>> s.dice(state).random() == s.dice(state).random()
+        True
+        """
+        m = self.game.match
+        where = "record" if m is None else f"round {m.rounds_played}"
+        return random.Random(f"chickenfoot play:{self.seed}:{where}:{len(state.history)}")
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -124,7 +151,7 @@ class Session:
             move = self._decide(v, legal)
             if move is None:
                 continue  # undone: start again from the restored game
-            self.undo.append(_Snapshot(game, self.rng.getstate(), self.moves, str(move)))
+            self.undo.append(Snapshot(game, self.moves, chosen(move)))
             self._apply(move)
             if isinstance(move, Draw):
                 after = self.game.state
@@ -141,7 +168,7 @@ class Session:
         elif self.watch:
             state = self.game.state
             assert state is not None
-            self.say(picture(state.view(self.seat)))
+            self.screen.board(state.view(self.seat))
             self.say()
 
     # -- bots and forced moves -------------------------------------------------------------
@@ -149,23 +176,32 @@ class Session:
     def _bot_move(self, state: State) -> None:
         seat = state.turn
         name, agent = self.bots[seat]
-        move = _ask(agent, state, self.rng)
+        try:
+            move = _ask(agent, state, self.dice(state))
+        except (KeyboardInterrupt, OutputError):
+            raise
+        except Exception as err:  # an agent of the person's own that fails, or cheats
+            why = str(err) if isinstance(err, ChickenFootError) else said(err)
+            saved = "" if self.saved and self.saved[1] == self.moves else " (it was not saved)"
+            raise UsageError(
+                f"the bot at seat {seat} ({name}) failed: {why[:300]}; the game stops{saved}"
+            ) from None
         who = f"seat {seat} ({name})"
         if isinstance(move, Draw):
-            why = "" if state.rules.may_draw_instead else " (nothing to play)"
-            self.say(f"{who} draws a tile{why}")
+            why = "" if state.rules.may_draw_instead else "(nothing to play)"
+            self.screen.bot(who, "draws a tile", "", why)
         elif isinstance(move, Pass):
             if state.drawn is not None:
-                why = " (the drawn tile did not fit)"
+                why = "(the drawn tile did not fit)"
                 if state.rules.drawn_tile == "may_play":
-                    why = " (keeping the drawn tile)"
+                    why = "(keeping the drawn tile)"
             else:
-                why = " (nothing to play, and the boneyard is empty)"
-            self.say(f"{who} passes{why}")
+                why = "(nothing to play, and the boneyard is empty)"
+            self.screen.bot(who, "passes", "", why)
         elif isinstance(move, Play) and move.anchor is None:
-            self.say(f"{who} lays the centre {move.tile}")
+            self.screen.bot(who, "lays the centre", str(move.tile))
         else:
-            self.say(f"{who} plays {move}")
+            self.screen.bot(who, "plays", str(move))
         self._apply(move)
 
     def _forced(self, v: View, move: Move) -> None:
@@ -174,7 +210,7 @@ class Session:
             after = self.game.state
             drawn = None if after is None else after.drawn
             tile = f" {drawn}" if drawn is not None else ""
-            self.say(f"You have no tile to play{_why_not(v)}: you draw{tile}.")
+            self.say(f"You have no tile to play{why_no_play(v)}: you draw{tile}.")
             return
         if isinstance(move, Pass):
             if v.drawn is not None and v.phase is Phase.SEEKING_CENTRE:
@@ -197,24 +233,39 @@ class Session:
         state = self.game.state
         assert state is not None
         self.say()
-        self.say(f"== {self._where(state)}: your turn (seat {self.seat}) ==")
-        self.say(picture(v))
-        self._list(v.legal_moves)
+        self.screen.board(
+            v, heading=f"{self._where(state)}: your turn (seat {self.seat})", legal=v.legal_moves
+        )
+        self.screen.moves(v.legal_moves)
         self.shown = True
 
     def _round_start(self) -> None:
-        """Announce the round in play and show the person their hand."""
+        """Announce the round in play (where a resumed game stands) and show the hand."""
         state = self.game.state
         if state is None or state.is_over():
             return
+        v = state.view(self.seat)
+        resume, self.resume = self.resume, None  # said once: the next rounds start afresh
+        self.unknown = self.unknown and resume is not None
         first = "you play" if state.turn == self.seat else f"seat {state.turn} plays"
+        turn = "your turn" if state.turn == self.seat else f"seat {state.turn} to play"
+        where = self._where(state)
+        if resume is None:
+            now = f"{where}: {first} first"
+        elif resume.moves is None:
+            now = f"{where}, resumed (the file keeps the position, not its moves): {turn}"
+        elif resume.moves == 0:
+            now = f"{where}, resumed at its start: {first} first"
+        else:
+            n = resume.moves
+            now = f"{where}, resumed after {n} move{'s' * (n != 1)}: {turn}"
         self.say()
-        self.say(f"== {self._where(state)}: {first} first ==")
-        self.say(picture(state.view(self.seat)))
-        legal = state.view(self.seat).legal_moves
-        self.shown = len(legal) > 1  # the person's decision: the table is on the screen
-        if self.shown:
-            self._list(legal)
+        legal = v.legal_moves
+        mine = state.turn == self.seat and len(legal) > 1  # the person's decision
+        self.screen.board(v, heading=now, legal=legal if mine else ())
+        self.shown = mine  # the table is on the screen
+        if mine:
+            self.screen.moves(legal)
 
     def _where(self, state: State) -> str:
         centre = f"centre {state.centre}"
@@ -225,21 +276,13 @@ class Session:
         of = f" of {length.count}" if isinstance(length, Rounds) else ""
         return f"Round {m.rounds_played + 1}{of} ({centre})"
 
-    def _list(self, legal: LegalMoves) -> None:
-        cells = [f"{i}) {m}" for i, m in enumerate(legal, 1)]
-        width = max(map(len, cells)) + 2
-        per_line = max(1, 76 // width)
-        self.say("Your moves:")
-        for k in range(0, len(cells), per_line):
-            self.say("  " + "".join(c.ljust(width) for c in cells[k : k + per_line]).rstrip())
-
     def _decide(self, v: View, legal: LegalMoves) -> Move | None:
         """Read lines until one is a legal move (or ``undo`` succeeds: ``None``)."""
         if not self.shown and self.watch:  # the table is on the screen already
             state = self.game.state
             assert state is not None
-            self.say(f"== {self._where(state)}: your turn (seat {self.seat}) ==")
-            self._list(legal)
+            self.screen.heading(f"{self._where(state)}: your turn (seat {self.seat})")
+            self.screen.moves(legal)
             self.shown = True
         elif not self.shown:
             self._show(v)
@@ -248,11 +291,11 @@ class Session:
             word, _, rest = line.strip().partition(" ")
             command = word.lower()
             if not command:
-                self.say(f"Type a move number from 1 to {len(legal)}, a move, or help.")
+                self.screen.refuse(f"Type a move number from 1 to {len(legal)}, a move, or help.")
             elif command in ("help", "?", "h"):
-                self.say(HELP)
+                self.screen.help(HELP)
             elif command in ("moves", "m"):
-                self._list(legal)
+                self.screen.moves(legal)
             elif command in ("table", "t", "show"):
                 self._show(v)
             elif command == "undo":
@@ -268,7 +311,7 @@ class Session:
                 move = understand(line.strip(), v, state)
                 if not isinstance(move, str):
                     return move
-                self.say(move)  # why it is not a move
+                self.screen.refuse(move)  # why it is not a move
 
     def _read(self, prompt: str) -> str:
         """The next answer. Only the end of input, Ctrl-C and a failure to write standard
@@ -286,7 +329,9 @@ class Session:
                 self._leave("Interrupted: you left the game.", EXIT_INTERRUPTED)
             except UnicodeDecodeError:
                 self.say()
-                self.say("That answer is not text (UTF-8 expected); type it again, or help.")
+                self.screen.refuse(
+                    "That answer is not text (UTF-8 expected); type it again, or help."
+                )
             except (OSError, RuntimeError, ValueError) as err:  # the input itself failed
                 self.say()
                 reason = err.strerror if isinstance(err, OSError) else None
@@ -306,12 +351,17 @@ class Session:
 
     def _undo(self) -> bool:
         if not self.undo:
-            self.say("Nothing to undo: you have not chosen a move yet.")
+            if self.unknown:
+                self.say(
+                    "Nothing to undo: the file kept this round's position, not the moves that "
+                    "led to it (a save of chickenfoot play keeps them)."
+                )
+            else:
+                self.say("Nothing to undo: you have not chosen a move yet.")
             return False
         snap = self.undo.pop()
         back = self.moves - snap.moves
         self.game = snap.game
-        self.rng.setstate(snap.rng)  # type: ignore[arg-type]
         self.moves = snap.moves
         self.shown = False
         others = back - 1
@@ -323,13 +373,18 @@ class Session:
         if not path:
             self.say("save needs a file name: save game.json")
             return
-        kind = "match" if self.game.match is not None else "record of the round"
-        failed = write_file(path, self.game.to_json() + "\n")
+        kind = "match" if self.game.match is not None else "round"
+        game = self.game.match if self.game.match is not None else self.game.record
+        assert game is not None
+        names = tuple(self.bots[s][0] for s in sorted(self.bots))
+        save = PlaySave(game, seat=self.seat, bots=names, seed=self.seed, watch=self.watch)
+        failed = write_file(path, save.to_json() + "\n")
         if failed is not None:
             self.say(f"Could not save to {brief(path, 60)}: {failed}. The game goes on.")
             return
         self.saved = (path, self.moves)
-        self.say(f"Saved the {kind} to {path}. Resume it with: chickenfoot play {path}")
+        self.say(f"Saved the {kind}, your seat and the bots to {path}.")
+        self.say(f"Resume it with: chickenfoot play {path}")
 
     # -- ends -----------------------------------------------------------------------------
 
@@ -342,8 +397,7 @@ class Session:
         else:
             how = "blocked: the boneyard is empty and nobody can play"
         self.say()
-        self.say(f"== The round is over: {how} ==")
-        self.say(picture(final))
+        self.screen.board(final, heading=f"The round is over: {how}")
         points = final.penalties()
         self.say(
             "Round scores: "
@@ -354,7 +408,7 @@ class Session:
         m = self.game.match
         if m is not None:
             self.say()
-            self.say("\n".join(match_lines(m)[:-1]))
+            self.screen.score_sheet(m, self.seat)
             if m.round is not None:
                 self.say()
                 self._between_rounds(m)
@@ -370,7 +424,7 @@ class Session:
                 self._round_start()
                 return
             if command in ("help", "?", "h"):
-                self.say("Enter deals the next round. " + HELP.split("\n", 2)[2])
+                self.screen.help("Enter deals the next round.\n" + HELP_COMMANDS)
             elif command == "save":
                 self._save(rest.strip())
             elif command in ("quit", "exit", "q"):
@@ -379,17 +433,17 @@ class Session:
                 if self._undo():
                     return
             else:
-                self.say(f"{brief(word, 20)}: press Enter for the next round, or type help.")
+                self.screen.refuse(
+                    f"{brief(word, 20)}: press Enter for the next round, or type help."
+                )
 
     def _game_over(self) -> None:
         m = self.game.match
         if m is not None:
             r = m.result()
             self.say()
-            self.say(f"== The match is over: {r} ==")
-            for st in r.standings:
-                who = "you" if st.seat == self.seat else f"seat {st.seat}"
-                self.say(f"  {st.rank}. {who}: {st.total}")
+            self.screen.heading(f"The match is over: {r}")
+            self.screen.standings(r, self.seat)
             return
         state = self.game.state
         assert state is not None
@@ -399,85 +453,24 @@ class Session:
         self.say(f"You score {mine}; {verdict}.")
 
 
-def _why_not(v: View) -> str:
-    """Why nothing in the hand can be played, in brackets (for a forced draw)."""
-    hub = v.pending_hub
-    if v.phase is Phase.SEEKING_CENTRE:
-        return f" (the centre {v.centre} is not on the table, and you do not hold it)"
-    if hub is not None:
-        what = "centre" if hub is v.centre else "foot"
-        return f" (the {what} {hub} needs toes, and you hold no {hub.high})"
-    numbers = sorted({n for _, n in v.open_ends})
-    if not numbers:
-        return ""
-    return f" (the open ends show {', '.join(map(str, numbers))})"
-
-
 # -- the command ----------------------------------------------------------------------------
 
 
-def _label(args: argparse.Namespace) -> str:
-    label = f"{args.preset or 'house'} rules"
-    if args.changes:
-        label += " with " + " ".join(
-            f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in args.changes
-        )
-    return label
-
-
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    if args.file is not None and args.resume is not None:
-        raise UsageError("give the saved game once: play FILE or play --resume FILE")
-    seed = args.seed
-    if seed is not None and seed.bit_length() > 63:
-        raise UsageError(f"--seed {brief(seed)} is invalid: at most 63 bits")
-    if seed is None:
-        seed = random.SystemRandom().randrange(1, 1_000_000)
-    if args.file is not None or args.resume is not None:
-        game, what = game_from_file(args)
-        if game.match is not None:
-            seed = game.match.seed
-    else:
-        rules = rules_from_args(args.preset or "house", args.players or 4, args.changes)
-        if args.round is None:
-            game = Game(match=Match.start(rules, seed=seed))
-            length = rules.match
-            size = (
-                f"a match of {length.count} round{'s' * (length.count != 1)}"
-                if isinstance(length, Rounds)
-                else f"a match until {length}"
-            )
-        else:
-            if not 0 <= args.round <= MAX_ROUND:
-                raise UsageError(
-                    f"--round {brief(args.round)} is invalid: must be from 0 to {MAX_ROUND:,}"
-                )
-            game = Game(record=Record(deal(rules, seed, args.round)))
-            size = f"one round (round {args.round})"
-        what = (
-            f"Chicken Foot: {rules.players} players, double-{rules.max_pip}, {_label(args)}.\n"
-            f"{size[0].upper()}{size[1:]}, seed {seed} (the same deals again: --seed {seed})"
-        )
-    rules = game.rules
-    seat = args.seat
-    if not 0 <= seat < rules.players:
-        raise UsageError(f"--seat {brief(seat)} is invalid: seats are 0 to {rules.players - 1}")
-    others = [s for s in range(rules.players) if s != seat]
-    named = agents_of(args.bots, len(others), "--bots")
-    bots = dict(zip(others, named, strict=True))
-    cast = ", ".join(f"seat {s}: {bots[s][0]}" for s in others)
-    header = f"{what}.\nYou are seat {seat}; {cast}."
+    start = start_of(args)
     session = Session(
-        game,
-        seat=seat,
-        bots=bots,
-        rng=random.Random(f"play:{seed}"),
+        start.game,
+        seat=start.seat,
+        bots=start.bots,
+        seed=start.seed,
         out=out,
         ask=prompt_reader(out),
-        header=header,
-        watch=args.watch,
+        header=start.header,
+        watch=start.watch,
+        screen=screen_for(out),
+        resume=start.resume,
     )
     return session.run()
 
 
-__all__ = ["HELP", "Game", "Session", "cmd_play"]
+__all__ = ["HELP", "MAX_ROUND", "Game", "Session", "cmd_play"]

@@ -1,0 +1,270 @@
+"""How ``chickenfoot play`` starts: a new game from the options, or a saved one with the
+players and options it holds (which ``--seat``, ``--bots`` and ``--watch`` override, with a
+line saying so). A file that holds no players (a match, a record or a position document)
+says what it falls back to.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+
+import attrs
+
+from chickenfoot.agents import Agent
+from chickenfoot.cli._agents import agents_of, parse_spec
+from chickenfoot.cli._common import (
+    MATCH_FORMAT,
+    PLAY_FORMAT,
+    POSITION,
+    RECORD_FORMAT,
+    UsageError,
+    describe_kind,
+    read_document,
+    rules_from_args,
+)
+from chickenfoot.cli._game import Game, Snapshot, decisions
+from chickenfoot.cli._save import PlaySave, round_moves
+from chickenfoot.deal import deal
+from chickenfoot.errors import brief
+from chickenfoot.match import Match
+from chickenfoot.record import Record
+from chickenfoot.rules import Rounds
+from chickenfoot.state import State
+
+__all__ = ["DEFAULT_BOTS", "MAX_ROUND", "Resume", "Start", "start_of"]
+
+MAX_ROUND = 1_000_000
+"""The highest ``--round`` (rounds past the last double wrap around to the highest one)."""
+DEFAULT_BOTS = "heuristic"
+
+
+@attrs.frozen
+class Resume:
+    """A game resumed from a file: where it came from, and what ``undo`` can go back to."""
+
+    file: str
+    snapshots: tuple[Snapshot, ...]
+    """The person's decisions in the round in play, oldest first."""
+    moves: int | None
+    """The moves of the round in play that are known (``None``: the file keeps none)."""
+
+
+@attrs.frozen
+class Start:
+    """Everything a session needs, and the lines said before the game starts."""
+
+    game: Game
+    seat: int
+    bots: dict[int, tuple[str, Agent]]
+    seed: int
+    watch: bool
+    header: str
+    resume: Resume | None = None
+
+
+def _named(name: str) -> str:
+    """A file's name for a message: as it is, or quoted and bounded when odd or long."""
+    return name if len(name) <= 80 and name.isprintable() else brief(name, 80)
+
+
+def _label(args: argparse.Namespace) -> str:
+    label = f"{args.preset or 'house'} rules"
+    if args.changes:
+        label += " with " + " ".join(
+            f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in args.changes
+        )
+    return label
+
+
+def _cast(seat: int, bots: dict[int, tuple[str, Agent]]) -> str:
+    return f"You are seat {seat}; " + ", ".join(f"seat {s}: {n}" for s, (n, _) in bots.items())
+
+
+def _seated(
+    seat: int, players: int, named: list[tuple[str, Agent]]
+) -> dict[int, tuple[str, Agent]]:
+    others = [s for s in range(players) if s != seat]
+    return dict(zip(others, named, strict=True))
+
+
+def _check_seat(seat: int, players: int) -> None:
+    if not 0 <= seat < players:
+        raise UsageError(f"--seat {brief(seat)} is invalid: seats are 0 to {players - 1}")
+
+
+def start_of(args: argparse.Namespace) -> Start:
+    """The game that ``play`` starts with these options (``args`` of its parser).
+
+    >>> from chickenfoot.cli import _build_parser
+    >>> start = start_of(_build_parser().parse_args(["play", "--players", "3", "--seed", "2"]))
+    >>> print(start.header)
+    Chicken Foot: 3 players, double-9, house rules.
+    A match of 10 rounds, seed 2 (the same deals again: --seed 2).
+    You are seat 0; seat 1: heuristic, seat 2: heuristic.
+    """
+    if args.file is not None and args.resume is not None:
+        raise UsageError("give the saved game once: play FILE or play --resume FILE")
+    seed = args.seed
+    if seed is not None and seed.bit_length() > 63:
+        raise UsageError(f"--seed {brief(seed)} is invalid: at most 63 bits")
+    if args.file is not None or args.resume is not None:
+        return _resumed(args, args.file or args.resume)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 1_000_000)
+    rules = rules_from_args(args.preset or "house", args.players or 4, args.changes)
+    if args.round is None:
+        game = Game(match=Match.start(rules, seed=seed))
+        length = rules.match
+        size = (
+            f"a match of {length.count} round{'s' * (length.count != 1)}"
+            if isinstance(length, Rounds)
+            else f"a match until {length}"
+        )
+    else:
+        if not 0 <= args.round <= MAX_ROUND:
+            raise UsageError(
+                f"--round {brief(args.round)} is invalid: must be from 0 to {MAX_ROUND:,}"
+            )
+        game = Game(record=Record(deal(rules, seed, args.round)))
+        size = f"one round (round {args.round})"
+    seat = 0 if args.seat is None else args.seat
+    _check_seat(seat, rules.players)
+    bots = _seated(
+        seat, rules.players, agents_of(args.bots or DEFAULT_BOTS, rules.players - 1, "--bots")
+    )
+    what = (
+        f"Chicken Foot: {rules.players} players, double-{rules.max_pip}, {_label(args)}.\n"
+        f"{size[0].upper()}{size[1:]}, seed {seed} (the same deals again: --seed {seed})."
+    )
+    header = f"{what}\n{_cast(seat, bots)}."
+    return Start(game, seat, bots, seed, bool(args.watch), header)
+
+
+def _resumed(args: argparse.Namespace, path: str) -> Start:
+    if args.preset is not None or args.players is not None or args.changes:
+        raise UsageError(
+            "--preset, --players and --set cannot be used with a saved game: its rules are in "
+            "the file"
+        )
+    if args.round is not None or args.match:
+        raise UsageError("--round and --match cannot be used with a saved game")
+    doc = read_document(path, kinds=(PLAY_FORMAT, MATCH_FORMAT, RECORD_FORMAT, POSITION))
+    name, v = doc.name, doc.value
+    save = v if isinstance(v, PlaySave) else None
+    inner = save.game if save is not None else v
+    if isinstance(inner, Match):
+        if inner.round is None:
+            raise UsageError(f"{name}: the match is over ({inner.result()}): nothing to play")
+        game = Game(match=inner)
+    else:
+        assert isinstance(inner, (Record, State))
+        record = inner if isinstance(inner, Record) else Record(inner)
+        result = record.final().outcome()
+        if result is not None:
+            raise UsageError(f"{name}: the round is over ({result}): nothing to play")
+        game = Game(record=record)
+    rules = game.rules
+    notes: list[str] = []
+    # the seed: of the deals (a match's own) and of the bots' choices
+    held = save.seed if save is not None else game.match.seed if game.match is not None else None
+    if args.seed is not None and held is not None:
+        raise UsageError(
+            f"--seed cannot be used with {_named(name)}: its seed ({brief(held)}) is in the file"
+        )
+    seed = held if held is not None else args.seed
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 1_000_000)
+        notes.append(f"The bots' seed is {seed} (--seed {seed} gives the same choices again).")
+    # the seat and the bots: the file's, unless the options say otherwise
+    seat = args.seat if args.seat is not None else save.seat if save is not None else 0
+    _check_seat(seat, rules.players)
+    if args.bots is not None:
+        named = agents_of(args.bots, rules.players - 1, "--bots")
+    elif save is not None:
+        named = _saved_bots(name, save)
+    else:
+        named = agents_of(DEFAULT_BOTS, rules.players - 1, "--bots")
+    bots = _seated(seat, rules.players, named)
+    watch = args.watch if args.watch is not None else save.watch if save is not None else False
+    if save is None:
+        notes.append(_fallback(name, doc.kind, args, seat, bots))
+    else:
+        notes += _overrides(args, save, seat, [n for n, _ in named], watch)
+    kind = "match" if game.match is not None else "round"
+    known = _known_moves(game)
+    head = f"Resumed the {kind} in {_named(name)}: {rules.players} players, double-{rules.max_pip}"
+    if held is not None:
+        head += f", seed {seed}"
+    header = "\n".join([head + ".", *notes, _cast(seat, bots) + "."])
+    resume = Resume(name, tuple(decisions(game, seat)), known)
+    return Start(game, seat, bots, seed, bool(watch), header, resume)
+
+
+def _known_moves(game: Game) -> int | None:
+    if game.match is not None:
+        moves = round_moves(game.match)
+        return None if moves is None else len(moves)
+    rec = game.record
+    assert rec is not None
+    if not rec.moves and len(rec.start.board) > 1:  # a position from the middle of a round
+        return None
+    return len(rec.moves)
+
+
+def _saved_bots(name: str, save: PlaySave) -> list[tuple[str, Agent]]:
+    named = []
+    for i, text in enumerate(save.bots):
+        try:
+            spec = parse_spec(text)
+            named.append((spec.name, spec.build()))
+        except UsageError as err:
+            raise UsageError(f"{name}: bots[{i}]: {err}") from None
+    return named
+
+
+def _bots_text(bots: dict[int, tuple[str, Agent]]) -> str:
+    names = [n for n, _ in bots.values()]
+    if len(set(names)) == 1:
+        return f"{names[0]} bot{'s' * (len(names) != 1)}"
+    return "the bots " + ", ".join(names)
+
+
+def _fallback(
+    name: str, kind: str, args: argparse.Namespace, seat: int, bots: dict[int, tuple[str, Agent]]
+) -> str:
+    """What a file without players falls back to, and which options choose otherwise."""
+    free = [opt for opt, given in (("--seat", args.seat), ("--bots", args.bots)) if given is None]
+    tail = ""
+    if free:
+        verb = (
+            "choose others"
+            if len(free) == 2
+            else "chooses " + ("another" if free == ["--seat"] else "others")
+        )
+        tail = f"; {' and '.join(free)} {verb}"
+    return (
+        f"{_named(name)} is {describe_kind(kind)} document, which holds no players: you are "
+        f"seat {seat} against {_bots_text(bots)}{tail}."
+    )
+
+
+def _overrides(
+    args: argparse.Namespace, save: PlaySave, seat: int, names: list[str], watch: bool
+) -> list[str]:
+    """A line for each option that overrides what the save holds."""
+    notes = []
+    if args.seat is not None and seat != save.seat:
+        notes.append(f"--seat {seat}: you play seat {seat} (the file has seat {save.seat}).")
+    if args.bots is not None and names != list(save.bots):
+        notes.append(
+            f"--bots: the bots are {', '.join(names)} (the file has {', '.join(save.bots)})."
+        )
+    if args.watch is not None and watch != save.watch:
+        flag = "--watch" if watch else "--no-watch"
+        notes.append(
+            f"{flag}: the table is drawn {'after every move' if watch else 'before your decisions'} "
+            f"(the file has {'--watch' if save.watch else '--no-watch'})."
+        )
+    return notes
