@@ -389,7 +389,7 @@ def test_bad_arguments() -> None:
         e.reset([1])
     with pytest.raises(cf.ArgumentError, match="seeds"):
         e.reset([1, "2"])  # type: ignore[list-item]
-    with pytest.raises(cf.ArgumentError, match="seat"):
+    with pytest.raises(cf.SeatError, match="seat"):
         e.observe(4)
     with pytest.raises(cf.ArgumentError, match="i="):
         e.to_state(2)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from chickenfoot import _checks as checks
-from chickenfoot.errors import ArgumentError, ChickenFootError, brief
+from chickenfoot.errors import ArgumentError, ChickenFootError, SeatError, brief
 from chickenfoot.rules import Rules
 from chickenfoot.state import State
 
@@ -106,7 +106,10 @@ def seat_arg(seat: object, players: int) -> int | None:
     if seat is None:
         return None
     must = f"must be None or a seat from 0 to {players - 1}"
-    return checks.integer(seat, "seat", low=0, high=players - 1, index=True, must=must)
+    # SeatError, as the core's view(state, seat) raises: one error for a seat everywhere
+    return checks.integer(
+        seat, "seat", low=0, high=players - 1, index=True, must=must, error=SeatError
+    )
 
 
 def rounds_arg(k: object, top: int) -> int | None:
