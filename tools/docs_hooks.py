@@ -1,23 +1,42 @@
-"""mkdocs hooks: draw the pictures page from real positions when the site is built.
+"""mkdocs hooks: draw the pictures page from real positions, and keep table code whole.
 
 ``docs/pictures.md`` holds the marker ``<!-- pictures -->``; at build time it is replaced by
 every picture of the catalogue in ``tools/pictures.py``, each drawn by ``chickenfoot.svg``
-and inlined as a figure with its caption. Nothing is hand-drawn and nothing is committed:
-change the renderer and the next build shows it.
+as a figure with its caption. Nothing is hand-drawn and nothing is committed: change the
+renderer and the next build shows it.
+
+Each picture is its own file of the site (``img/gallery/STEM.svg``), shown with an
+``<img>`` that links to it: the page stays small (inlined, the dozen pictures made it a
+480 KB page), and a table too big to read at the width of the page is one click from its
+natural size.
+
+In a table, a code span with no space in it (``double_blank``, ``--players``, ``9-8@9-9``)
+gets the class ``word``, which ``docs/stylesheets/extra.css`` keeps on one line: a browser
+would otherwise break it after a hyphen (``--`` / ``players``). Code with spaces in it
+still wraps at its spaces, so that tables stay inside the column.
 """
 
 from __future__ import annotations
 
+import html
 import importlib.util
+import re
 from pathlib import Path
 from typing import Any
 
+from mkdocs.structure.files import File, Files
+from mkdocs.utils import get_relative_url
+
 MARKER = "<!-- pictures -->"
+TABLE = re.compile(r"<table>.*?</table>", re.DOTALL)
+WORD = re.compile(r"<code>([^<\s]+)</code>")
+GALLERY = "img/gallery"
+
+_drawn: list[tuple[str, str, str, str]] = []
+"""(stem, caption, the call that drew it, the SVG) of each picture, drawn once a build."""
 
 
-def _figures() -> str:
-    import chickenfoot as cf
-
+def _catalogue() -> list[tuple[str, str, Any, dict[str, Any]]]:
     # loaded by path: mkdocs loads this hook by path, not as part of a package
     spec = importlib.util.spec_from_file_location(
         "cf_pictures", Path(__file__).with_name("pictures.py")
@@ -25,21 +44,47 @@ def _figures() -> str:
     assert spec is not None and spec.loader is not None
     pictures = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(pictures)
-    catalogue = pictures.catalogue
+    return pictures.catalogue()
 
-    out = []
-    for stem, caption, state, options in catalogue():
+
+def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
+    import chickenfoot as cf
+
+    _drawn.clear()
+    for stem, caption, state, options in _catalogue():
         picture = cf.svg(state, **options)
-        picture = picture.replace("<svg ", '<svg style="max-width: 100%; height: auto" ', 1)
         call = ", ".join(["state", *(f"{k}={v!r}" for k, v in options.items())])
+        _drawn.append((stem, caption, call, picture))
+        files.append(File.generated(config, f"{GALLERY}/{stem}.svg", content=picture))
+    return files
+
+
+def _size(picture: str, name: str) -> str:
+    match = re.search(rf'<svg [^>]*?{name}="(\d+)"', picture)
+    assert match is not None, f"an SVG picture with no {name}"
+    return match[1]
+
+
+def _figures(page_url: str) -> str:
+    out = []
+    for stem, caption, call, picture in _drawn:
+        src = html.escape(get_relative_url(f"{GALLERY}/{stem}.svg", page_url))
+        width, height = _size(picture, "width"), _size(picture, "height")
         out.append(
-            f'<figure id="{stem}">\n{picture}\n<figcaption>{caption} '
-            f"<code>chickenfoot.svg({call})</code></figcaption>\n</figure>"
+            f'<figure id="{stem}">\n<a href="{src}" title="the picture at its natural size">'
+            f'<img src="{src}" alt="{html.escape(caption)}" width="{width}" '
+            f'height="{height}" loading="lazy"></a>\n'
+            f"<figcaption>{html.escape(caption)} "
+            f"<code>chickenfoot.svg({html.escape(call)})</code></figcaption>\n</figure>"
         )
     return "\n\n".join(out)
 
 
 def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
     if MARKER in markdown:
-        return markdown.replace(MARKER, _figures())
+        return markdown.replace(MARKER, _figures(page.url))
     return markdown
+
+
+def on_page_content(html: str, **kwargs: Any) -> str:
+    return TABLE.sub(lambda table: WORD.sub(r'<code class="word">\1</code>', table[0]), html)
