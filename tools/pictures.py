@@ -2,13 +2,16 @@
 
     nox -s pictures                     # installs chromium when it can, writes build/pictures/
     python tools/pictures.py --out DIR [--png] [--chromium PATH]
+    python tools/pictures.py --docs     # redraw the pictures committed under docs/img/
 
 Every position comes from a seeded deal and seeded random legal moves, searched for the
 situation it shows (an opening, a pending foot, a late 8-player double-12 table, ...), so
 the catalogue is the same on every machine. ``CATALOGUE`` is also read by the tests
 (``tests/test_picture.py`` checks every picture: nothing overlaps, every board tile is drawn
 exactly once) and by the documentation build (``tools/docs_hooks.py`` draws the pictures
-page from it).
+page from it). ``docs_images()`` are the pictures committed under ``docs/img/`` (the
+README's and the home page's, the tutorial's), drawn from positions of the catalogue or of
+the tutorial; ``tests/test_docs_pictures.py`` checks that they are current.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -60,6 +64,31 @@ def _late(fraction: float) -> Callable[[cf.State], bool]:
     return check
 
 
+def _feet_built(s: cf.State) -> bool:
+    """Mid-round with a foot built: the first double after the centre has its three toes."""
+    hubs = s.table.hubs
+    return (
+        len(hubs) >= 2
+        and hubs[1].is_complete
+        and len(hubs[1].lines) == 3
+        and s.pending_hub is None
+        and not s.is_over()
+        and 20 <= len(s.board) <= 30
+    )
+
+
+TUTORIAL_MOVES = "9-8@9-9 draw pass 9-5@9-9 9-4@9-9 9-3@9-9 draw pass draw 9-6@9-9 9-2@9-9 4-1@9-4"
+"""The moves of the tutorial's position (docs/tutorial.md, "The table as a structure")."""
+
+
+def tutorial_position() -> cf.State:
+    """The tutorial's table: the house rules' seed-1 deal after ``TUTORIAL_MOVES``."""
+    s = cf.deal(cf.Rules(), seed=1)
+    for move in TUTORIAL_MOVES.split():
+        s = s.apply(move)
+    return s
+
+
 def catalogue() -> list[Picture]:
     """The positions drawn by ``nox -s pictures``, checked by the tests, shown in the docs."""
     house = cf.Rules()
@@ -84,6 +113,15 @@ def catalogue() -> list[Picture]:
     )
     s = _walk(house, 5, lambda s: s.is_over() and len(s.board) > 30)
     out.append(("house-over", "A round of the house rules at its end.", s, {"hands": "all"}))
+    s = _walk(house, 31, _feet_built)
+    out.append(
+        (
+            "four-players",
+            "Four players, house rules, mid-round: three doubles laid, each with its foot.",
+            s,
+            {"hands": "all"},
+        )
+    )
     s = _walk(big, 6, _late(0.7))
     out.append(
         ("eight-players", "Eight players, double-twelve, late in the round.", s, {"hands": "all"})
@@ -113,6 +151,42 @@ def catalogue() -> list[Picture]:
     )
     out.append(("blocked", "Double-six, two players: a blocked round.", s, {"hands": "all"}))
     return out
+
+
+DocsImage = tuple[str, cf.State, dict[str, Any]]
+"""(file name under ``docs/img/``, position, keyword options of ``chickenfoot.svg``)."""
+
+
+def docs_images() -> list[DocsImage]:
+    """The pictures committed under ``docs/img/``, as ``--docs`` draws them.
+
+    ``four-players.png`` is the README's and the home page's picture: the catalogue's
+    ``four-players`` drawn at twice its natural size, so that shown at the width of a page
+    (700 to 900 pixels) its pips and numbers still read. ``tutorial-table.svg`` is the
+    tutorial's position as the player to act sees it, drawn by the code the tutorial shows
+    beside it. ``eight-players.png`` and ``foot-pending.png`` are the catalogue's pictures
+    of those names at their natural size (the eight-player table is linked under the
+    README's picture).
+    """
+    pictures = {stem: (state, options) for stem, _, state, options in catalogue()}
+    four, four_options = pictures["four-players"]
+    natural = _width(cf.svg(four, **four_options))
+    return [
+        ("four-players.png", four, {**four_options, "size": 2 * natural}),
+        ("tutorial-table.svg", tutorial_position(), {"seat": 1, "size": 600}),
+        ("eight-players.png", *pictures["eight-players"]),
+        ("foot-pending.png", *pictures["foot-pending"]),
+    ]
+
+
+def _width(picture: str) -> int:
+    """The width of an SVG picture, in pixels (its root's ``width``)."""
+    return int(re.search(r'<svg [^>]*?width="(\d+)"', picture)[1])  # type: ignore[index]
+
+
+def _height(picture: str) -> int:
+    """The height of an SVG picture, in pixels (its root's ``height``)."""
+    return int(re.search(r'<svg [^>]*?height="(\d+)"', picture)[1])  # type: ignore[index]
 
 
 def find_chromium(explicit: str | None = None) -> str | None:
@@ -153,7 +227,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="build/pictures", help="directory for the pictures")
     ap.add_argument("--png", action="store_true", help="also screenshot each SVG to PNG")
     ap.add_argument("--chromium", help="path of the headless browser (default: on the PATH)")
+    ap.add_argument(
+        "--docs", action="store_true", help="redraw the pictures committed under docs/img/"
+    )
     args = ap.parse_args(argv)
+    if args.docs:
+        return draw_docs_images(Path(__file__).resolve().parent.parent / "docs" / "img", args)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     chromium = find_chromium(args.chromium) if args.png else None
@@ -166,12 +245,30 @@ def main(argv: list[str] | None = None) -> int:
         path.write_text(picture)
         line = f"{path}  ({caption})"
         if chromium is not None:
-            head = picture.split(">", 1)[0]
-            width = int(head.split('width="')[1].split('"')[0])
-            height = int(head.split('height="')[1].split('"')[0])
+            width, height = _width(picture), _height(picture)
             to_png(chromium, path, path.with_suffix(".png"), width, height)
             line += f"  -> {path.with_suffix('.png')} {width}x{height}"
         print(line)
+    return 0
+
+
+def draw_docs_images(img: Path, args: argparse.Namespace) -> int:
+    """Write ``docs_images()`` into ``img``: SVG as drawn, PNG screenshotted with Chromium."""
+    chromium = find_chromium(args.chromium)
+    for name, state, options in docs_images():
+        picture = cf.svg(state, **options)
+        path = img / name
+        if path.suffix == ".svg":
+            path.write_text(picture, encoding="utf-8")
+        elif chromium is None:
+            print(f"{path}: skipped, no chromium (apt-get install chromium, or --chromium)")
+            continue
+        else:
+            svg_path = Path(args.out) / f"{path.stem}.svg"
+            svg_path.parent.mkdir(parents=True, exist_ok=True)
+            svg_path.write_text(picture, encoding="utf-8")
+            to_png(chromium, svg_path, path, _width(picture), _height(picture))
+        print(f"{path}  {_width(picture)}x{_height(picture)}")
     return 0
 
 
