@@ -218,3 +218,46 @@ def test_every_public_module_has_a_page() -> None:
     assert public - rendered == set(), "modules with no page in docs/api/"
     listed = set(LINK.findall((DOCS / "api.md").read_text(encoding="utf-8")))
     assert {m for m, _, _ in listed} == rendered, "docs/api.md lists every module with a page"
+
+
+def _load_griffe_pycon() -> object:
+    """``tools/griffe_pycon.py`` without griffe (a docs-build dependency): its text
+    function needs nothing of griffe, only the extension class does."""
+    import importlib.util
+    import sys
+    import types
+    from unittest import mock
+
+    fake = types.ModuleType("griffe")
+    fake.Extension = object  # type: ignore[attr-defined]
+    fake.Object = object  # type: ignore[attr-defined]
+    spec = importlib.util.spec_from_file_location(
+        "griffe_pycon", ROOT / "tools" / "griffe_pycon.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    with mock.patch.dict(sys.modules, {"griffe": fake}):
+        spec.loader.exec_module(module)
+    return module
+
+
+def test_no_sphinx_role_reaches_the_site_as_text() -> None:
+    # Roles with a title (``:attr:`State.table <chickenfoot.State.table>```), and roles broken
+    # over two lines, reached the API pages as raw text (issue 19: what a newcomer reads).
+    fence = _load_griffe_pycon().fence_doctests  # type: ignore[attr-defined]
+    assert fence("See :attr:`State.table\n    <chickenfoot.State.table>`.") == "See `State.table`."
+    role = re.compile(r":(class|func|meth|attr|data|mod|exc|obj):`")
+    left = []
+    for path in sorted((SRC / "chickenfoot").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            body = getattr(node, "body", None)
+            if (
+                not isinstance(body, list)
+                or not body
+                or not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+            ):
+                continue
+            doc = ast.get_docstring(node, clean=True)
+            if doc and role.search(fence(doc)):
+                left.append(f"{path.name}: {getattr(node, 'name', '<module>')}")
+    assert left == []

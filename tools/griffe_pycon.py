@@ -16,19 +16,41 @@ from typing import Any
 import griffe
 
 _ROLE = re.compile(r":(?:class|func|meth|attr|data|mod|exc|obj):`(~?)([^`]+)`")
+_TITLED = re.compile(r"(.+?)\s*<([^<>]+)>", re.DOTALL)
 
 
 def _short(match: re.Match[str]) -> str:
+    """A role as a code span: its title when it has one (``:attr:`State.table
+    <chickenfoot.State.table>```, even across a line break), else the name (the last part
+    of it after ``~``)."""
     tilde, name = match.groups()
+    titled = _TITLED.fullmatch(name.strip())
+    if titled is not None:
+        return f"`{' '.join(titled.group(1).split())}`"
+    name = " ".join(name.split())
     return f"`{name.rsplit('.', 1)[-1] if tilde else name}`"
 
 
 def fence_doctests(text: str) -> str:
-    """``text`` with each doctest block fenced as ``pycon`` and Sphinx roles as code spans."""
+    """``text`` with each doctest block fenced as ``pycon`` and Sphinx roles as code spans.
+
+    Roles are rewritten in the prose between code blocks, a paragraph at a time, so a role
+    broken over two lines is found too.
+
+    >>> fence_doctests("See :attr:`State.table\n<chickenfoot.State.table>` and :func:`~a.b`.")
+    'See `State.table` and `b`.'
+    """
     out: list[str] = []
+    prose: list[str] = []
     in_fence = False
     in_doctest = False
     indent = ""
+
+    def flush() -> None:
+        if prose:
+            out.extend(_ROLE.sub(_short, "\n".join(prose)).split("\n"))
+            prose.clear()
+
     for line in text.splitlines():
         stripped = line.strip()
         if in_doctest:
@@ -38,16 +60,22 @@ def fence_doctests(text: str) -> str:
             out.append(f"{indent}```")
             in_doctest = False
         if stripped.startswith("```"):
+            flush()
             in_fence = not in_fence
-        elif not in_fence and stripped.startswith(">>>"):
+            out.append(line)
+        elif in_fence:
+            out.append(line)
+        elif stripped.startswith(">>>"):
+            flush()
             indent = line[: len(line) - len(line.lstrip())]
             if out and out[-1].strip():
                 out.append("")
             out.append(f"{indent}```pycon")
             out.append(line)
             in_doctest = True
-            continue
-        out.append(line if in_fence else _ROLE.sub(_short, line))
+        else:
+            prose.append(line)
+    flush()
     if in_doctest:
         out.append(f"{indent}```")
     return "\n".join(out)
