@@ -55,6 +55,7 @@ __all__ = [
     "listing",
     "random_generator",
     "real",
+    "SEED_BOUND",
     "seed",
     "sequence",
 ]
@@ -265,6 +266,8 @@ def sequence(
 
 
 SEED_WORDS: Final = f"must be an integer of at most {MAX_DIGITS:,} digits"
+SEED_BOUND: Final = 10**MAX_DIGITS
+"""Seeds and round numbers are strictly between ``-SEED_BOUND`` and ``SEED_BOUND``."""
 
 
 def seed(value: object, name: str = "seed", *, low: int | None = None, index: bool = False) -> int:
@@ -277,6 +280,8 @@ def seed(value: object, name: str = "seed", *, low: int | None = None, index: bo
     chickenfoot.errors.ArgumentError: seed=an integer of about 4,001 digits is invalid: must be an integer of at most 4,000 digits
     """
     n: Any = value
+    if type(n) is int and -SEED_BOUND < n < SEED_BOUND and (low is None or n >= low):
+        return n  # the common case first: deals check their seed and round on every call
     if index and type(n) is not int and not isinstance(n, bool) and hasattr(type(n), "__index__"):
         try:
             n = operator.index(n)

@@ -317,7 +317,9 @@ class Rules:
         >>> [Rules().centre_of_round(k) for k in (0, 1, 9, 10)]
         [9, 8, 0, 9]
         """
-        return self.max_pip - checks.seed(round, "round", low=0) % (self.max_pip + 1)
+        if type(round) is not int or not 0 <= round < checks.SEED_BOUND:
+            checks.seed(round, "round", low=0)  # raises, naming what is wrong
+        return self.max_pip - round % (self.max_pip + 1)
 
     def leader_of_round(self, round: int) -> int:
         """The R5 seat that starts round ``round``.
@@ -325,7 +327,9 @@ class Rules:
         >>> Rules(first_leader=3).leader_of_round(2)
         1
         """
-        return (self.first_leader + checks.seed(round, "round", low=0)) % self.players
+        if type(round) is not int or not 0 <= round < checks.SEED_BOUND:
+            checks.seed(round, "round", low=0)  # raises, naming what is wrong
+        return (self.first_leader + round) % self.players
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with ``changes`` applied and validated (like :func:`attrs.evolve`).
