@@ -68,6 +68,8 @@ __all__ = [
     "MAX_SECONDS",
     "IN_SUITE",
     "TARGETS",
+    "fuzzes",
+    "holds",
     "Case",
     "Failure",
     "Target",
@@ -1489,3 +1491,36 @@ def check(target: Target, case: Case, *, max_seconds: float | None = None) -> Fa
         input=repr(case),
         seconds=seconds,
     )
+
+
+# -- running targets in the suite --------------------------------------------------------------
+
+
+def fuzzes(
+    name: str, n: int, *, tested: set[str] | None = None
+) -> Callable[[Callable[[Case], None]], Callable[..., None]]:
+    """Run the decorated test on ``n`` examples (scaled by the Hypothesis profile:
+    ``strategies.examples``) of target ``name``, which joins :data:`IN_SUITE` (and
+    ``tested``, a module's own list of the targets it runs)."""
+    from hypothesis import HealthCheck, given, settings
+
+    from strategies import examples
+
+    IN_SUITE.add(name)
+    if tested is not None:
+        tested.add(name)
+
+    def wrap(test: Callable[[Case], None]) -> Callable[..., None]:
+        return settings(
+            max_examples=examples(n),
+            deadline=None,  # check() watches every call itself
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        )(given(TARGETS[name].inputs)(test))
+
+    return wrap
+
+
+def holds(name: str, case: Case) -> None:
+    """Assert that target ``name`` keeps the property on ``case``."""
+    failure = check(TARGETS[name], case)
+    assert failure is None, failure.report()

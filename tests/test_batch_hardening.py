@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example
 
 import chickenfoot as cf
 import fuzz_batch
 from chickenfoot.batch import MAX_GAMES, RESULTS_MEMORY, BatchEngine, Results
-from fuzz_targets import IN_SUITE, TARGETS, Case, check
-from strategies import examples
+from fuzz_targets import IN_SUITE, Case, holds
+from fuzz_targets import fuzzes as _fuzzes
 from test_batch import same
 
 HUGE = 10**5000
@@ -491,27 +491,14 @@ def test_messages_stay_bounded() -> None:
 
 BATCH_TESTED: set[str] = set()
 
+
+def fuzzes(name: str, n: int) -> Callable[[Callable[[Case], None]], Callable[..., None]]:
+    return _fuzzes(name, n, tested=BATCH_TESTED)
+
+
 # tests/test_fuzz.py asserts that every registered target runs in the suite: importing
 # fuzz_batch registered these, and they run here
 IN_SUITE.update(fuzz_batch.NAMES)
-
-
-def fuzzes(name: str, n: int) -> Callable[[Callable[[Case], None]], Callable[..., None]]:
-    BATCH_TESTED.add(name)
-
-    def wrap(test: Callable[[Case], None]) -> Callable[..., None]:
-        return settings(
-            max_examples=examples(n),
-            deadline=None,
-            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        )(given(TARGETS[name].inputs)(test))
-
-    return wrap
-
-
-def holds(name: str, case: Case) -> None:
-    failure = check(TARGETS[name], case)
-    assert failure is None, failure.report()
 
 
 S = fuzz_batch.STATE  # deal(Rules(), seed=1), the pool's first state

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example
 
 import chickenfoot as cf
 from fuzz_targets import (
@@ -24,33 +24,14 @@ from fuzz_targets import (
     ODD_MOVE,
     TARGETS,
     Case,
-    check,
     encode,
+    fuzzes,
+    holds,
     nest,
     pool,
 )
-from strategies import examples
 
 TESTED = IN_SUITE  # the shared registry of the targets the suite runs
-
-
-def fuzzes(name: str, n: int) -> Callable[[Callable[[Case], None]], Callable[..., None]]:
-    """Run the decorated test on ``n`` examples (default profile) of target ``name``."""
-    TESTED.add(name)
-
-    def wrap(test: Callable[[Case], None]) -> Callable[..., None]:
-        return settings(
-            max_examples=examples(n),
-            deadline=None,  # check() times every call itself
-            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        )(given(TARGETS[name].inputs)(test))
-
-    return wrap
-
-
-def holds(name: str, case: Case) -> None:
-    failure = check(TARGETS[name], case)
-    assert failure is None, failure.report()
 
 
 # The inputs of issue 8, tried on every run.

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example
 
 import fuzz_cli
-from fuzz_targets import IN_SUITE, TARGETS, Case, check
-from strategies import examples
+from fuzz_targets import IN_SUITE, Case, holds
+from fuzz_targets import fuzzes as _fuzzes
 
 # fuzz_cli registered these in the shared registry, and they run here
 IN_SUITE.update(fuzz_cli.NAMES)
@@ -21,22 +21,7 @@ CLI_TESTED: set[str] = set()
 
 
 def fuzzes(name: str, n: int) -> Callable[[Callable[[Case], None]], Callable[..., None]]:
-    """Run the decorated test on ``n`` examples (default profile) of target ``name``."""
-    CLI_TESTED.add(name)
-
-    def wrap(test: Callable[[Case], None]) -> Callable[..., None]:
-        return settings(
-            max_examples=examples(n),
-            deadline=None,  # check() times every call itself
-            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        )(given(TARGETS[name].inputs)(test))
-
-    return wrap
-
-
-def holds(name: str, case: Case) -> None:
-    failure = check(TARGETS[name], case)
-    assert failure is None, failure.report()
+    return _fuzzes(name, n, tested=CLI_TESTED)
 
 
 ISSUE_ANSWERS = [
