@@ -48,6 +48,7 @@ __all__ = [
     "HeuristicAgent",
     "RandomAgent",
     "SearchAgent",
+    "ask",
     "play_match",
     "play_round",
 ]
@@ -311,8 +312,20 @@ def _check_agents(agents: object, players: int) -> None:
             raise AgentError(f"agents[{i}] (a {kind}) has no choose(view, legal, rng) method")
 
 
-def _ask(agent: Agent, state: State, rng: random.Random) -> Move:
-    """The agent's move for the seat to act, checked: listed in the legal moves."""
+def ask(agent: Agent, state: State, rng: random.Random) -> Move:
+    """One step of a driver: the move ``agent`` makes for the seat to act in ``state``.
+
+    The agent is handed that seat's view and its legal moves (a forced move, the only legal
+    one, is made without asking); its answer, a move or its notation, is checked and
+    raises :class:`~chickenfoot.AgentError` naming the agent, the seat and the answer if
+    it is not listed. :func:`play_round` is this in a loop; a program with its own loop
+    (a server, a tournament) calls it directly.
+
+    >>> import random
+    >>> from chickenfoot import Rules, deal
+    >>> str(ask(GreedyAgent(), deal(Rules(), seed=2), random.Random(0)))
+    '9-7@9-9'
+    """
     seat = state.turn
     v = state.view(seat)
     legal = v.legal_moves
@@ -365,7 +378,7 @@ def play_round(state: State, agents: Sequence[Agent], rng: random.Random) -> Sta
     _check_agents(agents, state.players)
     checks.random_generator(rng)
     while not state.is_over():
-        state = apply(state, _ask(agents[state.turn], state, rng))
+        state = apply(state, ask(agents[state.turn], state, rng))
     return state
 
 

@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 from typing import TextIO
 
-from chickenfoot.agents import Agent, _ask
+from chickenfoot.agents import Agent, ask
 from chickenfoot.cli._agents import said
 from chickenfoot.cli._common import EXIT_FAILURE, EXIT_INTERRUPTED, UsageError
 from chickenfoot.cli._game import Game, Snapshot, chosen
@@ -177,7 +177,7 @@ class Session:
         seat = state.turn
         name, agent = self.bots[seat]
         try:
-            move = _ask(agent, state, self.dice(state))
+            move = ask(agent, state, self.dice(state))
         except (KeyboardInterrupt, OutputError):
             raise
         except Exception as err:  # an agent of the person's own that fails, or cheats
