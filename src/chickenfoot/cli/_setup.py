@@ -20,10 +20,9 @@ from chickenfoot.cli._common import (
     POSITION,
     RECORD_FORMAT,
     UsageError,
-    describe_kind,
-    read_document,
     rules_from_args,
 )
+from chickenfoot.cli._documents import describe_kind, read_document
 from chickenfoot.cli._game import Game, Snapshot, decisions
 from chickenfoot.cli._save import PlaySave, round_moves
 from chickenfoot.deal import deal

@@ -14,13 +14,11 @@ from chickenfoot.cli._common import (
     RECORD_FORMAT,
     RULES,
     VIEW_FORMAT,
-    Document,
     UsageError,
     ascii_number,
-    describe_kind,
-    read_document,
     write,
 )
+from chickenfoot.cli._documents import Document, describe_kind, read_document
 from chickenfoot.cli._picture import picture
 from chickenfoot.cli._prompt import prompt_reader
 from chickenfoot.cli._save import PlaySave
