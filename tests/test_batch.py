@@ -188,9 +188,9 @@ def test_auto_reset_deals_the_next_seeds() -> None:
 def playout_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run ``random_playout`` on numpy arrays, or round by round with the core's playout
     (what engines of fewer than ``CORE_BELOW`` rounds do)."""
-    from chickenfoot.batch import _engine
+    from chickenfoot.batch import _play
 
-    monkeypatch.setattr(_engine, "CORE_BELOW", 0 if request.param == "numpy" else 1 << 30)
+    monkeypatch.setattr(_play, "CORE_BELOW", 0 if request.param == "numpy" else 1 << 30)
     return str(request.param)
 
 

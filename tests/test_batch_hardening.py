@@ -374,10 +374,10 @@ def test_random_playout_k_is_bounded_by_the_memory_of_its_results() -> None:
 
 def test_a_small_engine_deals_its_rounds_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     # below CORE_BELOW, random_playout(k) dealt all k rounds before playing the first
-    from chickenfoot.batch import _engine
+    from chickenfoot.batch import _play
 
     dealt: list[int] = []
-    real_deal, real_playout = _engine.deal, _engine.playout
+    real_deal, real_playout = _play.deal, _play.playout
 
     def counting_deal(*args: Any) -> cf.State:
         dealt.append(1)
@@ -388,8 +388,8 @@ def test_a_small_engine_deals_its_rounds_one_at_a_time(monkeypatch: pytest.Monke
         dealt.clear()
         return real_playout(state, rng)
 
-    monkeypatch.setattr(_engine, "deal", counting_deal)
-    monkeypatch.setattr(_engine, "playout", watching_playout)
+    monkeypatch.setattr(_play, "deal", counting_deal)
+    monkeypatch.setattr(_play, "playout", watching_playout)
     assert len(BatchEngine(cf.Rules(), 2, seed=1).random_playout(50)) == 50
 
 
