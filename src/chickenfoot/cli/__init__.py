@@ -7,6 +7,8 @@ Commands (``chickenfoot COMMAND --help`` for each; docs: Command line):
 - ``show``, ``moves``, ``apply``, ``perft``, ``replay``, ``validate``: work on documents
   (positions, records, matches, views; ``-`` reads standard input);
 - ``rules``: the presets, or the rules JSON of one;
+- ``engine``: serve an agent as an engine on standard input and output (docs: Engine
+  protocol);
 - ``demo``: one seeded round among random players, every move printed.
 
 Bad input (an unknown preset, an impossible rules configuration, a malformed option, a
@@ -235,9 +237,9 @@ def _build_parser() -> Parser:
         "--bots",
         metavar="NAMES",
         help="the bots, in seat order after yours: random, greedy, heuristic, search, "
-        "search:N, or module:Class (an agent class of yours, importable from the working "
-        "directory); comma-separated, or one name for all (default: heuristic, or the "
-        "saved game's)",
+        "search:N, engine:COMMAND (a program speaking the engine protocol), or module:Class "
+        "(an agent class of yours, importable from the working directory); comma-separated, "
+        "or one name for all (default: heuristic, or the saved game's)",
     )
     play.add_argument(
         "--seat",
@@ -268,8 +270,9 @@ def _build_parser() -> Parser:
         "--agents",
         metavar="NAMES",
         help="one agent per seat, comma-separated (random, greedy, heuristic, search, "
-        "search:N, or module:Class: an agent class of yours, importable from the working "
-        "directory), or one name for all (default: heuristic,greedy, then random)",
+        "search:N, engine:COMMAND: a program speaking the engine protocol, or module:Class: "
+        "an agent class of yours, importable from the working directory), or one name for "
+        "all (default: heuristic,greedy, then random)",
     )
     sim.add_argument(
         "--games", type=int, default=100, metavar="N", help="matches to play (default: 100)"
@@ -284,6 +287,26 @@ def _build_parser() -> Parser:
     )
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
     rules_options(sim, defaults=False)
+
+    # -- engine --
+    engine = command(
+        "engine",
+        "serve an agent as an engine on standard input and output",
+        "Serve AGENT as an engine: read the engine protocol's JSON lines on standard input "
+        "and answer on standard output, until quit or the end of the input (docs: Engine "
+        "protocol). Any program can then play it, as this library plays programs with "
+        "engine:COMMAND.",
+        "chickenfoot engine heuristic",
+        "chickenfoot simulate --agents 'engine:chickenfoot engine search:8',heuristic",
+        "chickenfoot engine mybot:Bot               # your agent class (mybot.py)",
+    )
+    engine.add_argument(
+        "agent",
+        metavar="AGENT",
+        help="the agent: random, greedy, heuristic, search, search:N, engine:COMMAND or "
+        "module:Class",
+    )
+    engine.add_argument("--name", metavar="NAME", help="the name in its hello (default: AGENT)")
 
     # -- documents --
     show = command(
@@ -456,7 +479,7 @@ def _main(argv: list[str] | None) -> int:
 def _run(argv: list[str] | None, out: TextIO) -> int:
     """Parse ``argv`` and run the command; every error but :class:`OutputError` is mapped to
     its exit status here."""
-    from chickenfoot.cli import files, play, sim
+    from chickenfoot.cli import engine, files, play, sim
 
     try:
         args = _build_parser().parse_args(argv)
@@ -465,6 +488,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
             "rules": _rules,
             "play": play.cmd_play,
             "simulate": sim.cmd_simulate,
+            "engine": engine.cmd_engine,
             "show": files.cmd_show,
             "moves": files.cmd_moves,
             "apply": files.cmd_apply,

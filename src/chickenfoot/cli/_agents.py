@@ -10,6 +10,9 @@ this order:
   ``search:N``, a search of ``N`` iterations per decision. A new form with a prefix of
   its own (such as ``engine:COMMAND``) is one more entry there: its prefix is taken
   before the module form is tried;
+- ``engine:COMMAND``: a program speaking the engine protocol (docs: Engine protocol), run
+  as :class:`~chickenfoot.engine.EngineAgent`; ``COMMAND`` is split into arguments as a
+  shell would (:func:`shlex.split`), but no shell runs it;
 - ``module:Class``, like ``uvicorn app:app``: ``Class`` (a dotted attribute path) of the
   module ``module``, importable from the working directory, called with no arguments. The
   object must have a callable ``choose`` (the :class:`~chickenfoot.Agent` protocol).
@@ -20,6 +23,8 @@ Both ``search:16`` and ``mybot:Bot`` hold a colon: the text before it decides.
 AgentSpec(name='search:8', kind='search', value=8)
 >>> parse_spec("mybot:Bot")
 AgentSpec(name='mybot:Bot', kind='module', value='mybot:Bot')
+>>> parse_spec("engine:node examples/engine.js")
+AgentSpec(name='engine:node examples/engine.js', kind='engine', value='node examples/engine.js')
 >>> parse_spec("search:Bot")
 Traceback (most recent call last):
 ...
@@ -31,6 +36,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
+import shlex
 import sys
 from collections.abc import Callable
 from typing import cast
@@ -62,9 +68,12 @@ _MESSAGE = 200
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _DOTTED = re.compile(rf"{_NAME}(\.{_NAME})*")
 EXPECTED = (
-    f"expected one of {', '.join(AGENT_NAMES)}, search:N (N iterations), or module:Class "
-    "(an agent class of yours, importable from the working directory)"
+    f"expected one of {', '.join(AGENT_NAMES)}, search:N (N iterations), engine:COMMAND "
+    "(a program speaking the engine protocol), or module:Class (an agent class of yours, "
+    "importable from the working directory)"
 )
+MAX_COMMAND = 2000
+"""The longest ``COMMAND`` of ``engine:COMMAND`` (in characters)."""
 
 
 @attrs.frozen
@@ -73,7 +82,7 @@ class AgentSpec:
 
     ``name`` is how the command line names it (``search:16``, ``mybot:Bot``: built-in
     names in lower case, a module spec as given), ``kind`` its form (``builtin``,
-    ``search``, ``module``) and ``value`` what the form needs to build it.
+    ``search``, ``engine``, ``module``) and ``value`` what the form needs to build it.
     """
 
     name: str
@@ -99,7 +108,23 @@ def _search(spec: str, arg: str) -> AgentSpec:
     return AgentSpec(f"search:{n}", "search", n)
 
 
-_WITH_ARGUMENT: dict[str, Callable[[str, str], AgentSpec]] = {"search": _search}
+def _engine(spec: str, arg: str) -> AgentSpec:
+    command = arg.strip()
+    if len(command) > MAX_COMMAND:
+        raise UsageError(f"agent {brief(spec)}: too long (at most {MAX_COMMAND:,} characters)")
+    try:
+        argv = shlex.split(command)
+    except ValueError as err:  # No closing quotation, No escaped character
+        raise UsageError(f"agent {brief(spec)}: the command cannot be split: {err}") from None
+    if not argv:
+        raise UsageError(f"agent {brief(spec)}: engine:COMMAND needs a command to run")
+    return AgentSpec(f"engine:{command}", "engine", command)
+
+
+_WITH_ARGUMENT: dict[str, Callable[[str, str], AgentSpec]] = {
+    "search": _search,
+    "engine": _engine,
+}
 """The forms ``NAME:ARG`` whose ``NAME`` is taken (a module of that name cannot be named)."""
 
 
@@ -113,7 +138,7 @@ def parse_spec(text: str) -> AgentSpec:
     >>> parse_spec("smart")
     Traceback (most recent call last):
     ...
-    chickenfoot.cli._common.UsageError: unknown agent 'smart': expected one of random, greedy, heuristic, search, search:N (N iterations), or module:Class (an agent class of yours, importable from the working directory)
+    chickenfoot.cli._common.UsageError: unknown agent 'smart': expected one of random, greedy, heuristic, search, search:N (N iterations), engine:COMMAND (a program speaking the engine protocol), or module:Class (an agent class of yours, importable from the working directory)
     """
     spec = text.strip()
     head, colon, arg = spec.partition(":")
@@ -240,9 +265,16 @@ def _kind(value: object) -> str:
     return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
+def _engine_agent(spec: AgentSpec) -> Agent:
+    from chickenfoot.engine import EngineAgent  # the command line stands above the engine
+
+    return EngineAgent(shlex.split(str(spec.value)))
+
+
 _BUILDERS: dict[str, Callable[[AgentSpec], Agent]] = {
     "builtin": _builtin,
     "search": _search_agent,
+    "engine": _engine_agent,
     "module": _module_agent,
 }
 
@@ -259,13 +291,25 @@ def agent_of(spec: str) -> Agent:
 
 
 def split_specs(text: str) -> list[str]:
-    """The specs of a comma-separated list (a form whose argument may hold a comma, such as
-    a command line, would need its own rule here).
+    """The specs of a comma-separated list; a comma inside quotes (``'...'`` or ``"..."``,
+    as in the command of ``engine:COMMAND``) does not separate.
 
     >>> split_specs("random, search:16,mybot:Bot")
     ['random', 'search:16', 'mybot:Bot']
+    >>> split_specs("engine:'./bot --x=1,2',random")
+    ["engine:'./bot --x=1,2'", 'random']
     """
-    return [n.strip() for n in text.split(",")]
+    parts, start, quote = [], 0, ""
+    for i, char in enumerate(text):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == ",":
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [n.strip() for n in parts]
 
 
 def agents_of(text: str, count: int, what: str) -> list[tuple[str, Agent]]:

@@ -141,7 +141,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--seed {brief(args.seed)} is invalid: at most 4,000 digits")
     players = args.players
     if players is None:
-        names = args.agents.split(",") if args.agents else []
+        names = split_specs(args.agents) if args.agents else []
         players = len(names) if len(names) > 1 else 4
     rules = rules_from_args(args.preset or "house", players, args.changes)
     spec = args.agents or default_agents(rules.players)

@@ -15,7 +15,7 @@ imports this.
 ...     m = play_match(Rules(players=2, match=Rounds(1)), [bot, bot], seed=1,
 ...                    rng=random.Random(0))
 ...     bot.hello["name"], bot.hello["extensions"]
-('RandomAgent', ['ping', 'rng', 'rounds'])
+('random', ['ping', 'rng', 'rounds'])
 >>> m.is_over()
 True
 """

@@ -236,9 +236,10 @@ class EngineAgent:
     # -- the conversation ------------------------------------------------------------------
 
     def _label(self) -> str:
-        shown = brief(shlex.join(self._command), 50)
-        label = f"engine {self.name!r}"
-        return label if shown.strip("'") == self.name else f"{label} ({shown.strip(chr(39))})"
+        shown = " ".join(shlex.join(self._command).split())
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        label = f"engine {brief(self.name, 60)}"
+        return label if shown == self.name else f"{label} ({shown})"
 
     def _fail(self, what: str, seat: int | None = None, *, finish: bool = True) -> AgentError:
         """End the engine (kill and reap) and make the error that says what happened."""

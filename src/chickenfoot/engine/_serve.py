@@ -34,11 +34,12 @@ def serve(
     *,
     name: str | None = None,
     author: str = "",
-    stdin: IO[bytes] | None = None,
-    stdout: IO[bytes] | None = None,
+    stdin: IO[bytes] | IO[str] | None = None,
+    stdout: IO[bytes] | IO[str] | None = None,
 ) -> None:
     """Serve ``agent`` as an engine (docs: Engine protocol) until ``quit`` or the end of
-    the input; ``stdin`` and ``stdout`` are binary streams (default: the process's own).
+    the input; ``stdin`` and ``stdout`` are streams, binary or text (default: the
+    process's own standard input and output).
 
     The hello names the engine (``name``, default the agent's class name) and lists every
     extension: with ``rng``, each decision draws from the host's generator, so the games
@@ -75,7 +76,20 @@ def serve(
         raise checks.invalid("author", author, "must be a string")
     source: Any = sys.stdin.buffer if stdin is None else stdin
     sink: Any = sys.stdout.buffer if stdout is None else stdout
+    if getattr(source, "encoding", None) is not None:  # a text stream: read its bytes
+        source = _TextReader(source)
     _Server(agent, name or type(agent).__name__, author, source, sink).run()
+
+
+class _TextReader:
+    """A text stream read as UTF-8 bytes (``serve`` reads bytes: lines are bounded in bytes)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def readline(self, limit: int) -> bytes:
+        text: str = self.stream.readline(limit)
+        return text.encode("utf-8", "surrogateescape")
 
 
 class _Server:
@@ -88,8 +102,12 @@ class _Server:
         self.own_rng = random.Random()  # for a host that sends no rng state
 
     def send(self, message: dict[str, Any]) -> None:
+        line = wire.encode(message)
         try:
-            self.sink.write(wire.encode(message))
+            if getattr(self.sink, "encoding", None) is not None:  # a text stream
+                self.sink.write(line.decode())
+            else:
+                self.sink.write(line)
             self.sink.flush()
         except (OSError, ValueError):  # the host closed its end
             raise _HostGoneError from None
