@@ -205,6 +205,12 @@ class EngineAgent:
         return os.path.basename(self._command[0]) or self._command[0]
 
     @property
+    def pid(self) -> int | None:
+        """The process id of the running engine, or ``None`` when it is not running."""
+        session = self._slot.current()
+        return None if session is None else session.process.pid
+
+    @property
     def hello(self) -> dict[str, Any] | None:
         """What the running engine said of itself (``name``, ``author``, ``extensions``,
         ``options``), or ``None`` when it is not running."""

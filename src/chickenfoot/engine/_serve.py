@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import random
 import sys
 from typing import IO, Any
@@ -76,9 +77,13 @@ def serve(
         raise checks.invalid("author", author, "must be a string")
     source: Any = sys.stdin.buffer if stdin is None else stdin
     sink: Any = sys.stdout.buffer if stdout is None else stdout
-    if getattr(source, "encoding", None) is not None:  # a text stream: read its bytes
+    if _is_text(source):  # a text stream: read its bytes
         source = _TextReader(source)
     _Server(agent, name or type(agent).__name__, author, source, sink).run()
+
+
+def _is_text(stream: object) -> bool:
+    return isinstance(stream, io.TextIOBase) or getattr(stream, "encoding", None) is not None
 
 
 class _TextReader:
@@ -100,11 +105,12 @@ class _Server:
         self.source = source
         self.sink = sink
         self.own_rng = random.Random()  # for a host that sends no rng state
+        self.text = _is_text(sink)
 
     def send(self, message: dict[str, Any]) -> None:
         line = wire.encode(message)
         try:
-            if getattr(self.sink, "encoding", None) is not None:  # a text stream
+            if self.text:
                 self.sink.write(line.decode())
             else:
                 self.sink.write(line)
