@@ -1,9 +1,11 @@
 """The batched engine (``chickenfoot.batch``, docs/batch.md) against the core API.
 
 Exactness: rounds played in the batch engine and through ``apply`` from the same deals are
-equal after every step (derived fields too), with equal legal moves (mask <=> legal_moves),
-observations, outcomes and penalties; the conformance vectors load through ``from_states``
-and agree. Bad input is refused before anything changes.
+equal after every step (derived fields too), with equal legal moves (mask <=> legal_moves,
+and the compact legal_actions), observations, outcomes and penalties; the conformance
+vectors load through ``from_states`` and agree. Bad input is refused before anything
+changes. Every test runs under both backends (the ``backend`` fixture: numpy, and the
+compiled numba kernels), and the lockstep tests under both deal modes.
 """
 
 from __future__ import annotations
@@ -25,6 +27,19 @@ from strategies import rules as all_rules
 from strategies import seeds
 
 DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(autouse=True, params=["numpy", "numba"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test under one backend: ``backend="auto"`` (every engine here) picks it."""
+    from chickenfoot.batch import _compiled
+
+    if request.param == "numpy":
+        monkeypatch.setattr(_compiled, "available", lambda: False)
+    else:  # the tests session installs the fast extra: these tests need numba
+        assert _compiled.available(), "the numba backend's tests need pip install '.[fast]'"
+    return str(request.param)
+
 
 PRESETS = [
     pytest.param(cf.Rules(), id="house"),
@@ -68,27 +83,64 @@ def mask_of(enc: Encoding, s: cf.State) -> np.ndarray:
     return want
 
 
+def fast_deal_is_a_deal(rules: cf.Rules, s: cf.State) -> cf.State:
+    """``s`` (a fast deal of round 0) as the core sets up its hands and boneyard: the
+    centre and seat to open of ``deal``, every tile dealt once, ``hand_size`` a seat."""
+    assert all(len(s.hand(i)) == rules.hand_size for i in range(rules.players))
+    like = cf.deal(rules, 0)
+    turn = like.turn if rules.centre == "set_aside" else rules.leader_of_round(0)
+    for seat in range(rules.players):
+        if rules.centre == "holder" and like.centre in s.hand(seat):
+            turn = seat
+    board = [str(m) for m in s.board]
+    setup = cf.State.setup(
+        rules,
+        hands=[[str(t) for t in s.hand(i)] for i in range(rules.players)],
+        boneyard=[str(t) for t in s.boneyard],
+        centre=like.centre,
+        board=board,
+        turn=turn,
+    )
+    assert same(s, setup) and len(s.board) == len(like.board)
+    return setup
+
+
 def lockstep(
-    rules: cf.Rules, seed: int, n: int, rng: random.Random, *, engine_choice: bool, full: bool
+    rules: cf.Rules,
+    seed: int,
+    n: int,
+    rng: random.Random,
+    *,
+    engine_choice: bool,
+    full: bool,
+    deals: str = "exact",
 ) -> int:
     """Play ``n`` rounds in the engine and through ``apply``; compare after every step.
 
     ``engine_choice``: the engine's own random actions (else random legal actions picked
-    here from the core's legal moves); ``full``: also the masks and observations.
-    Returns the steps played."""
+    here from the core's legal moves); ``full``: also the masks, the legal action ids and
+    the observations. With ``deals="fast"`` the core starts from the engine's deals
+    (checked to be deals). Returns the steps played."""
     enc = Encoding(rules)
-    e = BatchEngine(rules, n, seed=seed, rng_seed=rng.randrange(1 << 30))
-    core = [cf.deal(rules, seed + i) for i in range(n)]
+    e = BatchEngine(rules, n, seed=seed, rng_seed=rng.randrange(1 << 30), deals=deals)
+    if deals == "exact":
+        core = [cf.deal(rules, seed + i) for i in range(n)]
+    else:
+        core = [fast_deal_is_a_deal(rules, e.to_state(i)) for i in range(n)]
     steps = 0
     while True:
         if full:
             mask = e.legal_mask()
+            ids = e.legal_actions()
+            assert ids.shape[1] == max(mask.sum(axis=1).max(), 0)
             obs = e.observe()
         acts = e.random_actions() if engine_choice else np.zeros(n, dtype=np.int64)
         for i, s in enumerate(core):
             assert same(e.to_state(i), s), (steps, i)
             if full:
                 assert (mask[i] == mask_of(enc, s)).all(), (steps, i)
+                legal = sorted(enc.action(m) for m in s.legal_moves) if not s.is_over() else []
+                assert ids[i].tolist() == legal + [-1] * (ids.shape[1] - len(legal)), (steps, i)
                 assert (obs[i] == enc.observe(s.view(s.turn))).all(), (steps, i)
             if s.is_over():
                 assert acts[i] == -1 if engine_choice else True
@@ -116,6 +168,7 @@ def test_presets_and_sets_in_lockstep_with_the_core(rules: cf.Rules) -> None:
     rng = random.Random(rules.players * 100 + rules.max_pip)
     lockstep(rules, 1000, 3, rng, engine_choice=False, full=True)
     lockstep(rules, 2000, 4, rng, engine_choice=True, full=False)
+    lockstep(rules, 3000, 3, rng, engine_choice=True, full=True, deals="fast")
 
 
 @settings(
@@ -124,11 +177,17 @@ def test_presets_and_sets_in_lockstep_with_the_core(rules: cf.Rules) -> None:
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,
 )
-@given(rules=all_rules(max_pip=12), seed=seeds(), choice=st.booleans(), rng=st.randoms())
+@given(
+    rules=all_rules(max_pip=12),
+    seed=seeds(),
+    choice=st.booleans(),
+    rng=st.randoms(),
+    deals=st.sampled_from(["exact", "fast"]),
+)
 def test_every_variant_in_lockstep_with_the_core(
-    rules: cf.Rules, seed: int, choice: bool, rng: random.Random
+    rules: cf.Rules, seed: int, choice: bool, rng: random.Random, deals: str
 ) -> None:
-    lockstep(rules, seed, 2, rng, engine_choice=choice, full=True)
+    lockstep(rules, seed, 2, rng, engine_choice=choice, full=True, deals=deals)
 
 
 def test_deals_are_the_library_deals() -> None:
@@ -256,7 +315,7 @@ def test_random_playout_steps_are_legal_moves(rules: cf.Rules) -> None:
     fused = 0
     while not e.done.all():
         live = np.nonzero(~e.done)[0]
-        e._random_step(live if len(live) < e.n else e._all)
+        e._random_steps(live if len(live) < e.n else e._all)
         for i in live.tolist():
             now = e.to_state(i)
             single, more = random_step_successors(before[i])
@@ -526,3 +585,8 @@ def test_kth_bit_is_the_kth_set_bit(words: int) -> None:
         rows = [j for j in range(400) if k < len(bits[j])]
         got = kth_bit(x[:, rows], np.full(len(rows), k))
         assert got.tolist() == [bits[j][k] for j in rows], k
+
+
+def test_the_backend_is_the_one_the_fixture_chose(backend: str) -> None:
+    e = BatchEngine(cf.Rules(), 2)
+    assert e.backend == backend and (e._ck is not None) == (backend == "numba")

@@ -17,6 +17,7 @@ from ._args import MAX_GAMES
 from ._convert import state_of
 from ._play import CORE_BELOW, Plays, Policy
 from ._results import Results
+from ._shuffle import fast_key
 from ._store import ONGOING
 from ._tables import tables
 
@@ -37,6 +38,16 @@ class BatchEngine(Plays):
     :meth:`reset` and re-deal the next ones), all with the same ``round`` of a match.
     ``auto_reset=True`` re-deals each round as soon as :meth:`step` finishes it.
     ``rng_seed`` seeds the random choices of :meth:`random_playout`.
+
+    ``backend``: ``"numpy"``, ``"numba"`` (compiled kernels, the ``fast`` extra) or
+    ``"auto"`` (numba when it can be imported); both play the same rules, deal the same
+    rounds, and differ only in their random choices. ``deals="fast"`` shuffles each round
+    from ``rng_seed`` instead (uniformly random and reproducible, not ``deal``'s).
+
+    >>> import chickenfoot as cf
+    >>> e = BatchEngine(cf.Rules(), 4, seed=7, backend="numpy", deals="fast", rng_seed=1)
+    >>> e.backend, e.deals, e.to_state(0) == cf.deal(cf.Rules(), 7)
+    ('numpy', 'fast', False)
     """
 
     def __init__(
@@ -48,9 +59,12 @@ class BatchEngine(Plays):
         round: int = 0,
         auto_reset: bool = False,
         rng_seed: int | None = None,
+        backend: str = "auto",
+        deals: str = "exact",
     ) -> None:
         rules = args.rules_arg(rules)
-        self._start(rules, args.size_arg(n), 0, seed, round, auto_reset, rng_seed)
+        size = args.size_arg(n)
+        self._start(rules, size, 0, seed, round, auto_reset, rng_seed, backend, deals)
         self.reset()
 
     def _start(
@@ -62,15 +76,30 @@ class BatchEngine(Plays):
         round: object,
         auto_reset: object,
         rng_seed: object,
+        backend: object,
+        deals: object,
     ) -> None:
         """What both constructors do: check the options, then allocate (``bone_width``:
-        the longest boneyard to hold, beyond the deals')."""
+        the longest boneyard to hold, beyond the deals') and load the kernels."""
         first, rnd, auto, rng_seed = args.options(seed, round, auto_reset, rng_seed)
+        self.backend, self._fast = args.backend_arg(backend, deals)
         self._setup(rules, n, max(tables(rules).bone0, bone_width))
         self.round = rnd
         self.auto_reset = auto
         self.rng = np.random.default_rng(rng_seed)
+        self._key = fast_key(rng_seed)
         self._next_seed = first
+        self._ck = None
+        if self.backend == "numba":
+            from ._compiled import Compiled
+
+            self._ck = Compiled(self._tb, self._fast)
+            self._rs = self.rng.integers(0, 1 << 64, size=1, dtype=np.uint64)
+
+    @property
+    def deals(self) -> str:
+        """``"exact"`` (every round is ``deal(rules, seed, round)``) or ``"fast"``."""
+        return "fast" if self._fast else "exact"
 
     @property
     def num_actions(self) -> int:
@@ -110,9 +139,31 @@ class BatchEngine(Plays):
         encoding's action space (a finished round's row is all False)."""
         return self._legal_mask(np.arange(self.n))
 
+    def legal_actions(self) -> I64:
+        """``(n, m)`` int64: the legal action ids of each round, ascending, padded with -1
+        to ``m``, the most legal moves of any round now (a finished round's row is all -1).
+
+        The compact form of :meth:`legal_mask`: row ``i`` lists ``np.nonzero(mask[i])``.
+
+        >>> import chickenfoot as cf
+        >>> e = BatchEngine(cf.Rules(), 2, seed=1000)
+        >>> [e.encoding.action(m) for m in e.to_state(0).legal_moves] == e.legal_actions()[0][:4].tolist()
+        True
+        """
+        if self._ck is not None:
+            return self._ck.legal_actions(self, np.arange(self.n))
+        mask = self._legal_mask(np.arange(self.n))
+        counts = mask.sum(axis=1)
+        out = np.full((self.n, int(counts.max(initial=0))), -1, dtype=np.int64)
+        rows, ids = np.nonzero(mask)
+        out[rows, np.arange(len(ids)) - np.repeat(np.cumsum(counts) - counts, counts)] = ids
+        return out
+
     def random_actions(self) -> I64:
         """``(n,)``: a uniformly random legal action of each round in play (-1 for a finished
         round), as :meth:`random_playout` chooses them (``rng_seed`` seeds the choices)."""
+        if self._ck is not None:
+            return self._ck.random_actions(self, self._rs)
         g = np.nonzero(self.result == ONGOING)[0]
         out = np.full(self.n, -1, dtype=np.int64)
         kind, t, a = self._random_moves(g)
@@ -220,15 +271,18 @@ class BatchEngine(Plays):
         round: int = 0,
         auto_reset: bool = False,
         rng_seed: int | None = None,
+        backend: str = "auto",
+        deals: str = "exact",
     ) -> BatchEngine:
         """An engine holding the given states (all under the same rules), row by row.
 
-        ``seed`` and ``round`` set the deals of later :meth:`reset`\\ s and re-deals; the
-        options are checked as the constructor checks them."""
+        ``seed``, ``round`` and ``deals`` set the deals of later :meth:`reset`\\ s and
+        re-deals; the options are checked as the constructor checks them."""
         given = args.states_arg(states)
         eng = cls.__new__(cls)
         width = max(len(s._bone) for s in given)
-        eng._start(given[0].rules, len(given), width, seed, round, auto_reset, rng_seed)
+        rules = given[0].rules
+        eng._start(rules, len(given), width, seed, round, auto_reset, rng_seed, backend, deals)
         for i, s in enumerate(given):
             eng._load(i, s)
         return eng

@@ -54,6 +54,8 @@ class Plays(Reads):
 
     def _playout(self, policy: Policy | None, rounds: object) -> Results:
         k = args.rounds_arg(rounds, self.max_playout)
+        if policy is None and self._ck is not None:
+            return self._ck.random_playout(self, k, self._rs, self._key)
         if policy is None and self.n < CORE_BELOW:
             return self._core_playout(k)
         p = self._tb.P
@@ -67,8 +69,8 @@ class Plays(Reads):
             seeds = self._take_seeds(k)
             handed = min(k, self.n)
             lanes = np.arange(handed)
-            queue = DealQueue(self, seeds)
-            self._deal(lanes, seeds[:handed], queue.take(handed))
+            queue = None if self._ck is not None else DealQueue(self, seeds)
+            self._deal(lanes, seeds[:handed], None if queue is None else queue.take(handed))
         slot_of = np.arange(self.n)  # lane -> index of its round in the results
         out = np.full(total, -1, dtype=np.int64)
         pens = np.zeros((total, p), dtype=np.int64)
@@ -86,7 +88,9 @@ class Plays(Reads):
                 if not m:
                     break
                 again = done_now[:m]
-                self._deal(again, seeds[handed : handed + m], queue.take(m))
+                self._deal(
+                    again, seeds[handed : handed + m], None if queue is None else queue.take(m)
+                )
                 slot_of[again] = np.arange(handed, handed + m)
                 handed += m
                 over = self.result[again] != ONGOING
@@ -97,12 +101,20 @@ class Plays(Reads):
             if len(live) == self.n and live is not self._all:
                 live = self._all  # (its order is the lanes' order from here)
             if policy is None:
-                done_now = self._random_step(live)
+                done_now = self._random_step(live)  # (numpy: the compiled path returned)
             else:
                 done_now = self._apply(live, *self._policy_moves(live, policy))
             if len(done_now):
                 live = live[self.result[live] == ONGOING]
         return Results._of(seeds, out, pens, plies)
+
+    def _random_steps(self, g: I64) -> None:
+        """One step of the random playout in each round ``g`` (none over), on either
+        backend (for the tests: the playouts run their own loops)."""
+        if self._ck is not None:
+            self._ck.random_steps(self, g, self._rs)
+        else:
+            self._random_step(g)
 
     def _core_playout(self, k: int | None) -> Results:
         """:meth:`random_playout` with the core's :func:`~chickenfoot.playout`, round by

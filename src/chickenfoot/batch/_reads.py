@@ -32,6 +32,8 @@ class Reads(Steps):
 
     def _legal_mask(self, lanes: I64) -> Bools:
         """The legal masks of rounds ``lanes``, one row each."""
+        if self._ck is not None:
+            return self._ck.legal_mask(self, lanes)
         tb, rules = self._tb, self.rules
         out = np.zeros((len(lanes), tb.A), dtype=bool)
         li = np.nonzero(self.result[lanes] == ONGOING)[0]  # rows of out
@@ -82,7 +84,14 @@ class Reads(Steps):
     def _check_actions(self, act: I64, g: I64, shown: Callable[[int], str]) -> tuple[I64, I64, I64]:
         """Judge the actions ``act`` of the rounds ``g`` (one each, ``int64``) against the
         action space and the rules (nothing changes); returns their moves as
-        ``(kind, tile, anchor)``. ``shown(r)`` names item ``r`` and its value in a message."""
+        ``(kind, tile, anchor)``. ``shown(r)`` names item ``r`` and its value in a message.
+
+        The compiled backend judges them in its kernel, and when one is refused these numpy
+        checks run to say why, in the same words."""
+        if self._ck is not None:
+            moves = self._ck.check(self, act, g)
+            if moves is not None:
+                return moves
         tb, rules = self._tb, self.rules
         bad = (act < 0) | (act >= tb.A)
         if bad.any():
@@ -130,10 +139,14 @@ class Reads(Steps):
             raise AssertionError(
                 f"internal: {move} judged illegal in round {int(g[r])}"
             )  # pragma: no cover
+        if self._ck is not None:  # pragma: no cover - the kernel refused a legal move
+            raise AssertionError(f"internal: the compiled checks refused legal actions {act}")
         kind = np.where(is_draw, 1, np.where(is_pass, 2, 0))
         return kind, t, anc
 
     def _observe(self, g: I64, seat: int | None) -> NDArray[np.float32]:
+        if self._ck is not None:
+            return self._ck.observe(self, g, seat)
         tb = self._tb
         n, p, s = len(g), tb.P, tb.S
         turn = self.turn[g]

@@ -251,3 +251,66 @@ def shuffled_many(rules: Rules, seeds: list[int], round: int) -> NDArray[np.int6
     return np.concatenate(
         [_shuffle_columns(texts[i : i + BLOCK], tiles) for i in range(0, len(texts), BLOCK)]
     )
+
+
+# -- fast deals ---------------------------------------------------------------------------------
+
+_M64: Final = (1 << 64) - 1
+_GOLD: Final = np.uint64(0x9E37_79B9_7F4A_7C15)
+_MIX1: Final = np.uint64(0xBF58_476D_1CE4_E5B9)
+_MIX2: Final = np.uint64(0x94D0_49BB_1331_11EB)
+
+
+def _mix(z: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """splitmix64's finaliser, on arrays (uint64 arithmetic wraps)."""
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    out: NDArray[np.uint64] = z ^ (z >> np.uint64(31))
+    return out
+
+
+def fast_key(rng_seed: int | None) -> NDArray[np.uint64]:
+    """The two words that, with a seed and a round, make a fast deal (from ``rng_seed``;
+    fresh entropy for ``None``)."""
+    words = np.random.SeedSequence(rng_seed).generate_state(2, np.uint64)
+    return np.asarray(words, dtype=np.uint64)
+
+
+def fast_many(
+    rules: Rules, seeds: list[int], round: int, key: NDArray[np.uint64]
+) -> NDArray[np.int64]:
+    """``(len(seeds), dealt)``: the fast deals' shuffles, one row per seed.
+
+    The tiles (as :func:`shuffled_many` takes them) are shuffled by Fisher-Yates with
+    exactly uniform draws (Lemire's method: the top 32 bits of a splitmix64 output times
+    the bound, redrawn below the threshold) from the splitmix64 state
+    ``mix(mix(seed ^ key[0]) ^ (round + key[1]))`` (seed and round mod 2**64): uniformly
+    random, reproducible from the key, and not :func:`~chickenfoot.deal`'s. The compiled
+    kernel (:func:`._kernels_deal.fast_shuffle`) makes the same shuffles."""
+    centre = DOUBLE_ID[rules.centre_of_round(round)]
+    tiles = list(range(set_size(rules.max_pip)))
+    if rules.centre == "set_aside":
+        del tiles[centre]
+    m = len(seeds)
+    s64 = np.array([s & _M64 for s in seeds], dtype=np.uint64)
+    r64 = np.full(m, round & _M64, dtype=np.uint64)
+    state = _mix(_mix(s64 ^ key[0]) ^ (r64 + key[1]))
+    x = np.repeat(np.array(tiles, dtype=np.int64)[:, None], m, axis=1)  # (tiles, m)
+    flat_x = x.reshape(-1)
+    rows = np.arange(m)
+    m32 = np.uint64(0xFFFF_FFFF)
+    for i in range(len(tiles) - 1, 0, -1):
+        bound = np.uint64(i + 1)
+        floor = np.uint64(((1 << 32) - (i + 1)) % (i + 1))
+        state += _GOLD
+        prod = (_mix(state) >> np.uint64(32)) * bound
+        bad = np.nonzero((prod & m32) < floor)[0]
+        while len(bad):  # rare: at most (i + 1) / 2**32 of the draws
+            state[bad] += _GOLD
+            prod[bad] = (_mix(state[bad]) >> np.uint64(32)) * bound
+            bad = bad[(prod[bad] & m32) < floor]
+        at = (prod >> np.uint64(32)).astype(np.int64) * m + rows
+        xi = x[i].copy()
+        x[i] = flat_x[at]
+        flat_x[at] = xi
+    return np.ascontiguousarray(x.T)

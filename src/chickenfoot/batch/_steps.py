@@ -44,6 +44,8 @@ class Steps(Store):
         touch a field leaving it as it was (an empty set xor-ed in, a zero added): numpy's
         whole-array operations cost less than selecting the rounds each kind of move
         touches."""
+        if self._ck is not None:
+            return self._ck.apply(self, g, kind, t, a)
         sl = self._sel(g)
         tb, rules = self._tb, self.rules
         n, none = self.n, tb.S

@@ -17,11 +17,13 @@ from chickenfoot.rules import Rules
 from chickenfoot.state import State
 from chickenfoot.tiles import DOUBLE_ID
 
-from ._shuffle import BLOCK, shuffled_many
+from ._shuffle import BLOCK, fast_many, shuffled_many
 from ._tables import Tables, cols, popcount_small, tables, words_of
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
+
+    from ._compiled import Compiled
 
     U64 = NDArray[np.uint64]
     I64 = NDArray[np.int64]
@@ -40,6 +42,13 @@ class Store:
     rng: np.random.Generator
     _tb: Tables
     _next_seed: int
+    _ck: Compiled | None
+    """The compiled calls (``backend="numba"``), or None (numpy)."""
+    _fast: bool
+    """Fast deals (``deals="fast"``): shuffled from :attr:`_key`, not ``deal``'s."""
+    _key: NDArray[np.uint64]
+    _rs: NDArray[np.uint64]
+    """The compiled backend's generator state (splitmix64), seeded from ``rng``."""
 
     def _setup(self, rules: Rules, n: int, bone_width: int) -> None:
         """Allocate the arrays. The round is the last axis of every array (one column per
@@ -125,8 +134,11 @@ class Store:
                 part = None if order is None else order[i : i + BLOCK]
                 self._deal(g[i : i + BLOCK], seeds[i : i + BLOCK], part)
             return
+        if self._ck is not None:
+            self._ck.deal(self, g, seeds, self._key)
+            return
         if order is None:
-            order = shuffled_many(rules, seeds, self.round)  # (k, dealt) tile ids
+            order = self._shuffles(seeds)  # (k, dealt) tile ids
         p, hs = tb.P, rules.hand_size
         bits = tb.BIT[order[:, : p * hs]].reshape(k, p, hs, tb.W)
         hands = np.bitwise_or.reduce(bits, axis=2).transpose(1, 2, 0)  # (P, W, k)
@@ -165,6 +177,12 @@ class Store:
             self._check_blocked(g)
         for j, lane in enumerate(g.tolist()):
             self.seeds[lane] = seeds[j]
+
+    def _shuffles(self, seeds: list[int]) -> I64:
+        """``(len(seeds), dealt)``: the shuffled tiles of the deals of ``seeds``."""
+        if self._fast:
+            return fast_many(self.rules, seeds, self.round, self._key)
+        return shuffled_many(self.rules, seeds, self.round)
 
     # -- reads and writes ----------------------------------------------------------------------
     #
@@ -212,6 +230,8 @@ class Store:
         return popcount_small(self.ends[:, :, sl], axis=1).astype(np.int16)
 
     def _penalties(self, g: I64) -> I64:
+        if self._ck is not None:
+            return self._ck.penalties(self, g)
         tb = self._tb
         h = self.hands[:, :, g].transpose(2, 0, 1)  # (k, P, W)
         bits = tb.unpack(h)  # (k, P, S)
@@ -266,9 +286,7 @@ class DealQueue:
         left = self.made - self.used
         if left < m:
             size = max(m - left, min(self.block, len(self.seeds) - self.made))
-            fresh = shuffled_many(
-                self.engine.rules, self.seeds[self.made : self.made + size], self.engine.round
-            )
+            fresh = self.engine._shuffles(self.seeds[self.made : self.made + size])
             self.buffer = np.concatenate([self.buffer[self.buffer.shape[0] - left :], fresh])
             self.made += size
             left += size

@@ -1,0 +1,252 @@
+"""The typed boundary of the ``numba`` backend: the engine's calls, run by the kernels.
+
+numba is imported here lazily (:func:`load`, when an engine with ``backend="numba"`` is
+made), never by ``import chickenfoot.batch``; the kernels (:mod:`._kernels`,
+:mod:`._kernels_deal`, :mod:`._kernels_io`) are untyped and reached only through this
+module, as ``Any``. They are compiled on first use and cached on disk (numba's
+``cache=True``: in ``__pycache__`` beside them, or ``NUMBA_CACHE_DIR``), so a machine pays
+the compile once (docs/batch.md, "Backends").
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+
+from chickenfoot.tiles import DOUBLE_ID, set_size
+
+from ._results import Results
+from ._shuffle import _MT0, BLOCK, _keys, shuffled_many
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from ._store import Store
+    from ._tables import Tables
+
+    I64 = NDArray[np.int64]
+    Bools = NDArray[np.bool_]
+
+_M64: Final = (1 << 64) - 1
+_MODULES: dict[str, Any] = {}
+_agree: list[bool] = []
+
+
+def available() -> bool:
+    """Whether numba can be imported (without importing it)."""
+    return importlib.util.find_spec("numba") is not None
+
+
+def load() -> tuple[Any, Any]:
+    """The kernel modules (imports numba on the first call)."""
+    if not _MODULES:
+        _MODULES["io"] = importlib.import_module("chickenfoot.batch._kernels_io")
+        _MODULES["deal"] = importlib.import_module("chickenfoot.batch._kernels_deal")
+    return _MODULES["io"], _MODULES["deal"]
+
+
+def keys_of(texts: list[str]) -> tuple[NDArray[np.uint64], I64]:
+    """The ``init_by_array`` keys of the texts, one row each, padded, and their lengths."""
+    groups = _keys(texts)
+    width = max(groups)
+    keys = np.zeros((len(texts), width), dtype=np.uint64)
+    lens = np.zeros(len(texts), dtype=np.int64)
+    for words, (cols, key) in groups.items():
+        keys[cols, :words] = key.T
+        lens[cols] = words
+    return keys, lens
+
+
+_NO_KEYS: Final = (np.zeros((1, 1), dtype=np.uint64), np.ones(1, dtype=np.int64))
+_NO_ORDERS: Final = np.zeros((1, 1), dtype=np.int64)
+_NO_SEEDS: Final = np.zeros(1, dtype=np.uint64)
+
+
+class Compiled:
+    """The compiled calls of one engine's rules (``tb``); ``fast``: fast deals."""
+
+    def __init__(self, tb: Tables, fast: bool) -> None:
+        self.io, self.dl = load()
+        rules = tb.rules
+        self.fast = fast
+        self.cf = np.array(
+            [
+                tb.S,
+                tb.V,
+                tb.W,
+                tb.P,
+                tb.slots,
+                tb.A,
+                tb.DRAW,
+                tb.PASS,
+                rules.draw == "until_playable",
+                rules.may_draw_instead,
+                rules.drawn_tile == "may_play",
+                rules.opening_toes,
+                rules.foot_toes,
+                rules.hand_size,
+                rules.centre == "set_aside",
+                tb.bone0,
+            ],
+            dtype=np.int64,
+        )
+        self.tb = (tb.WITH, tb.PX, tb.PY, tb.PIP, tb.SLOT, tb.ANCH)
+        names = ["hand", "table", "anchors", "open_numbers", "pending", "toes_needed"]
+        names += ["centre", "drawn", "hand_sizes", "boneyard", "turn"]
+        self.off = np.array([tb.enc._span(k)[0] for k in names], dtype=np.int64)
+        self.obs_size = tb.enc.observation_size
+        self.rules = rules
+        self.mt0 = _MT0.astype(np.uint64)
+
+    # -- deals -----------------------------------------------------------------------------------
+
+    def _round(self, rnd: int) -> tuple[I64, int, int]:
+        rules = self.rules
+        centre = DOUBLE_ID[rules.centre_of_round(rnd)]
+        tiles = list(range(set_size(rules.max_pip)))
+        if rules.centre == "set_aside":
+            del tiles[centre]
+        return np.array(tiles, dtype=np.int64), centre, rules.leader_of_round(rnd)
+
+    def _source(
+        self, e: Store, seeds: list[int]
+    ) -> tuple[int, NDArray[np.uint64], I64, NDArray[np.uint64], I64]:
+        """How the deals of ``seeds`` are shuffled: ``(mode, keys, klens, seeds64, orders)``."""
+        if self.fast:
+            s64 = np.array([s & _M64 for s in seeds], dtype=np.uint64)
+            return 1, _NO_KEYS[0], _NO_KEYS[1], s64, _NO_ORDERS
+        if len(seeds) < 4 or not self.agrees():
+            orders = np.ascontiguousarray(shuffled_many(self.rules, seeds, e.round))
+            return 2, _NO_KEYS[0], _NO_KEYS[1], _NO_SEEDS, orders
+        keys, lens = keys_of([f"{s}:{e.round}" for s in seeds])
+        return 0, keys, lens, _NO_SEEDS, _NO_ORDERS
+
+    def agrees(self) -> bool:
+        """Whether the compiled shuffle gives ``random.Random``'s (checked once a process)."""
+        if not _agree:
+            texts = ["0:0", "-17:3", f"{2**200}:1", "123456789:12"]
+            tiles = np.arange(90, dtype=np.int64)
+            keys, lens = keys_of(texts)
+            got = np.zeros((4, 90), dtype=np.int64)
+            self.dl.shuffles(0, tiles, self.mt0, keys, lens, np.zeros(2, dtype=np.uint64),
+                             _NO_SEEDS, np.uint64(0), _NO_ORDERS, got)  # fmt: skip
+            ok = True
+            for row, text in zip(got.tolist(), texts, strict=True):
+                want = list(range(90))
+                random.Random(text).shuffle(want)
+                ok = ok and row == want
+            _agree.append(ok)
+        return _agree[0]
+
+    def deal(self, e: Store, g: I64, seeds: list[int], key: NDArray[np.uint64]) -> None:
+        """Deal ``seeds[j]`` into lane ``g[j]``."""
+        tiles, centre, leader = self._round(e.round)
+        for i in range(0, len(g), BLOCK):
+            part = seeds[i : i + BLOCK]
+            mode, keys, lens, s64, orders = self._source(e, part)
+            lanes = np.ascontiguousarray(g[i : i + BLOCK], dtype=np.int64)
+            self.dl.deal_lanes(arrays(e), self.cf, self.tb, lanes, mode, orders, tiles, self.mt0,
+                               keys, lens, key, s64, np.uint64(e.round & _M64), centre, leader)  # fmt: skip
+        for j, lane in enumerate(g.tolist()):
+            e.seeds[lane] = seeds[j]
+
+    # -- reads -------------------------------------------------------------------------------------
+
+    def legal_mask(self, e: Store, lanes: I64) -> Bools:
+        out = np.zeros((len(lanes), int(self.cf[5])), dtype=bool)
+        self.io.legal_masks(arrays(e), self.cf, self.tb, _lanes(lanes), out)
+        return out
+
+    def legal_actions(self, e: Store, lanes: I64) -> I64:
+        counts = np.zeros(len(lanes), dtype=np.int64)
+        st, ln = arrays(e), _lanes(lanes)
+        self.io.legal_counts(st, self.cf, self.tb, ln, counts)
+        out = np.full((len(lanes), int(counts.max(initial=0))), -1, dtype=np.int64)
+        self.io.legal_ids(st, self.cf, self.tb, ln, out)
+        return out
+
+    def observe(self, e: Store, g: I64, seat: int | None) -> NDArray[np.float32]:
+        out = np.zeros((len(g), self.obs_size), dtype=np.float32)
+        me = -1 if seat is None else seat
+        self.io.observe(arrays(e), self.cf, self.tb, _lanes(g), me, self.off, out)
+        return out
+
+    def penalties(self, e: Store, g: I64) -> I64:
+        out = np.zeros((len(g), int(self.cf[3])), dtype=np.int64)
+        self.io.penalties(arrays(e), self.cf, self.tb, _lanes(g), out)
+        return out
+
+    # -- moves ------------------------------------------------------------------------------------
+
+    def check(self, e: Store, act: I64, g: I64) -> tuple[I64, I64, I64] | None:
+        """The moves ``(kind, tile, anchor)`` of the actions, or None if one is not legal."""
+        k = len(g)
+        kind = np.zeros(k, dtype=np.int64)
+        tile = np.zeros(k, dtype=np.int64)
+        anc = np.zeros(k, dtype=np.int64)
+        a = np.ascontiguousarray(act, dtype=np.int64)
+        bad = self.io.check(arrays(e), self.cf, self.tb, _lanes(g), a, kind, tile, anc)
+        return None if bad >= 0 else (kind, tile, anc)
+
+    def apply(self, e: Store, g: I64, kind: I64, t: I64, a: I64) -> I64:
+        """Make the checked moves; returns the rounds that ended."""
+        ended = np.zeros(len(g), dtype=np.bool_)
+        ln = _lanes(g)
+        self.io.apply_moves(arrays(e), self.cf, self.tb, ln, _lanes(kind), _lanes(t), _lanes(a),
+                            ended)  # fmt: skip
+        out: I64 = ln[ended]
+        return out
+
+    def random_actions(self, e: Store, rs: NDArray[np.uint64]) -> I64:
+        out = np.zeros(e.n, dtype=np.int64)
+        self.io.random_actions(arrays(e), self.cf, self.tb, rs, out)
+        return out
+
+    def random_steps(self, e: Store, g: I64, rs: NDArray[np.uint64]) -> None:
+        """One step of the random playout in each round ``g`` (none over)."""
+        self.io.random_steps(arrays(e), self.cf, self.tb, rs, _lanes(g))
+
+    def random_playout(
+        self, e: Store, k: int | None, rs: NDArray[np.uint64], key: NDArray[np.uint64]
+    ) -> Results:
+        """``random_playout(k)``: round ``j`` of ``k`` in lane ``j % min(k, n)``."""
+        p, n = int(self.cf[3]), e.n
+        st = arrays(e)
+        if k is None:
+            seeds = [-1 if x is None else x for x in e.seeds]
+            out = np.zeros(n, dtype=np.int64)
+            pens = np.zeros((n, p), dtype=np.int64)
+            plies = np.zeros(n, dtype=np.int64)
+            self.io.playout_lanes(st, self.cf, self.tb, rs, _lanes(np.arange(n)), out, pens, plies)
+            return Results._of(seeds, out, pens, plies)
+        seeds = e._take_seeds(k)
+        out = np.zeros(k, dtype=np.int64)
+        pens = np.zeros((k, p), dtype=np.int64)
+        plies = np.zeros(k, dtype=np.int64)
+        h = min(k, n)
+        tiles, centre, leader = self._round(e.round)
+        r64 = np.uint64(e.round & _M64)
+        for j0 in range(0, k, BLOCK):
+            j1 = min(j0 + BLOCK, k)
+            mode, keys, lens, s64, orders = self._source(e, seeds[j0:j1])
+            self.io.playout_new(st, self.cf, self.tb, rs, h, j0, mode, tiles, self.mt0, keys,
+                                lens, key, s64, r64, orders, centre, leader, out[j0:j1],
+                                pens[j0:j1], plies[j0:j1])  # fmt: skip
+        for i in range(h):
+            e.seeds[i] = seeds[i + h * ((k - 1 - i) // h)]
+        return Results._of(seeds, out, pens, plies)
+
+
+def _lanes(g: Any) -> I64:
+    out: I64 = np.ascontiguousarray(g, dtype=np.int64)
+    return out
+
+
+def arrays(e: Store) -> tuple[Any, ...]:
+    """The store's arrays in the kernels' order (:mod:`._kernels`, ``H`` to ``PLIES``)."""
+    return (e.hands, e.ends, e.mask, e.table, e.bone, e.bpos, e.bend, e.nums, e.pending,
+            e.need, e.turn, e.drawn, e.centre, e.result, e.board, e.nboard, e.plies)  # fmt: skip

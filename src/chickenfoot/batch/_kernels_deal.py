@@ -1,0 +1,232 @@
+"""The deals of the batched engine compiled with numba (see :mod:`._kernels`).
+
+An exact deal replays ``random.Random(f"{seed}:{round}").shuffle`` (Python's MT19937,
+seeded by ``init_by_array`` with the key :mod:`._shuffle` derives from the text's SHA-512,
+then ``getrandbits`` with rejection); the state is twisted word by word as the outputs
+are read, so a deal computes the ~80 outputs it uses, not 624. A fast deal shuffles with
+splitmix64 from ``(key, seed, round)`` (:func:`fast_state`), as :func:`._shuffle.fast_many`
+does on numpy arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._kernels import (
+    BEND,
+    BOARD,
+    BONE,
+    BPOS,
+    C_ASIDE,
+    C_BONE0,
+    C_HAND,
+    C_OTOES,
+    C_P,
+    C_V,
+    C_W,
+    CENTRE,
+    DRAWN,
+    MASK,
+    NBOARD,
+    NEED,
+    NUMS,
+    PEND,
+    PLIES,
+    RESULT,
+    TABLE,
+    TURN,
+    ZERO,
+    E,
+    H,
+    below,
+    bitw,
+    check_blocked,
+    mix,
+)
+
+N = 624
+M32 = np.uint64(0xFFFF_FFFF)
+UPPER = np.uint64(0x8000_0000)
+LOWER = np.uint64(0x7FFF_FFFF)
+MATRIX_A = np.uint64(0x9908_B0DF)
+
+
+@njit(cache=True)
+def mt_seed(mt0, key, klen, mt):
+    """``init_by_array(key[:klen])`` into ``mt`` (624 words held in uint64); ``mt0`` is
+    ``init_genrand(19650218)``."""
+    for k in range(N):
+        mt[k] = mt0[k]
+    i, j = 1, 0
+    for _ in range(max(N, klen)):
+        prev = mt[i - 1]
+        mt[i] = ((mt[i] ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525)) & M32))
+                 + key[j] + np.uint64(j)) & M32  # fmt: skip
+        i += 1
+        j += 1
+        if i >= N:
+            mt[0] = mt[N - 1]
+            i = 1
+        if j >= klen:
+            j = 0
+    for _ in range(N - 1):
+        prev = mt[i - 1]
+        mt[i] = ((mt[i] ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941)) & M32))
+                 - np.uint64(i)) & M32  # fmt: skip
+        i += 1
+        if i >= N:
+            mt[0] = mt[N - 1]
+            i = 1
+    mt[0] = UPPER
+
+
+@njit(cache=True)
+def mt_next(mt, pos):
+    """The next 32-bit output; ``pos[0]`` counts the outputs of this twist. Word ``k`` is
+    twisted just before it is read: in order, each reads what the whole twist would."""
+    k = pos[0]
+    if k >= N:
+        k = 0
+    y = (mt[k] & UPPER) | (mt[(k + 1) % N] & LOWER)
+    mag = MATRIX_A if y & np.uint64(1) else ZERO
+    mt[k] = mt[(k + 397) % N] ^ (y >> np.uint64(1)) ^ mag
+    pos[0] = k + 1
+    y = mt[k]
+    y ^= y >> np.uint64(11)
+    y ^= (y << np.uint64(7)) & np.uint64(0x9D2C_5680)
+    y ^= (y << np.uint64(15)) & np.uint64(0xEFC6_0000)
+    y ^= y >> np.uint64(18)
+    return y & M32
+
+
+@njit(cache=True)
+def mt_shuffle(mt, pos, x, m):
+    """``random.shuffle(x[:m])`` with the generator ``mt``: ``_randbelow`` by
+    ``getrandbits(bound.bit_length())`` until below the bound."""
+    for i in range(m - 1, 0, -1):
+        bound = i + 1
+        bits = 0
+        while (1 << bits) <= bound:
+            bits += 1
+        shift = np.uint64(32 - bits)
+        r = np.int64(mt_next(mt, pos) >> shift)
+        while r >= bound:
+            r = np.int64(mt_next(mt, pos) >> shift)
+        x[i], x[r] = x[r], x[i]
+
+
+@njit(cache=True)
+def fast_state(key0, key1, seed64, round64):
+    """The splitmix64 state that shuffles the fast deal of ``seed`` (mod 2**64)."""
+    return mix(mix(seed64 ^ key0) ^ (round64 + key1))
+
+
+@njit(cache=True)
+def fast_shuffle(rs, x, m):
+    """Fisher-Yates on ``x[:m]`` with exactly uniform draws (:func:`._kernels.below`)."""
+    for i in range(m - 1, 0, -1):
+        j = below(rs, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
+@njit(cache=True)
+def deal_lane(st, cf, tb, i, order, centre, leader):
+    """Deal the shuffled tiles ``order`` into lane ``i`` (as :meth:`~._store.Store._deal`)."""
+    p, hs, w_ = cf[C_P], cf[C_HAND], cf[C_W]
+    for s in range(p):
+        for w in range(w_):
+            st[H][s, w, i] = ZERO
+    for j in range(p * hs):
+        t = order[j]
+        st[H][j // hs, t >> 6, i] |= bitw(t, t >> 6)
+    nb = cf[C_BONE0]
+    for j in range(nb):
+        st[BONE][j, i] = order[p * hs + j]
+    st[BPOS][i] = 0
+    st[BEND][i] = nb
+    for v in range(cf[C_V]):
+        for w in range(w_):
+            st[E][v, w, i] = ZERO
+    st[NUMS][i] = 0
+    st[DRAWN][i] = -1
+    st[PLIES][i] = 0
+    st[CENTRE][i] = centre
+    turn = leader
+    wc = centre >> 6
+    for w in range(w_):
+        st[TABLE][w, i] = ZERO
+    if cf[C_ASIDE]:
+        st[BOARD][0, i] = np.int32(centre << 16)
+        st[NBOARD][i] = 1
+        st[PEND][i] = centre
+        st[NEED][i] = cf[C_OTOES]
+        for w in range(w_):
+            st[MASK][w, i] = tb[0][tb[1][centre], w]
+        st[TABLE][wc, i] = bitw(centre, wc)
+    else:
+        st[NBOARD][i] = 0
+        st[PEND][i] = -1
+        st[NEED][i] = 0
+        for w in range(w_):
+            st[MASK][w, i] = bitw(centre, w)
+        for s in range(p):
+            if st[H][s, wc, i] & bitw(centre, wc) != ZERO:
+                turn = s
+                break
+    st[TURN][i] = turn
+    st[RESULT][i] = -1
+    if nb == 0:
+        check_blocked(st, cf, i)
+
+
+@njit(cache=True)
+def shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, key0, key1, seed64, round64,
+             orders):  # fmt: skip
+    """The shuffle of deal ``j`` of a block into ``x``: exact (mode 0, from ``keys[j]``),
+    fast (mode 1, from seed ``seed64[j]``) or given (mode 2, ``orders[j]``)."""
+    m = tiles.shape[0]
+    if mode == 2:
+        for k in range(m):
+            x[k] = orders[j, k]
+        return
+    for k in range(m):
+        x[k] = tiles[k]
+    if mode == 0:
+        mt_seed(mt0, keys[j], klens[j], mt)
+        pos[0] = 0
+        mt_shuffle(mt, pos, x, m)
+    else:
+        rs[0] = fast_state(key0, key1, seed64[j], round64)
+        fast_shuffle(rs, x, m)
+
+
+@njit(cache=True)
+def deal_lanes(st, cf, tb, lanes, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64,
+               centre, leader):  # fmt: skip
+    """Deal round ``j`` into lane ``lanes[j]``: mode 0 exact, 1 fast, 2 the given
+    ``orders[j]``."""
+    m = tiles.shape[0]
+    x = np.empty(m, dtype=np.int64)
+    mt = np.empty(N, dtype=np.uint64)
+    pos = np.zeros(1, dtype=np.int64)
+    rs = np.zeros(1, dtype=np.uint64)
+    for j in range(lanes.shape[0]):
+        shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, fkey[0], fkey[1], seeds64,
+                 round64, orders)  # fmt: skip
+        deal_lane(st, cf, tb, lanes[j], x, centre, leader)
+
+
+@njit(cache=True)
+def shuffles(mode, tiles, mt0, keys, klens, fkey, seeds64, round64, orders, out):
+    """The shuffles alone (for the self-check against ``random.Random``), as rows of ``out``."""
+    m = tiles.shape[0]
+    x = np.empty(m, dtype=np.int64)
+    mt = np.empty(N, dtype=np.uint64)
+    pos = np.zeros(1, dtype=np.int64)
+    rs = np.zeros(1, dtype=np.uint64)
+    for j in range(out.shape[0]):
+        shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, fkey[0], fkey[1], seeds64,
+                 round64, orders)  # fmt: skip
+        for k in range(m):
+            out[j, k] = x[k]

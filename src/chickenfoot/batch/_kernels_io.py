@@ -1,0 +1,290 @@
+"""The batched engine's calls compiled with numba, over many lanes (see :mod:`._kernels`):
+masks, legal action ids, observations, action checks, steps and playouts."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._kernels import (
+    BEND,
+    BPOS,
+    C_A,
+    C_DRAW,
+    C_MAYPLAY,
+    C_MDI,
+    C_P,
+    C_PASS,
+    C_S,
+    C_SLOTS,
+    C_UNTIL,
+    C_V,
+    C_W,
+    CENTRE,
+    DRAWN,
+    NBOARD,
+    NEED,
+    PEND,
+    PLIES,
+    RESULT,
+    TABLE,
+    TURN,
+    ZERO,
+    E,
+    H,
+    action_of,
+    any_cand,
+    apply_move,
+    cand,
+    choose,
+    has_bit,
+    kth_word,
+    penalty,
+    play_out,
+    popc,
+    random_step,
+)
+from ._kernels_deal import N, deal_lane, shuffled
+
+
+@njit(cache=True)
+def legal_row(st, cf, tb, i, row):
+    """The legal action ids of round ``i`` into ``row`` (unsorted); returns how many."""
+    if st[RESULT][i] != -1:
+        return 0
+    n = 0
+    w_, slots = cf[C_W], cf[C_SLOTS]
+    d = st[DRAWN][i]
+    bone_left = st[BPOS][i] < st[BEND][i]
+    laid = st[NBOARD][i] > 0
+    if not any_cand(st, cf, i):
+        if bone_left and (d < 0 or cf[C_UNTIL]):
+            row[0] = cf[C_DRAW]
+        else:
+            row[0] = cf[C_PASS]
+        return 1
+    if cf[C_MDI] and d < 0 and bone_left and laid:
+        row[n] = cf[C_DRAW]
+        n += 1
+    if cf[C_MAYPLAY] and d >= 0:
+        row[n] = cf[C_PASS]
+        n += 1
+    pend = st[PEND][i]
+    if not laid:
+        row[n] = st[CENTRE][i] * slots
+        return n + 1
+    for w in range(w_):
+        c = cand(st, i, w)
+        while c != ZERO:
+            t = w * 64 + kth_word(c, 0)
+            c &= c - np.uint64(1)
+            if pend >= 0:
+                row[n] = t * slots + tb[4][t, pend]
+                n += 1
+                continue
+            x, y = tb[1][t], tb[2][t]
+            for k in range(1 if x == y else 2):
+                v = x if k == 0 else y
+                for ww in range(w_):
+                    e = st[E][v, ww, i]
+                    while e != ZERO:
+                        a = ww * 64 + kth_word(e, 0)
+                        e &= e - np.uint64(1)
+                        row[n] = t * slots + tb[4][t, a]
+                        n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_masks(st, cf, tb, lanes, out):
+    row = np.empty(cf[C_A], dtype=np.int64)
+    for r in range(lanes.shape[0]):
+        k = legal_row(st, cf, tb, lanes[r], row)
+        for j in range(k):
+            out[r, row[j]] = True
+
+
+@njit(cache=True)
+def legal_counts(st, cf, tb, lanes, counts):
+    row = np.empty(cf[C_A], dtype=np.int64)
+    for r in range(lanes.shape[0]):
+        counts[r] = legal_row(st, cf, tb, lanes[r], row)
+
+
+@njit(cache=True)
+def legal_ids(st, cf, tb, lanes, out):
+    """The legal action ids of each lane, ascending, padded with -1."""
+    row = np.empty(cf[C_A], dtype=np.int64)
+    for r in range(lanes.shape[0]):
+        k = legal_row(st, cf, tb, lanes[r], row)
+        srt = np.sort(row[:k])
+        for j in range(k):
+            out[r, j] = srt[j]
+
+
+@njit(cache=True)
+def observe(st, cf, tb, g, seat, off, out):
+    """``Encoding.observe`` of each round ``g[r]`` from ``seat`` (-1: the seat to act)."""
+    w_, p, v_ = cf[C_W], cf[C_P], cf[C_V]
+    for r in range(g.shape[0]):
+        i = g[r]
+        turn = st[TURN][i]
+        me = turn if seat < 0 else seat
+        for w in range(w_):
+            hw = st[H][me, w, i]
+            tw = st[TABLE][w, i]
+            aw = ZERO
+            for v in range(v_):
+                aw |= st[E][v, w, i]
+            for b in range(64):
+                t = w * 64 + b
+                if t >= cf[C_S]:
+                    break
+                sb = np.uint64(b)
+                if (hw >> sb) & np.uint64(1):
+                    out[r, off[0] + t] = 1.0
+                if (tw >> sb) & np.uint64(1):
+                    out[r, off[1] + t] = 1.0
+                if (aw >> sb) & np.uint64(1):
+                    out[r, off[2] + t] = 1.0
+        for v in range(v_):
+            c = 0
+            for w in range(w_):
+                c += popc(st[E][v, w, i])
+            out[r, off[3] + v] = c
+        pend = st[PEND][i]
+        if pend >= 0:
+            out[r, off[4] + pend] = 1.0
+            out[r, off[5]] = st[NEED][i]
+        out[r, off[6] + tb[1][st[CENTRE][i]]] = 1.0
+        d = st[DRAWN][i]
+        if d >= 0 and turn == me:
+            out[r, off[7] + d] = 1.0
+        for s in range(p):
+            c = 0
+            for w in range(w_):
+                c += popc(st[H][s, w, i])
+            out[r, off[8] + (s - me) % p] = c
+        out[r, off[9]] = st[BEND][i] - st[BPOS][i]
+        if st[RESULT][i] == -1:
+            out[r, off[10] + (turn - me) % p] = 1.0
+
+
+@njit(cache=True)
+def check(st, cf, tb, g, act, kind, tile, anc):
+    """Judge action ``act[r]`` of round ``g[r]`` (in play) and decode it into ``kind``,
+    ``tile``, ``anc``; returns the first row that is not a legal move, or -1."""
+    slots = cf[C_SLOTS]
+    for r in range(g.shape[0]):
+        i, x = g[r], act[r]
+        if x < 0 or x >= cf[C_A]:
+            return r
+        d = st[DRAWN][i]
+        bone_left = st[BPOS][i] < st[BEND][i]
+        laid = st[NBOARD][i] > 0
+        has = any_cand(st, cf, i)
+        tile[r] = -1
+        anc[r] = -1
+        if x == cf[C_DRAW]:
+            kind[r] = 1
+            if d < 0:
+                ok = bone_left and (not has or (cf[C_MDI] and laid))
+            else:
+                ok = bone_left and not has and cf[C_UNTIL]
+        elif x == cf[C_PASS]:
+            kind[r] = 2
+            if d < 0:
+                ok = not bone_left and not has
+            elif has:
+                ok = cf[C_MAYPLAY] != 0
+            else:
+                ok = not bone_left or not cf[C_UNTIL]
+        else:
+            kind[r] = 0
+            t, slot = x // slots, x % slots
+            a = tb[5][t, slot]
+            tile[r] = t
+            anc[r] = a
+            if a == -2 or cand(st, i, t >> 6) >> np.uint64(t & 63) & np.uint64(1) == ZERO:
+                return r
+            pend = st[PEND][i]
+            if pend >= 0:
+                ok = a == pend
+            elif laid:
+                ok = a >= 0 and (has_bit(st[E], tb[1][t], a, i) or has_bit(st[E], tb[2][t], a, i))
+            else:
+                ok = a == -1
+        if not ok:
+            return r
+    return -1
+
+
+@njit(cache=True)
+def apply_moves(st, cf, tb, g, kind, tile, anc, ended):
+    """Make the (checked) moves; ``ended[r]`` says whether round ``g[r]`` ended."""
+    for r in range(g.shape[0]):
+        i = g[r]
+        apply_move(st, cf, tb, i, kind[r], tile[r], anc[r])
+        ended[r] = st[RESULT][i] != -1
+
+
+@njit(cache=True)
+def random_actions(st, cf, tb, rs, out):
+    for i in range(out.shape[0]):
+        if st[RESULT][i] == -1:
+            kind, t, a = choose(st, cf, tb, i, rs)
+            out[i] = action_of(cf, tb, kind, t, a)
+        else:
+            out[i] = -1
+
+
+@njit(cache=True)
+def penalties(st, cf, tb, g, out):
+    for r in range(g.shape[0]):
+        for s in range(cf[C_P]):
+            out[r, s] = penalty(st, tb, g[r], s, cf[C_W])
+
+
+@njit(cache=True)
+def record(st, cf, tb, i, j, out, pens, plies):
+    res = st[RESULT][i]
+    out[j] = -1 if res == cf[C_P] else res
+    for s in range(cf[C_P]):
+        pens[j, s] = penalty(st, tb, i, s, cf[C_W])
+    plies[j] = st[PLIES][i]
+
+
+@njit(cache=True)
+def playout_lanes(st, cf, tb, rs, lanes, out, pens, plies):
+    """Play the rounds in ``lanes`` to their ends; their results go to row ``r``."""
+    for r in range(lanes.shape[0]):
+        i = lanes[r]
+        play_out(st, cf, tb, i, rs)
+        record(st, cf, tb, i, r, out, pens, plies)
+
+
+@njit(cache=True)
+def playout_new(st, cf, tb, rs, h, j0, mode, tiles, mt0, keys, klens, fkey, seeds64, round64,
+                orders, centre, leader, out, pens, plies):  # fmt: skip
+    """Deal and play ``len(out)`` new rounds, round ``j`` of the block (``j0 + j`` of the
+    playout) in lane ``(j0 + j) % h``: exact deals (mode 0) from ``keys[j]``, fast ones
+    (mode 1) from seed ``seeds64[j]``."""
+    m = tiles.shape[0]
+    x = np.empty(m, dtype=np.int64)
+    mt = np.empty(N, dtype=np.uint64)
+    pos = np.zeros(1, dtype=np.int64)
+    ds = np.zeros(1, dtype=np.uint64)
+    for j in range(out.shape[0]):
+        i = (j0 + j) % h
+        shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, ds, fkey[0], fkey[1], seeds64,
+                 round64, orders)  # fmt: skip
+        deal_lane(st, cf, tb, i, x, centre, leader)
+        play_out(st, cf, tb, i, rs)
+        record(st, cf, tb, i, j, out, pens, plies)
+
+
+@njit(cache=True)
+def random_steps(st, cf, tb, rs, g):
+    """One step of the random playout in each round ``g[r]`` (none over)."""
+    for r in range(g.shape[0]):
+        random_step(st, cf, tb, g[r], rs)
