@@ -226,9 +226,10 @@ class EngineAgent:
         }
 
     def __repr__(self) -> str:
+        # The name first: simulate's tables show the first 60 characters.
         shown = self._command[0] if len(self._command) == 1 else list(self._command)
-        name = "" if self._name is None else f", name={self._name!r}"
-        return f"EngineAgent({shown!r}{name})"
+        name = "" if self._name is None else f"name={self._name!r}, "
+        return f"EngineAgent({name}command={shown!r})"
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
