@@ -17,7 +17,8 @@ import random
 
 import pytest
 
-import chickenfoot.state as state_module
+import chickenfoot._kernel.legal as legal_module
+import chickenfoot._kernel.position as position_module
 from chickenfoot import (
     DRAW,
     PASS,
@@ -272,13 +273,13 @@ def test_the_move_memos_stay_within_their_limit_and_are_reused(
     # added entries. First fresh memos with a limit of 8, so a few playouts empty them
     # many times; then a limit they never reach, each position's moves listed twice.
     def entries() -> int:
-        return sum(len(memo) for memo in (*state_module._GROUPS, *state_module._TOES))
+        return sum(len(memo) for memo in (*legal_module._GROUPS, *legal_module._TOES))
 
     def fresh_memos(limit: int) -> None:
-        monkeypatch.setattr(state_module, "_GROUPS", [{} for _ in state_module._GROUPS])
-        monkeypatch.setattr(state_module, "_TOES", [{} for _ in state_module._TOES])
-        monkeypatch.setattr(state_module, "_memo_size", [0])
-        monkeypatch.setattr(state_module, "_MEMO_LIMIT", limit)
+        monkeypatch.setattr(legal_module, "_GROUPS", [{} for _ in legal_module._GROUPS])
+        monkeypatch.setattr(legal_module, "_TOES", [{} for _ in legal_module._TOES])
+        monkeypatch.setattr(legal_module, "_memo_size", [0])
+        monkeypatch.setattr(legal_module, "_MEMO_LIMIT", limit)
 
     fresh_memos(8)
     emptied = 0
@@ -288,7 +289,7 @@ def test_the_move_memos_stay_within_their_limit_and_are_reused(
         while not s.is_over():
             before = entries()
             moves = legal_moves(s)
-            assert state_module._memo_size[0] == entries() <= 8
+            assert legal_module._memo_size[0] == entries() <= 8
             emptied += entries() < before
             s = apply(s, rng.choice(moves))
     assert emptied > 0
@@ -300,9 +301,9 @@ def test_the_move_memos_stay_within_their_limit_and_are_reused(
         while not s.is_over():
             moves = legal_moves(s)
             now = entries()
-            assert state_module._memo_size[0] == now
+            assert legal_module._memo_size[0] == now
             assert legal_moves(s) == moves
-            assert state_module._memo_size[0] == entries() == now
+            assert legal_module._memo_size[0] == entries() == now
             s = apply(s, rng.choice(moves))
 
 
@@ -315,10 +316,10 @@ def test_the_union_memo_holds_the_first_65536_sets_of_numbers(
     # numbers, the bitmask of the tiles showing any of them; a simulator meets new sets of
     # numbers for as long as it runs, so the memo keeps the first 65,536 and no more.
     memo: dict[int, int] = {}
-    monkeypatch.setattr(state_module, "_UNION", memo)
+    monkeypatch.setattr(position_module, "UNION", memo)
     limit = 1 << 16
     for nums in range(1, limit + 100):
-        state_module._union(nums)
+        position_module.union(nums)
     assert sorted(memo) == list(range(1, limit + 1))
 
     def showing(numbers: set[int]) -> int:  # worked out from the tiles, not by _union
@@ -327,8 +328,8 @@ def test_the_union_memo_holds_the_first_65536_sets_of_numbers(
 
     for nums in (1, 0b101, 1 << 15, limit - 1, limit):
         numbers = {v for v in range(19) if nums >> v & 1}
-        assert memo[nums] == state_module._union(nums) == showing(numbers)
-    assert state_module._union(limit + 7) == showing({0, 1, 2, 16})  # past the bound
+        assert memo[nums] == position_module.union(nums) == showing(numbers)
+    assert position_module.union(limit + 7) == showing({0, 1, 2, 16})  # past the bound
     assert limit + 7 not in memo
 
 

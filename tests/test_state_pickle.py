@@ -7,7 +7,7 @@ import pickle
 from hypothesis import given, settings
 
 import chickenfoot as cf
-from chickenfoot.state import _settle
+from chickenfoot._kernel import settle
 from strategies import examples, positions
 
 
@@ -28,6 +28,6 @@ def test_a_history_far_deeper_than_the_recursion_limit_pickles() -> None:
     log = None
     for _ in range(5000):
         log = (log, 0, cf.PASS)
-    long = _settle(s.rules, s.centre.id, s.board, s._hands, s._bone, s.turn, -1, log)
+    long = settle(s.rules, s.centre.id, s.board, s._hands, s._bone, s.turn, -1, log)
     back = pickle.loads(pickle.dumps(long))
     assert len(back.history) == 5000 and back.history == long.history and back == s

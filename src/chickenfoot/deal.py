@@ -13,10 +13,11 @@ from __future__ import annotations
 import random
 
 from chickenfoot import _checks as checks
+from chickenfoot._kernel import BLOCKED, blocked, make
 from chickenfoot.errors import RulesError, brief
 from chickenfoot.moves import Play, play_by_ids
 from chickenfoot.rules import Rules
-from chickenfoot.state import _BLOCKED, State, _blocked, _make
+from chickenfoot.state import State
 from chickenfoot.tiles import DOUBLE_ID, MAX_PIP, PIPS, WITH, set_size
 
 __all__ = ["deal", "shuffled_tiles"]
@@ -87,8 +88,8 @@ def deal(rules: Rules, seed: int, round: int = 0) -> State:
         for seat, mask in enumerate(hands):
             if mask >> centre & 1:
                 turn = seat
-    result = _BLOCKED if not bone and _blocked(tuple(hands), playable) else None
-    return _make(
+    result = BLOCKED if not bone and blocked(tuple(hands), playable) else None
+    return make(
         rules,
         centre,
         board,

@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from chickenfoot._checks import indent as check_indent
 from chickenfoot._checks import listing
-from chickenfoot.errors import FormatError, InvalidMoveError, RulesError, brief
-from chickenfoot.moves import Play, play_by_ids
+from chickenfoot._kernel import settle
+from chickenfoot._reading import join, kind, read_board, read_list, read_tile
+from chickenfoot.errors import FormatError, RulesError, brief
 from chickenfoot.rules import Rules
-from chickenfoot.state import State, _settle
-from chickenfoot.tiles import PIPS, Tile, set_size
+from chickenfoot.tiles import Tile, set_size
+
+if TYPE_CHECKING:
+    from chickenfoot.state import State
 
 __all__ = [
     "MAX_DOCUMENT",
@@ -58,48 +61,29 @@ _POSITION_KEYS: Final = (
 )
 
 
-def _join(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else key
-
-
 def check_header(
     obj: Any, fmt: str, keys: tuple[str, ...], path: str = "", optional: tuple[str, ...] = ()
 ) -> Mapping[str, Any]:
     """Check that ``obj`` is a ``fmt`` document of version 1 with ``keys`` (and ``optional``)."""
     if not isinstance(obj, Mapping):
-        raise FormatError(path, f"expected a {fmt} document (a JSON object), got {_kind(obj)}")
+        raise FormatError(path, f"expected a {fmt} document (a JSON object), got {kind(obj)}")
     if "format" in obj and obj["format"] != fmt:  # a different document: say so first
-        raise FormatError(_join(path, "format"), f"expected {fmt!r}, got {brief(obj['format'])}")
+        raise FormatError(join(path, "format"), f"expected {fmt!r}, got {brief(obj['format'])}")
     for key in keys:
         if key not in obj:
-            raise FormatError(_join(path, key), "missing")
+            raise FormatError(join(path, key), "missing")
     for key in obj:
         if key not in keys and key not in optional:
             name = key if isinstance(key, str) and len(key) <= 40 else brief(key, 40)
             known = ", ".join((*keys, *(f"{k} (optional)" for k in optional)))
-            raise FormatError(_join(path, name), f"unknown key (a {fmt} has {known})")
+            raise FormatError(join(path, name), f"unknown key (a {fmt} has {known})")
     version = obj["version"]
     if type(version) is not int:
-        raise FormatError(_join(path, "version"), f"expected the integer 1, got {brief(version)}")
+        raise FormatError(join(path, "version"), f"expected the integer 1, got {brief(version)}")
     if version != VERSION:
         what = "newer than this library reads" if version > VERSION else "not a known version"
-        raise FormatError(_join(path, "version"), f"version {brief(version)} is {what} (1)")
+        raise FormatError(join(path, "version"), f"version {brief(version)} is {what} (1)")
     return obj
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "an array",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
 
 
 def rules_from_dict(obj: Any, path: str = "rules") -> Rules:
@@ -110,28 +94,13 @@ def rules_from_dict(obj: Any, path: str = "rules") -> Rules:
         field = err.field if err.field and err.field != "rules" else ""
         if len(field) > 40:  # an unknown field may be any text
             field = brief(field, 40)
-        raise FormatError(_join(path, field) if field else path, str(err)) from None
-
-
-def _tile(value: Any, path: str, max_pip: int) -> Tile:
-    if not isinstance(value, str):
-        raise FormatError(path, f"expected a tile such as '9-4', got {_kind(value)}")
-    try:
-        return Tile.parse(value, max_pip=max_pip)
-    except InvalidMoveError as err:
-        raise FormatError(path, str(err)) from None
-
-
-def _list(value: Any, path: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise FormatError(path, f"expected an array, got {_kind(value)}")
-    return value
+        raise FormatError(join(path, field) if field else path, str(err)) from None
 
 
 def position_from_dict(obj: Any, path: str = "") -> State:
     """Read and check a ``chickenfoot/position`` document (``path``: where it sits)."""
     doc = check_header(obj, POSITION_FORMAT, _POSITION_KEYS, path)
-    rules = rules_from_dict(doc["rules"], _join(path, "rules"))
+    rules = rules_from_dict(doc["rules"], join(path, "rules"))
     return position_from_parts(
         rules,
         centre=doc["centre"],
@@ -164,9 +133,9 @@ def position_from_parts(
     doc = {"centre": centre, "board": board, "hands": hands, "boneyard": boneyard}
     doc.update(turn=turn, drawn=drawn)
     n = rules.max_pip
-    centre = _tile(doc["centre"], _join(path, "centre"), n)
+    centre = read_tile(doc["centre"], join(path, "centre"), n)
     if not centre.is_double:
-        raise FormatError(_join(path, "centre"), f"{centre} is not a double")
+        raise FormatError(join(path, "centre"), f"{centre} is not a double")
     seen: dict[int, str] = {}
 
     def place(tile: Tile, where: str) -> None:
@@ -174,27 +143,27 @@ def position_from_parts(
             raise FormatError(where, f"{tile} appears twice (also at {seen[tile.id]})")
         seen[tile.id] = where
 
-    board = _read_board(doc["board"], _join(path, "board"), rules, centre, place)
-    hands_path = _join(path, "hands")
-    raw_hands = _list(doc["hands"], hands_path)
+    board = read_board(doc["board"], join(path, "board"), rules, centre, place)
+    hands_path = join(path, "hands")
+    raw_hands = read_list(doc["hands"], hands_path)
     if len(raw_hands) != rules.players:
         raise FormatError(
             hands_path, f"expected {rules.players} hands (one per player), got {len(raw_hands)}"
         )
     hands = []
     for seat, raw in enumerate(raw_hands):
-        hp = _join(hands_path, seat)
+        hp = join(hands_path, seat)
         mask = 0
-        for i, value in enumerate(_list(raw, hp)):
-            tile = _tile(value, _join(hp, i), n)
-            place(tile, _join(hp, i))
+        for i, value in enumerate(read_list(raw, hp)):
+            tile = read_tile(value, join(hp, i), n)
+            place(tile, join(hp, i))
             mask |= 1 << tile.id
         hands.append(mask)
-    bone_path = _join(path, "boneyard")
+    bone_path = join(path, "boneyard")
     bone = []
-    for i, value in enumerate(_list(doc["boneyard"], bone_path)):
-        tile = _tile(value, _join(bone_path, i), n)
-        place(tile, _join(bone_path, i))
+    for i, value in enumerate(read_list(doc["boneyard"], bone_path)):
+        tile = read_tile(value, join(bone_path, i), n)
+        place(tile, join(bone_path, i))
         bone.append(tile.id)
     missing = [str(Tile.from_id(t)) for t in range(set_size(n)) if t not in seen]
     if missing:
@@ -204,75 +173,16 @@ def position_from_parts(
     turn = doc["turn"]
     if type(turn) is not int or not 0 <= turn < rules.players:
         raise FormatError(
-            _join(path, "turn"), f"{brief(turn)} is not a seat (0 to {rules.players - 1})"
+            join(path, "turn"), f"{brief(turn)} is not a seat (0 to {rules.players - 1})"
         )
     drawn_value = doc["drawn"]
     drawn = -1
     if drawn_value is not None:
-        tile = _tile(drawn_value, _join(path, "drawn"), n)
+        tile = read_tile(drawn_value, join(path, "drawn"), n)
         if not hands[turn] >> tile.id & 1:
-            raise FormatError(_join(path, "drawn"), f"{tile} is not in the hand of seat {turn}")
+            raise FormatError(join(path, "drawn"), f"{tile} is not in the hand of seat {turn}")
         drawn = tile.id
-    return _settle(rules, centre.id, board, tuple(hands), tuple(bone), turn, drawn)
-
-
-def _read_board(value: Any, path: str, rules: Rules, centre: Tile, place: Any) -> tuple[Play, ...]:
-    """Parse the board and replay it on an empty table, checking every placement."""
-    raw = _list(value, path)
-    n = rules.max_pip
-    if not raw:
-        if rules.centre == "set_aside":
-            raise FormatError(path, f"the board must start with the centre {centre}")
-        return ()
-    first = _join(path, 0)
-    if raw[0] != str(centre) and _tile(raw[0], first, n) is not centre:
-        raise FormatError(
-            first, f"the board must start with the centre {centre}, got {brief(raw[0])}"
-        )
-    place(centre, first)
-    board = [play_by_ids(centre.id, -1)]
-    ends: dict[int, int] = {}  # anchor id -> open number
-    pending, need = centre.id, rules.opening_toes
-    for i in range(1, len(raw)):
-        where = _join(path, i)
-        text = raw[i]
-        if not isinstance(text, str) or text.count("@") != 1:
-            raise FormatError(where, f"expected a placement TILE@ANCHOR, got {brief(text)}")
-        tile_text, anchor_text = text.split("@")
-        tile = _tile(tile_text, where, n)
-        anchor = _tile(anchor_text, where, n)
-        if anchor.id not in {m.tile.id for m in board}:
-            raise FormatError(where, f"{text}: the anchor {anchor} was not played earlier")
-        place(tile, where)
-        if pending >= 0:
-            hub = PIPS[pending][0]
-            if anchor.id != pending:
-                raise FormatError(
-                    where, f"{text}: the hub {Tile.from_id(pending)} still needs {need} toe(s)"
-                )
-            if not tile.has(hub):
-                raise FormatError(where, f"{text}: {tile} does not carry {hub}")
-            ends[tile.id] = tile.other(hub)
-            need -= 1
-            if not need:
-                pending = -1
-        else:
-            if anchor.id not in ends:
-                raise FormatError(
-                    where, f"{text}: {anchor} is not an open end (a closed line or a full hub)"
-                )
-            v = ends.pop(anchor.id)
-            if not tile.has(v):
-                ends[anchor.id] = v
-                raise FormatError(
-                    where, f"{text}: {tile} does not match the open end {v} of {anchor}"
-                )
-            if tile.is_double:
-                pending, need = tile.id, rules.foot_toes
-            else:
-                ends[tile.id] = tile.other(v)
-        board.append(play_by_ids(tile.id, anchor.id))
-    return tuple(board)
+    return settle(rules, centre.id, board, tuple(hands), tuple(bone), turn, drawn)
 
 
 def position_to_dict(state: State) -> dict[str, Any]:

@@ -17,7 +17,7 @@ import re
 from typing import Any, Final, NamedTuple
 
 from chickenfoot.errors import ArgumentError, InvalidMoveError, brief
-from chickenfoot.tiles import _BY_ID, MAX_PIP, Tile, tile_id
+from chickenfoot.tiles import BY_ID, MAX_PIP, Tile, tile_id
 
 __all__ = ["DRAW", "PASS", "Draw", "Event", "Move", "Pass", "Play", "parse_move"]
 
@@ -133,18 +133,20 @@ class Play(Move):
         return f"Play({self.tile!r}, {self.anchor!r})"
 
 
-_PLAY_ROWS: Final[list[dict[int, Play]]] = [{} for _ in _BY_ID]
+PLAY_ROWS: Final[list[dict[int, Play]]] = [{} for _ in BY_ID]
+"""The interned plays: ``PLAY_ROWS[t][a]`` is tile id ``t`` on anchor id ``a`` (filled on
+demand by :func:`play_by_ids`; shared with the kernel and the playout loop, not in ``__all__``)."""
 
 
 def play_by_ids(t: int, a: int) -> Play:
     """The interned :class:`Play` of tile id ``t`` on anchor id ``a`` (-1: no anchor)."""
-    row = _PLAY_ROWS[t]
+    row = PLAY_ROWS[t]
     m = row.get(a)
     if m is None:
         m = object.__new__(Play)
         osa = object.__setattr__
-        osa(m, "tile", _BY_ID[t])
-        osa(m, "anchor", None if a < 0 else _BY_ID[a])
+        osa(m, "tile", BY_ID[t])
+        osa(m, "anchor", None if a < 0 else BY_ID[a])
         osa(m, "_t", t)
         osa(m, "_a", a)
         # setdefault is one atomic step: two threads that both missed still share the one
@@ -168,7 +170,7 @@ class Draw(Move):
             return DRAW
         if not isinstance(tile, Tile):
             raise InvalidMoveError(f"Draw({brief(tile)}): expected a Tile or None")
-        return _DRAWS[tile.id]
+        return DRAWS[tile.id]
 
     @classmethod
     def _create(cls, tile: Tile | None) -> Draw:
@@ -212,7 +214,8 @@ class Pass(Move):
 
 DRAW: Final[Draw] = Draw._create(None)
 """The move ``draw``: take the front tile of the boneyard."""
-_DRAWS: Final[tuple[Draw, ...]] = tuple(Draw._create(t) for t in _BY_ID)
+DRAWS: Final[tuple[Draw, ...]] = tuple(Draw._create(t) for t in BY_ID)
+"""The interned ``draw:X-Y`` moves, by tile id (shared with the kernel, not in ``__all__``)."""
 PASS: Final[Pass] = object.__new__(Pass)
 """The move ``pass``."""
 
@@ -273,7 +276,7 @@ def parse_move(text: str, *, max_pip: int = MAX_PIP) -> Move:
             raise InvalidMoveError(f"{brief(text)} names a tile outside the double-{max_pip} set")
         nums = [int(g) for g in groups]
         if is_draw:
-            return _DRAWS[tile_id(nums[0], nums[1])]
+            return DRAWS[tile_id(nums[0], nums[1])]
         return play_by_ids(
             tile_id(nums[0], nums[1]), tile_id(nums[2], nums[3]) if len(nums) == 4 else -1
         )

@@ -8,9 +8,10 @@
 
 from __future__ import annotations
 
+from chickenfoot._kernel import do_draw, do_pass, do_play, generate
 from chickenfoot.errors import ArgumentError, brief
 from chickenfoot.moves import DRAW, PASS, Play
-from chickenfoot.state import State, _do_draw, _do_pass, _do_play, _generate
+from chickenfoot.state import State
 
 __all__ = ["perft"]
 
@@ -30,22 +31,22 @@ def perft(state: State, depth: int) -> int:
     if depth == 0:
         return 1
     if depth == 1:
-        return len(_generate(state))
+        return len(generate(state))
     total = 0
     stack = [(state, depth)]  # positions still to expand, each with its depth (>= 2)
     push, pop = stack.append, stack.pop
     while stack:
         s, d = pop()
-        for m in _generate(s):
+        for m in generate(s):
             if m is DRAW:
-                nxt = _do_draw(s, s._bone[0])
+                nxt = do_draw(s, s._bone[0])
             elif m is PASS:
-                nxt = _do_pass(s)
+                nxt = do_pass(s)
             else:
                 assert isinstance(m, Play)
-                nxt = _do_play(s, m)
+                nxt = do_play(s, m)
             if d == 2:
-                total += len(_generate(nxt))
+                total += len(generate(nxt))
             else:
                 push((nxt, d - 1))
     return total

@@ -25,23 +25,21 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from chickenfoot.errors import ArgumentError, brief
-from chickenfoot.moves import _DRAWS, _PLAY_ROWS, DRAW, PASS, Move, Play, play_by_ids
-from chickenfoot.state import (
-    _BLOCKED,
-    _OUT,
-    _UNION,
-    LegalMoves,
-    State,
-    _do_draw,
-    _do_pass,
-    _do_play,
-    _generate,
-    _make,
-    _new_legal,
-    _union,
-    apply,
+from chickenfoot._kernel import (
+    BLOCKED,
+    OUT,
+    UNION,
+    do_draw,
+    do_pass,
+    do_play,
+    generate,
+    make,
+    new_legal,
+    union,
 )
+from chickenfoot.errors import ArgumentError, brief
+from chickenfoot.moves import DRAW, DRAWS, PASS, PLAY_ROWS, Move, Play, play_by_ids
+from chickenfoot.state import LegalMoves, State, apply
 from chickenfoot.tiles import PIPS, WITH
 
 __all__ = ["Policy", "playout"]
@@ -94,22 +92,22 @@ _RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
 def _policy_playout(s: State, policy: Policy) -> State:
     listed = tuple.__contains__
     while s._outcome is None:
-        moves = _new_legal(LegalMoves, _generate(s))
+        moves = new_legal(LegalMoves, generate(s))
         m = policy(s, moves)
         if not listed(moves, m):
             # A named draw, notation, or an illegal move: the checked path decides.
             s = apply(s, m)
         elif isinstance(m, Play):
-            s = _do_play(s, m)
+            s = do_play(s, m)
         elif m is DRAW:
-            s = _do_draw(s, s._bone[0])
+            s = do_draw(s, s._bone[0])
         else:  # PASS, the only other move ever listed
-            s = _do_pass(s)
+            s = do_pass(s)
     return s
 
 
 def _random_playout(s: State, rng: random.Random) -> State:
-    """The uniform random playout on local variables; mirrors ``_generate``/``_do_*``.
+    """The uniform random playout on local variables; mirrors ``generate``/``_do_*``.
 
     Instead of building each legal-move list, it counts the moves, draws the index exactly
     as ``rng.choice`` would (``Random._randbelow``: ``k = n.bit_length()``, then
@@ -132,9 +130,9 @@ def _random_playout(s: State, rng: random.Random) -> State:
     until = rules.draw == "until_playable"
     may_play = rules.drawn_tile == "may_play"
     opening_toes, foot_toes = rules.opening_toes, rules.foot_toes
-    rows = _PLAY_ROWS
-    union_get = _UNION.get
-    draws = _DRAWS
+    rows = PLAY_ROWS
+    union_get = UNION.get
+    draws = DRAWS
     with_, pips = WITH, PIPS  # locals: the loop reads them on most moves
     log = s._log
     result = None
@@ -224,7 +222,7 @@ def _random_playout(s: State, rng: random.Random) -> State:
                     need -= 1
                     if not need:
                         pending = -1
-                        mask = union_get(nums) or _union(nums)
+                        mask = union_get(nums) or union(nums)
                 else:
                     if ends[x] >> a & 1:
                         v, o = x, y
@@ -241,10 +239,10 @@ def _random_playout(s: State, rng: random.Random) -> State:
                         ends[o] |= 1 << t
                         nums |= 1 << o
                         if nums != before:
-                            mask = union_get(nums) or _union(nums)
+                            mask = union_get(nums) or union(nums)
                 if not h:
                     d = -1
-                    result = _OUT[turn]
+                    result = OUT[turn]
                     break
         # a pass, or the turn after a play
         d = -1
@@ -256,10 +254,10 @@ def _random_playout(s: State, rng: random.Random) -> State:
                 if h & mask:
                     break
             else:
-                result = _BLOCKED
+                result = BLOCKED
                 break
     bone.reverse()
-    return _make(
+    return make(
         rules,
         centre,
         tuple(board),

@@ -22,15 +22,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from chickenfoot._checks import indent as check_indent
+from chickenfoot._kernel import is_state
 from chickenfoot.errors import ChickenFootError, FormatError, brief
 from chickenfoot.formats import VERSION, check_header, loads, position_from_dict
 from chickenfoot.moves import Move, parse_move
-from chickenfoot.state import State
+
+if TYPE_CHECKING:
+    from chickenfoot.state import State
 
 __all__ = ["RECORD_FORMAT", "Record", "RecordMoveError"]
 
@@ -85,7 +88,7 @@ class Record:
     _states: tuple[State, ...] = attrs.field(eq=False)
 
     def __init__(self, start: State, moves: Iterable[Move | str] = ()) -> None:
-        if not isinstance(start, State):
+        if not is_state(start):
             raise FormatError("start", f"expected a State, got {brief(start)}")
         if isinstance(moves, str):
             raise FormatError(

@@ -35,10 +35,10 @@ from __future__ import annotations
 from typing import Final
 
 from chickenfoot import _checks as checks
+from chickenfoot._compact import draw_state, draw_view, plural
 from chickenfoot.errors import ArgumentError, brief
-from chickenfoot.outcome import Outcome, Termination
+from chickenfoot.outcome import Termination
 from chickenfoot.state import State
-from chickenfoot.table import Table
 from chickenfoot.view import View
 
 __all__ = ["render", "render_compact", "render_table"]
@@ -46,10 +46,6 @@ __all__ = ["render", "render_compact", "render_table"]
 
 MIN_WIDTH: Final = 20
 MAX_WIDTH: Final = 10_000
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _position(position: object, who: str) -> State | View:
@@ -84,7 +80,7 @@ def render_table(state: State | View) -> str:
     pending = state.pending_hub
     if pending is not None:
         what = "the centre" if pending is state.centre else "the foot"
-        more = _plural(state.toes_needed, "more toe")
+        more = plural(state.toes_needed, "more toe")
         out.append(f"Pending: {what} {pending} needs {more}")
     return "\n".join(out)
 
@@ -130,64 +126,19 @@ def render(state: State | View) -> str:
     if isinstance(state, View):
         for seat, size in enumerate(state.hand_sizes):
             if seat != state.seat:
-                out.append(f"  seat {seat}: {_plural(size, 'tile')}")
+                out.append(f"  seat {seat}: {plural(size, 'tile')}")
                 continue
             tiles = " ".join(str(t) for t in state.hand) if state.hand else "none"
-            count = f"{_plural(size, 'tile')}, {state.penalty} points"
+            count = f"{plural(size, 'tile')}, {state.penalty} points"
             out.append(f"  seat {seat} (you): {tiles} ({count})")
     else:
         points = state.penalties()
         for seat, hand in enumerate(state.hands):
             tiles = " ".join(str(t) for t in hand) if hand else "none"
-            count = f"{_plural(len(hand), 'tile')}, {points[seat]} points"
+            count = f"{plural(len(hand), 'tile')}, {points[seat]} points"
             out.append(f"  seat {seat}: {tiles} ({count})")
-    out.append(f"Boneyard: {_plural(state.boneyard_size, 'tile')}")
+    out.append(f"Boneyard: {plural(state.boneyard_size, 'tile')}")
     return "\n".join(out)
-
-
-def _ending(result: Outcome) -> str:
-    if result.termination is Termination.OUT:
-        return f"over: seat {result.seat} went out"
-    return "over: blocked (the boneyard is empty and nobody can play)"
-
-
-def _compact_table(table: Table, centre_text: str) -> list[str]:
-    if table.centre is None:
-        return [f"table empty: the centre {centre_text} is not laid yet"]
-    last = table.last
-    out = []
-    for hub in table.hubs:
-        head = f"centre {hub.tile}" if hub.is_centre else f"foot {hub.tile}"
-        count = f"{len(hub.lines)}/{hub.toes_required} toes"
-        if hub is table.pending:
-            more = _plural(table.toes_needed, "more toe")
-            count += f", needs {more}"
-        out.append(f"{head}  ({count})")
-        for i, line in enumerate(hub.lines):
-            branch = "└" if i == len(hub.lines) - 1 else "├"
-            tiles = " ".join(
-                f"{p}*" if last is not None and p.tile == last.tile else str(p) for p in line.tiles
-            )
-            closed = line.closed_by
-            end = f"→ {line.open_end}" if closed is None else f"▪ foot {closed}"
-            out.append(f"  {branch} {tiles} {end}")
-    return out
-
-
-def _wrapped(head: str, words: list[str], tail: str, width: int) -> list[str]:
-    """``head``, the words and ``tail`` on rows of at most ``width`` characters (as far as
-    the words allow), continuation rows indented under the first word."""
-    rows: list[str] = []
-    row = head
-    for word in [*words, tail]:
-        at_start = row == head
-        if not at_start and len(row) + 1 + len(word) > width:
-            rows.append(row)
-            row = " " * len(head) + word
-        else:
-            row = row + word if at_start else f"{row} {word}"
-    rows.append(row)
-    return rows
 
 
 def render_compact(position: State | View, *, seat: int | None = None, width: int = 80) -> str:
@@ -223,28 +174,6 @@ def render_compact(position: State | View, *, seat: int | None = None, width: in
         if isinstance(position, View):
             raise ArgumentError("seat= is for a State; a View is already one seat's picture")
         position = position.view(seat)
-    out = _compact_table(position.table, str(position.centre))
-    result = position.outcome()
-    if result is None:
-        status = f"seat {position.turn} to play"
-        drawn = position.drawn
-        if drawn is not None:
-            status += f" · has drawn {drawn}"
-    else:
-        status = _ending(result)
-    out.append(f"{status} · boneyard {position.boneyard_size}")
     if isinstance(position, View):
-        for s, size in enumerate(position.hand_sizes):
-            if s == position.seat:
-                words = [str(t) for t in position.hand] or ["none"]
-                count = f"({_plural(size, 'tile')}, {position.penalty} points)"
-                out.extend(_wrapped(f"> seat {s}: ", words, count, width))
-            else:
-                out.append(f"  seat {s}: {_plural(size, 'tile')}")
-    else:
-        points = position.penalties()
-        for s, hand in enumerate(position.hands):
-            words = [str(t) for t in hand] or ["none"]
-            count = f"({_plural(len(hand), 'tile')}, {points[s]} points)"
-            out.extend(_wrapped(f"  seat {s}: ", words, count, width))
-    return "\n".join(out)
+        return draw_view(position, width=width)
+    return draw_state(position, width=width)

@@ -35,60 +35,23 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Final
 
+from chickenfoot._kernel import do_draw, do_play, make, settle
+from chickenfoot._slots import Problem, assign, complete
 from chickenfoot.errors import FormatError
-from chickenfoot.moves import _DRAWS, Draw, Play
+from chickenfoot.formats import position_from_parts
+from chickenfoot.moves import DRAWS, Draw, Play
 from chickenfoot.outcome import Termination
-from chickenfoot.state import State, _do_draw, _do_play, _make, _settle
-from chickenfoot.tiles import WITH
+from chickenfoot.record import Record
+from chickenfoot.tiles import BY_ID, WITH
 
 if TYPE_CHECKING:
-    from chickenfoot.record import Record
+    from chickenfoot.state import State
     from chickenfoot.view import View
 
 __all__ = ["check_history", "public_facts", "sample_record", "sample_state"]
 
 _FAR: Final = 1 << 30  # "never left the hand"
 _GHOST: Final = 1 << 200  # a bit beyond every tile: keeps a ghost hand from emptying
-
-
-class _Problem:
-    """The slots, the tiles and which tile may go where, for one view (built once)."""
-
-    __slots__ = (
-        "allow",
-        "arrival",
-        "base",
-        "bone_slot",
-        "cap",
-        "draw_slots",
-        "drawn_slot",
-        "feasible",
-        "force",
-        "noplay",
-        "owner",
-        "played",
-        "start_hands",
-        "start_len",
-        "start_turn",
-        "tiles",
-    )
-
-    tiles: list[int]  # tile ids whose place is unknown
-    feasible: list[list[int]]  # per tile (index into tiles): the slots it may take
-    cap: list[int]  # per slot: how many tiles it takes
-    owner: list[int]  # per slot: the seat, or -1 for the boneyard
-    bone_slot: int
-    draw_slots: list[int]  # per history event: its slot (-1: not a hidden draw)
-    drawn_slot: int  # the slot of the tile the seat to act drew and still holds, or -1
-    played: set[int]  # tiles played by the other seats during the history
-    start_hands: list[int]  # per slot < players: known tiles (the viewer's start hand)
-    start_len: int  # board length when the history starts
-    start_turn: int
-    force: list[tuple[int, int]]  # (tile index, slot): pairs that keep the round unblocked
-    base: list[int]  # one complete assignment: the slot of each tile
-    noplay: list[list[tuple[int, int]]]  # per seat: (event index, tiles it did not hold)
-    arrival: list[int]  # per slot: the event index of the draw (-1: start or boneyard)
-    allow: list[int]  # per slot: the tiles it may take (-1: any)
 
 
 def check_history(view: View) -> None:
@@ -133,14 +96,14 @@ def _fail(path: str, message: str) -> FormatError:
     return FormatError(path, message)
 
 
-def _problem(view: View) -> _Problem:
+def _problem(view: View) -> Problem:
     cached = view._cache.get("problem")
     if cached is None:
         cached = view._cache["problem"] = _analyse(view)
     return cached
 
 
-def _analyse(v: View) -> _Problem:
+def _analyse(v: View) -> Problem:
     """Replay the public history, collect what it proves, and find one consistent deal."""
     rules, me, players = v.rules, v.seat, v.players
     events = v.history
@@ -159,7 +122,7 @@ def _analyse(v: View) -> _Problem:
                 )
             j += 1
     centre = v.centre.id
-    table = _settle(rules, centre, board[:start_len], (_GHOST,), (0,), 0, -1, None)
+    table = settle(rules, centre, board[:start_len], (_GHOST,), (0,), 0, -1, None)
 
     sizes = list(v.hand_sizes)
     for e in events:
@@ -257,11 +220,11 @@ def _analyse(v: View) -> _Problem:
                 raise _fail(where, f"seat {seat} plays with no tiles in hand")
             if seat != me:
                 played[move._t] = (seat, i)
-            ghost = _make(
+            ghost = make(
                 rules, centre, table.board, (_GHOST | 1 << move._t,), (0,), 0, -1,
                 table._ends, table._pending, table._need, table._mask, table._nums, None, None,
             )  # fmt: skip
-            table = _do_play(ghost, move)
+            table = do_play(ghost, move)
             sizes[seat] -= 1
             if sizes[seat] == 0:
                 out = seat
@@ -379,7 +342,7 @@ def _analyse(v: View) -> _Problem:
         i = tiles.index(centre)
         dealt = list(feasible)
         dealt[i] = [g for g in feasible[i] if g == s0 or (g >= players and s0 in leaders)]
-    p = _Problem()
+    p = Problem()
     p.tiles, p.feasible, p.cap, p.owner = tiles, feasible, cap, owner
     p.bone_slot, p.draw_slots, p.drawn_slot = bone_slot, draw_slots, drawn_slot
     p.noplay, p.arrival, p.allow = noplay, arrival, allow
@@ -402,13 +365,13 @@ def _analyse(v: View) -> _Problem:
                 for g in p.feasible[i]
                 if owner[g] >= 0
             ]
-        base = _complete(p)
+        base = complete(p)
         if base is None:
             if final:
                 raise _fail("history", "no deal of the unseen tiles agrees with it")
             continue
         p.base = base
-        if unblock and (not p.force or _assign(p, random.Random(0)) is None):
+        if unblock and (not p.force or assign(p, random.Random(0)) is None):
             if final:
                 raise _fail("outcome", "no deal of the unseen tiles leaves the round unblocked")
             continue
@@ -416,115 +379,9 @@ def _analyse(v: View) -> _Problem:
     return p
 
 
-def _complete(p: _Problem) -> list[int] | None:
-    """One complete assignment (augmenting paths), or ``None`` when there is none."""
-    n, slots = len(p.tiles), len(p.cap)
-    where = [-1] * n
-    members: list[list[int]] = [[] for _ in range(slots)]
-    for x in range(n):
-        # Breadth-first search for a slot with room, moving placed tiles along the way.
-        parent: dict[int, tuple[int, int]] = {}  # slot -> (tile moved into it, its old slot)
-        queue, seen = [x], {x}
-        found = -1
-        for y in queue:
-            for g in p.feasible[y]:
-                if g in parent:
-                    continue
-                parent[g] = (y, where[y])
-                if len(members[g]) < p.cap[g]:
-                    found = g
-                    break
-                for z in members[g]:
-                    if z not in seen:
-                        seen.add(z)
-                        queue.append(z)
-            if found >= 0:
-                break
-        if found < 0:
-            return None
-        g = found
-        while True:
-            y, old = parent[g]
-            members[g].append(y)
-            where[y] = g
-            if old < 0:
-                break
-            members[old].remove(y)
-            g = old
-    return where
-
-
-def _assign(p: _Problem, rng: random.Random) -> list[int] | None:
-    """A random complete assignment (see the module docstring); ``None`` if forcing fails."""
-    where = list(p.base)
-    members: list[set[int]] = [set() for _ in p.cap]
-    for x, g in enumerate(where):
-        members[g].add(x)
-    fixed = [False] * len(where)
-    room = list(p.cap)
-
-    def move_to(x: int, g: int) -> bool:
-        """Place ``x`` in ``g``, moving unfixed tiles along an alternating path if needed."""
-        home = where[x]
-        if home != g:
-            parent = {g: (-1, -1)}
-            queue = [g]
-            for q in queue:
-                for y in members[q]:
-                    if fixed[y] or y == x:
-                        continue
-                    for h in p.feasible[y]:
-                        if h in parent:
-                            continue
-                        parent[h] = (y, q)
-                        if h == home:
-                            break
-                        queue.append(h)
-                    if home in parent:
-                        break
-                if home in parent:
-                    break
-            if home not in parent:
-                return False
-            h = home
-            while h != g:
-                y, q = parent[h]
-                members[q].remove(y)
-                members[h].add(y)
-                where[y] = h
-                h = q
-            members[home].remove(x)
-            members[g].add(x)
-            where[x] = g
-        fixed[x] = True
-        room[g] -= 1
-        return True
-
-    if p.force:
-        pairs = list(p.force)
-        rng.shuffle(pairs)
-        for x, g in pairs:
-            if move_to(x, g):
-                break
-        else:
-            return None
-    order = list(range(len(where)))
-    rng.shuffle(order)
-    for x in order:
-        if fixed[x]:
-            continue
-        cands = [g for g in p.feasible[x] if room[g]]
-        while True:
-            g = cands[0] if len(cands) == 1 else rng.choices(cands, [room[c] for c in cands])[0]
-            if move_to(x, g):
-                break
-            cands.remove(g)
-    return where
-
-
-def _deal(v: View, rng: random.Random) -> tuple[_Problem, list[int], list[int]]:
+def _deal(v: View, rng: random.Random) -> tuple[Problem, list[int], list[int]]:
     p = _problem(v)
-    where = _assign(p, rng)
+    where = assign(p, rng)
     assert where is not None  # forcing succeeded once, so it always can
     bone = [t for t, g in zip(p.tiles, where, strict=True) if g == p.bone_slot]
     rng.shuffle(bone)
@@ -547,20 +404,18 @@ def sample_state(v: View, rng: random.Random) -> State:
     log: Any = None
     for i, (seat, move) in enumerate(v.history):
         g = p.draw_slots[i]
-        log = (log, seat, _DRAWS[in_slot[g]] if g >= 0 else move)
+        log = (log, seat, DRAWS[in_slot[g]] if g >= 0 else move)
     if v.drawn is not None:
         drawn = v.drawn.id
     elif p.drawn_slot >= 0:
         drawn = in_slot[p.drawn_slot]
     else:
         drawn = -1
-    return _settle(rules, v.centre.id, v.board, tuple(hands), tuple(bone), v.turn, drawn, log)
+    return settle(rules, v.centre.id, v.board, tuple(hands), tuple(bone), v.turn, drawn, log)
 
 
 def sample_record(v: View, rng: random.Random) -> Record:
     """A random hidden history consistent with ``v``; see :meth:`View.sample_record`."""
-    from chickenfoot.record import Record
-
     p, where, bone = _deal(v, rng)
     players = v.players
     hands = list(p.start_hands)
@@ -574,26 +429,26 @@ def sample_record(v: View, rng: random.Random) -> Record:
     drawn = []
     for i, event in enumerate(v.history):
         g = p.draw_slots[i]
-        move = _DRAWS[in_slot[g]] if g >= 0 else event.move
+        move = DRAWS[in_slot[g]] if g >= 0 else event.move
         if isinstance(move, Draw):
             assert move.tile is not None
             drawn.append(move.tile.id)
         moves.append(move)
-    start = State.setup(
+    start = position_from_parts(
         v.rules,
-        centre=v.centre,
-        board=v.board[: p.start_len],
+        centre=str(v.centre),
+        board=[str(m) for m in v.board[: p.start_len]],
         hands=[[_tile(t) for t in _bits(h)] for h in hands],
         boneyard=[_tile(t) for t in drawn + bone],
         turn=p.start_turn,
-        drawn=None if v.history else v.drawn,  # a history may start after the draw
+        drawn=None if v.history or v.drawn is None else str(v.drawn),  # (may start after the draw)
     )
     if moves and not start.is_legal(moves[0]):
         # Only a position read as it stands, with a drawn tile that could not have been
         # drawn: the record starts there, after the draw.
         first = moves.pop(0)
         assert isinstance(first, Draw) and first.tile is not None
-        start = _do_draw(start, first.tile.id)
+        start = do_draw(start, first.tile.id)
     return Record(start, moves)
 
 
@@ -601,7 +456,5 @@ def _bits(mask: int) -> list[int]:
     return [t for t in range(mask.bit_length()) if mask >> t & 1]
 
 
-def _tile(t: int) -> Any:
-    from chickenfoot.tiles import _BY_ID
-
-    return _BY_ID[t]
+def _tile(t: int) -> str:
+    return str(BY_ID[t])

@@ -1,17 +1,19 @@
 """One round of Chicken Foot: the immutable :class:`State`, its legal moves and ``apply``.
 
-This module is the rules core for one round: the terms and rules R1-R12 of the rules page
-(docs/rules.md), and the legal-move order and bad-input contract of docs/formats.md. It
-imports only the tiles, moves, rules, outcome and table modules.
+This module is the public face of the rules core for one round: the terms and rules R1-R12
+of the rules page (docs/rules.md), and the legal-move order and bad-input contract of
+docs/formats.md. :class:`State` is defined here, with its convenience methods (documents,
+views, the text picture); the representation and the transitions behind it, shared with the
+modules that build or step positions fast, are the kernel, :mod:`chickenfoot._kernel`, whose
+docstring is their contract. :class:`Phase`, :class:`LegalMoves`, :func:`legal_moves`,
+:func:`is_legal`, :func:`apply`, :func:`outcome` and :func:`penalties` come from there and
+are public here.
 
 Representation, chosen for speed: hands are int bitmasks over tile ids, the boneyard a
-tuple of tile ids (front first), the board a tuple of interned :class:`~chickenfoot.Play`
-objects in the order played, and the open ends a tuple indexed by number of bitmasks of the
-anchor tiles whose line ends in that number. The pending hub (the centre during the opening,
-or a double laid on a line), the toes it still needs, the open numbers and the bitmask of
-every tile that has a legal play are kept alongside and updated by ``apply``, so move
-generation is ``hand & mask`` plus one memo lookup per candidate tile and never walks the
-board (docs/performance.md).
+tuple of tile ids, the board a tuple of interned :class:`~chickenfoot.Play` objects, and the
+open ends, the pending hub and the bitmask of every tile with a legal play are kept
+alongside and updated by ``apply``, so move generation is ``hand & mask`` plus one memo
+lookup per candidate tile and never walks the board (docs/performance.md).
 
 >>> from chickenfoot import Rules, deal, legal_moves, apply
 >>> s = deal(Rules(), seed=7)
@@ -24,39 +26,38 @@ board (docs/performance.md).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any
 
 import attrs
 
-from chickenfoot.errors import (
-    ArgumentError,
-    IllegalMoveError,
-    InvalidMoveError,
-    RulesError,
-    SeatError,
-    brief,
+from chickenfoot._compact import draw_state
+from chickenfoot._kernel import (
+    LegalMoves,
+    Phase,
+    apply,
+    build_as,
+    is_legal,
+    legal_moves,
+    outcome,
+    penalties,
+    restore,
+    tiles_of,
 )
-from chickenfoot.moves import (
-    _DRAWS,
-    DRAW,
-    PASS,
-    Draw,
-    Event,
-    Move,
-    Pass,
-    Play,
-    parse_move,
-    play_by_ids,
+from chickenfoot.errors import RulesError, SeatError, brief
+from chickenfoot.formats import (
+    position_from_dict,
+    position_from_json,
+    position_from_parts,
+    position_to_dict,
+    position_to_json,
 )
-from chickenfoot.outcome import Outcome, Termination
+from chickenfoot.moves import Event, Move, Play
+from chickenfoot.outcome import Outcome
 from chickenfoot.rules import Rounds, Rules
 from chickenfoot.table import Table, table_of
-from chickenfoot.tiles import _BY_ID, MAX_PIP, PIPS, WITH, Tile, iter_bits, set_size
-
-if TYPE_CHECKING:
-    from chickenfoot.view import View
+from chickenfoot.tiles import BY_ID, Tile, iter_bits
+from chickenfoot.view import View, view
 
 __all__ = [
     "LegalMoves",
@@ -68,25 +69,6 @@ __all__ = [
     "outcome",
     "penalties",
 ]
-
-
-class Phase(enum.Enum):
-    """Where a round stands.
-
-    >>> [p.value for p in Phase]
-    ['seeking_centre', 'opening', 'open', 'foot_pending', 'over']
-    """
-
-    SEEKING_CENTRE = "seeking_centre"
-    """``holder`` mode: the centre is not on the table yet."""
-    OPENING = "opening"
-    """The centre still needs toes (R6)."""
-    OPEN = "open"
-    """Tiles go on the open ends of lines (R7)."""
-    FOOT_PENDING = "foot_pending"
-    """A double laid on a line still needs toes (R8)."""
-    OVER = "over"
-    """Someone went out, or the round is blocked (R10)."""
 
 
 @attrs.frozen(weakref_slot=False, repr=False)
@@ -139,8 +121,6 @@ class State:
         >>> [str(m) for m in s.legal_moves]
         ['2-0@1-0']
         """
-        from chickenfoot.formats import position_from_dict
-
         return position_from_dict(obj)
 
     @classmethod
@@ -176,7 +156,6 @@ class State:
         ...
         chickenfoot.errors.FormatError: hands[1][0]: 3-2 appears twice (also at hands[0][0])
         """
-        from chickenfoot.formats import position_from_parts
 
         if not isinstance(rules, Rules):
             raise RulesError(
@@ -199,8 +178,6 @@ class State:
     @classmethod
     def from_json(cls, text: str | bytes) -> State:
         """Read a position document from JSON text."""
-        from chickenfoot.formats import position_from_json
-
         return position_from_json(text)
 
     def to_dict(self) -> dict[str, Any]:
@@ -211,14 +188,10 @@ class State:
         >>> d["format"], d["board"], d["turn"], d["drawn"]
         ('chickenfoot/position', ['9-9'], 0, None)
         """
-        from chickenfoot.formats import position_to_dict
-
         return position_to_dict(self)
 
     def to_json(self, *, indent: int | None = None) -> str:
         """The position document as JSON text."""
-        from chickenfoot.formats import position_to_json
-
         return position_to_json(self, indent=indent)
 
     # -- views ------------------------------------------------------------------------------
@@ -226,7 +199,7 @@ class State:
     @property
     def centre(self) -> Tile:
         """The round's double (on the table, or in ``holder`` mode perhaps not yet)."""
-        return _BY_ID[self._centre]
+        return BY_ID[self._centre]
 
     @property
     def players(self) -> int:
@@ -236,7 +209,7 @@ class State:
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:
         """Each seat's tiles, in id order."""
-        return tuple(_tiles(h) for h in self._hands)
+        return tuple(tiles_of(h) for h in self._hands)
 
     def hand(self, seat: int) -> tuple[Tile, ...]:
         """The tiles of ``seat``, in id order.
@@ -251,7 +224,7 @@ class State:
             raise SeatError(
                 f"seat {brief(seat)} is not a seat of this round (0 to {len(self._hands) - 1})"
             )
-        return _tiles(self._hands[seat])
+        return tiles_of(self._hands[seat])
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
@@ -261,7 +234,7 @@ class State:
     @property
     def boneyard(self) -> tuple[Tile, ...]:
         """The boneyard in draw order, front first."""
-        return tuple(_BY_ID[t] for t in self._bone)
+        return tuple(BY_ID[t] for t in self._bone)
 
     @property
     def boneyard_size(self) -> int:
@@ -271,7 +244,7 @@ class State:
     @property
     def drawn(self) -> Tile | None:
         """The tile the player to act drew this turn, if any (only it may be played)."""
-        return None if self._drawn < 0 else _BY_ID[self._drawn]
+        return None if self._drawn < 0 else BY_ID[self._drawn]
 
     @property
     def centre_laid(self) -> bool:
@@ -281,7 +254,7 @@ class State:
     @property
     def pending_hub(self) -> Tile | None:
         """The hub that still needs toes (the centre in the opening, or a foot), if any."""
-        return None if self._pending < 0 else _BY_ID[self._pending]
+        return None if self._pending < 0 else BY_ID[self._pending]
 
     @property
     def toes_needed(self) -> int:
@@ -307,7 +280,7 @@ class State:
         >>> s.apply("9-3@9-9").open_ends                      # its first toe ends in 3
         ((Tile(9, 3), 3),)
         """
-        out = [(_BY_ID[a], v) for v, mask in enumerate(self._ends) for a in iter_bits(mask)]
+        out = [(BY_ID[a], v) for v, mask in enumerate(self._ends) for a in iter_bits(mask)]
         out.sort(key=lambda e: e[0].id)
         return tuple(out)
 
@@ -435,8 +408,6 @@ class State:
         >>> v.hand_sizes, v.turn, len(v.hand)
         ((11, 11, 11, 11), 0, 11)
         """
-        from chickenfoot.view import view
-
         return view(self, seat)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -475,9 +446,7 @@ class State:
           seat 1: 0-0 1-0 2-0 3-1 5-1 5-3 5-4 6-4 6-6 7-0 7-1 7-3 7-6 7-7 8-2 8-4 8-5
                   8-6 9-4 9-5 (20 tiles, 230 points)
         """
-        from chickenfoot.render import render_compact
-
-        return render_compact(self)
+        return draw_state(self, width=80)
 
     def __repr__(self) -> str:
         board = " ".join(str(m) for m in self.board)
@@ -502,682 +471,9 @@ def _texts(values: Any) -> Any:
     return [_text(v) for v in values] if _is_seq(values) else values
 
 
-# -- internal construction (the hot path) ----------------------------------------------------
-#
-# Derived fields, kept up to date by ``apply`` so that nothing walks the board:
-#   _ends[v]   bitmask of the anchor tiles whose line ends in number v
-#   _pending   id of the hub that still needs toes (the centre in the opening), or -1
-#   _need      toes the pending hub still needs
-#   _mask      bitmask of the tiles that have a legal play on this table: the centre before
-#              it is laid, the toes of the pending hub, else every tile showing an open number
-#   _nums      bitmask of the numbers that some line ends in
-#   _outcome   the Outcome once the round is over, else None
+build_as(State)
 
 
-class _Blank:
-    """Same slot layout as :class:`State`, but writable: the fast constructor's scaffold.
-
-    attrs' frozen ``__init__`` sets each slot through ``object.__setattr__``; filling a
-    writable twin and then switching ``__class__`` (legal: same layout) is about 3x faster
-    and leaves the same object the constructor would.
-    """
-
-    __slots__ = State.__slots__  # type: ignore[attr-defined]
-
-
-def _make(
-    rules: Rules,
-    centre: int,
-    board: tuple[Play, ...],
-    hands: tuple[int, ...],
-    bone: tuple[int, ...],
-    turn: int,
-    drawn: int,
-    ends: tuple[int, ...],
-    pending: int,
-    need: int,
-    mask: int,
-    nums: int,
-    result: Outcome | None,
-    log: Any,
-) -> State:
-    s: Any = object.__new__(_Blank)
-    s.rules = rules
-    s._centre = centre
-    s.board = board
-    s._hands = hands
-    s._bone = bone
-    s.turn = turn
-    s._drawn = drawn
-    s._ends = ends
-    s._pending = pending
-    s._need = need
-    s._mask = mask
-    s._nums = nums
-    s._outcome = result
-    s._log = log
-    s.__class__ = State
-    return s  # type: ignore[no-any-return]
-
-
-def _tiles(mask: int) -> tuple[Tile, ...]:
-    return tuple(_BY_ID[t] for t in iter_bits(mask))
-
-
-_UNION: Final[dict[int, int]] = {}
-
-
-def _union(nums: int) -> int:
-    """Bitmask of the tiles showing any number in the bitmask ``nums`` (memoised)."""
-    mask = _UNION.get(nums)
-    if mask is None:
-        mask = 0
-        v, rest = 0, nums
-        while rest:
-            if rest & 1:
-                mask |= WITH[v]
-            rest >>= 1
-            v += 1
-        if len(_UNION) < 1 << 16:
-            _UNION[nums] = mask
-    return mask
-
-
-def _blocked(hands: tuple[int, ...], mask: int) -> bool:
-    """No seat holds a tile in ``mask`` (called only when the boneyard is empty)."""
-    for h in hands:
-        if h & mask:
-            return False
-    return True
-
-
-_NO_LOG: Final[Any] = object()  # _settle's default: start the history at this position
-
-_BLOCKED: Final = Outcome(Termination.BLOCKED)
-# One per seat there can be: every player holds at least one tile of the largest set.
-_OUT: Final = tuple(Outcome(Termination.OUT, seat) for seat in range(set_size(MAX_PIP)))
-
-
-def _settle(
-    rules: Rules,
-    centre: int,
-    board: tuple[Play, ...],
-    hands: tuple[int, ...],
-    bone: tuple[int, ...],
-    turn: int,
-    drawn: int,
-    log: Any = _NO_LOG,
-) -> State:
-    """Build a state from its primary data, deriving the table (trusted input).
-
-    Used by the position reader and the samplers; the board must be a legal sequence.
-    The history starts here (``log``), except that a tile already drawn this turn
-    is remembered as drawn by the seat to act.
-    """
-    ends = [0] * (rules.max_pip + 1)
-    pending, need = -1, 0
-    for i, m in enumerate(board):
-        t, a = m._t, m._a
-        if i == 0:
-            pending, need = t, rules.opening_toes
-            continue
-        x, y = PIPS[t]
-        if a == pending:
-            ends[y if x == PIPS[a][0] else x] |= 1 << t
-            need -= 1
-            if not need:
-                pending = -1
-            continue
-        v = x if ends[x] >> a & 1 else y
-        ends[v] &= ~(1 << a)
-        if x == y:
-            pending, need = t, rules.foot_toes
-        else:
-            ends[y if v == x else x] |= 1 << t
-    nums = sum(1 << v for v, e in enumerate(ends) if e)
-    if not board:
-        mask = 1 << centre
-    elif pending >= 0:
-        mask = WITH[PIPS[pending][0]]
-    else:
-        mask = _union(nums)
-    result = None
-    for seat, h in enumerate(hands):
-        if not h:
-            result = _OUT[seat]
-            break
-    else:
-        if drawn < 0 and not bone and _blocked(hands, mask):
-            result = _BLOCKED
-    return _make(
-        rules,
-        centre,
-        board,
-        hands,
-        bone,
-        turn,
-        drawn,
-        tuple(ends),
-        pending,
-        need,
-        mask,
-        nums,
-        result,
-        log if log is not _NO_LOG else (None, turn, _DRAWS[drawn]) if drawn >= 0 else None,
-    )
-
-
-def _restore(
-    rules: Rules,
-    centre: int,
-    board: tuple[Play, ...],
-    hands: tuple[int, ...],
-    bone: tuple[int, ...],
-    turn: int,
-    drawn: int,
-    events: tuple[tuple[int, Move], ...],
-) -> State:
-    """Unpickle a :class:`State` (see ``State.__reduce__``)."""
-    log: Any = None
-    for seat, move in events:
-        log = (log, seat, move)
-    return _settle(rules, centre, board, hands, bone, turn, drawn, log)
-
-
-# -- legal moves -----------------------------------------------------------------------------
-
-
-def _generate(s: State) -> Sequence[Move]:
-    """The legal moves of ``s`` in the documented order (a list or a shared tuple)."""
-    if s._outcome is not None:
-        return ()
-    d = s._drawn
-    cand = (s._hands[s.turn] if d < 0 else 1 << d) & s._mask
-    if not cand:
-        if s._bone and (d < 0 or s.rules.draw == "until_playable"):
-            return _ONLY_DRAW
-        return _ONLY_PASS
-    moves: Sequence[Move]
-    pending = s._pending
-    if pending >= 0:
-        moves = _TOES[pending].get(cand) or _hub_group(pending, cand)
-    elif s.board:
-        # Highest tile first (bit_length is cheaper than isolating the lowest bit of a
-        # multi-digit int), each group highest anchor first, then one reverse: the documented order.
-        ends = s._ends
-        backwards: list[Move] = []
-        while cand:
-            t = cand.bit_length() - 1
-            cand ^= 1 << t
-            x, y = PIPS[t]
-            anchors = ends[x] | ends[y]
-            backwards += _GROUPS[t].get(anchors) or _tile_group(t, anchors)
-        backwards.reverse()
-        moves = backwards
-    else:  # holder mode: laying the centre
-        moves = [play_by_ids(s._centre, -1)]
-    if d < 0:
-        if s._bone and s.rules.may_draw_instead and s.board:
-            return [*moves, DRAW]
-    elif s.rules.drawn_tile == "may_play":
-        return [*moves, PASS]
-    return moves
-
-
-# Memos of groups of plays: _GROUPS[t][anchors] is tile t on each anchor in the bitmask
-# ``anchors``, highest anchor first (see _generate); _TOES[hub][tiles] is each tile in the bitmask ``tiles`` as a toe of ``hub``.
-# One lookup per candidate tile (per hub) instead of a loop per move makes generation about
-# 30% faster. The combinations met keep growing over many rounds, so both memos are emptied
-# together when they reach _MEMO_LIMIT entries (a few MB at most); frequent ones come back.
-_GROUPS: Final[list[dict[int, tuple[Play, ...]]]] = [{} for _ in _BY_ID]
-_TOES: Final[list[dict[int, tuple[Play, ...]]]] = [{} for _ in _BY_ID]
-_MEMO_LIMIT: Final = 1 << 15
-_memo_size = [0]
-
-
-def _remember(memo: dict[int, tuple[Play, ...]], key: int, group: tuple[Play, ...]) -> None:
-    if _memo_size[0] >= _MEMO_LIMIT:
-        for table in (*_GROUPS, *_TOES):
-            table.clear()
-        _memo_size[0] = 0
-    memo[key] = group
-    _memo_size[0] += 1
-
-
-def _tile_group(t: int, anchors: int) -> tuple[Play, ...]:
-    """Tile ``t`` on each anchor in the bitmask ``anchors``, highest anchor first (memoised)."""
-    group = tuple(play_by_ids(t, a) for a in reversed(list(iter_bits(anchors))))
-    _remember(_GROUPS[t], anchors, group)
-    return group
-
-
-def _hub_group(hub: int, tiles: int) -> tuple[Play, ...]:
-    """Each tile in the bitmask ``tiles`` as a toe of ``hub``, by tile id (memoised)."""
-    group = tuple(play_by_ids(t, hub) for t in iter_bits(tiles))
-    _remember(_TOES[hub], tiles, group)
-    return group
-
-
-_ONLY_DRAW: Final[tuple[Move, ...]] = (DRAW,)
-_ONLY_PASS: Final[tuple[Move, ...]] = (PASS,)
-
-
-def _draw_ok(s: State) -> bool:
-    """Whether ``draw`` is legal in ``s`` (agrees with :func:`_generate`)."""
-    if s._outcome is not None or not s._bone:
-        return False
-    d = s._drawn
-    if d < 0:
-        return not s._hands[s.turn] & s._mask or (s.rules.may_draw_instead and bool(s.board))
-    return not (1 << d) & s._mask and s.rules.draw == "until_playable"
-
-
-def _pass_ok(s: State) -> bool:
-    """Whether ``pass`` is legal in ``s`` (agrees with :func:`_generate`)."""
-    if s._outcome is not None:
-        return False
-    d = s._drawn
-    if d < 0:
-        return not s._bone and not s._hands[s.turn] & s._mask
-    if (1 << d) & s._mask:
-        return s.rules.drawn_tile == "may_play"
-    return not s._bone or s.rules.draw != "until_playable"
-
-
-class LegalMoves(tuple[Move, ...]):
-    """The legal moves of a state, in the documented order: an immutable sequence (a tuple).
-
-    ``in`` also accepts notation strings and tests the listed moves (``draw:X-Y`` is never
-    listed: use :func:`is_legal` for it); ``count()`` with no argument gives the number of
-    moves, as python-chess does. Moves are interned, so membership compares identities.
-
-    >>> from chickenfoot import Rules, deal, legal_moves
-    >>> moves = legal_moves(deal(Rules(), seed=2))
-    >>> len(moves), moves.count(), [str(m) for m in moves], "9-7@9-9" in moves
-    (2, 2, ['9-2@9-9', '9-7@9-9'], True)
-    """
-
-    __slots__ = ()
-
-    def __contains__(self, move: object) -> bool:
-        if isinstance(move, str):
-            try:
-                move = parse_move(move)
-            except InvalidMoveError:
-                return False
-        return tuple.__contains__(self, move)
-
-    def count(self, value: Any = None) -> int:
-        """The number of legal moves (given a move: how often it is listed, 0 or 1)."""
-        if value is None:
-            return len(self)
-        return 1 if value in self else 0
-
-    def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(m.uci() for m in self)})>"
-
-
-_new_legal = tuple.__new__
-
-
-def legal_moves(state: State) -> LegalMoves:
-    """The legal moves of ``state`` in the documented order (empty when the round is over).
-
-    >>> from chickenfoot import Rules, deal
-    >>> [str(m) for m in legal_moves(deal(Rules(), seed=1))]
-    ['9-0@9-9', '9-3@9-9', '9-8@9-9']
-    """
-    try:
-        return _new_legal(LegalMoves, _generate(state))
-    except AttributeError:
-        raise _not_a_state(state, "legal_moves") from None
-
-
-def is_legal(state: State, move: Move | str) -> bool:
-    """Whether ``apply(state, move)`` would accept ``move`` (a move or its notation).
-
-    Unlike ``move in legal_moves(state)``, which tests the listed moves, this also accepts
-    ``draw:X-Y`` (never listed; legal whenever ``draw`` is and X-Y is in the boneyard).
-    Text that is not a move, or names a tile outside the set, is simply not legal.
-
-    >>> from chickenfoot import Rules, deal
-    >>> s = deal(Rules(), seed=1)
-    >>> is_legal(s, "9-3@9-9"), is_legal(s, "draw"), is_legal(s, "junk")
-    (True, False, False)
-    """
-    if not isinstance(state, State):
-        raise _not_a_state(state, "is_legal")
-    if isinstance(move, str):
-        try:
-            move = parse_move(move, max_pip=state.rules.max_pip)
-        except InvalidMoveError:
-            return False
-    if isinstance(move, Play):
-        return _play_ok(state, move)
-    if move is DRAW:
-        return _draw_ok(state)
-    if move is PASS:
-        return _pass_ok(state)
-    if isinstance(move, Draw) and move.tile is not None:
-        return move.tile.id in state._bone and _draw_ok(state)
-    return False
-
-
-def _not_a_state(value: object, where: str) -> ArgumentError:
-    return ArgumentError(f"{where} needs a State, got {brief(value)}")
-
-
-def _play_ok(s: State, move: Play) -> bool:
-    """Whether ``move`` is legal in ``s`` (fast; agrees with :func:`_generate`)."""
-    t = move._t
-    d = s._drawn
-    src = s._hands[s.turn] if d < 0 else 1 << d
-    if not (src & s._mask) >> t & 1 or s._outcome is not None:
-        return False
-    a = move._a
-    pending = s._pending
-    if pending >= 0:
-        return a == pending
-    if a < 0:
-        return not s.board
-    x, y = PIPS[t]
-    ends = s._ends
-    return bool((ends[x] | ends[y]) >> a & 1)
-
-
-# -- apply ------------------------------------------------------------------------------------
-
-
-def apply(state: State, move: Move | str) -> State:
-    """The state after ``move`` (a :class:`~chickenfoot.Move` or its notation).
-
-    Raises :class:`~chickenfoot.InvalidMoveError` for text that is not a move or names a
-    tile outside the set, and :class:`~chickenfoot.IllegalMoveError` (naming the move, the
-    seat and why) for a move the rules do not allow; ``state`` is never changed.
-
-    >>> from chickenfoot import Rules, deal
-    >>> s = deal(Rules(), seed=1)
-    >>> str(apply(s, "9-3@9-9").board[-1])
-    '9-3@9-9'
-    >>> apply(s, "draw")
-    Traceback (most recent call last):
-    ...
-    chickenfoot.errors.IllegalMoveError: draw by seat 0: seat 0 can play (e.g. 9-0@9-9), so may not draw
-    """
-    try:  # (free in CPython 3.11+: the checks below run only when something is wrong)
-        if isinstance(move, Play):
-            if _play_ok(state, move):
-                return _do_play(state, move)
-        elif move is DRAW:
-            if _draw_ok(state):
-                return _do_draw(state, state._bone[0])
-        elif move is PASS:
-            if _pass_ok(state):
-                return _do_pass(state)
-        elif isinstance(move, str):
-            return apply(state, parse_move(move, max_pip=state.rules.max_pip))
-        elif isinstance(move, Draw):
-            tile = move.tile
-            if tile is not None and tile.id in state._bone and _draw_ok(state):
-                return _do_draw(state, tile.id)
-    except AttributeError:
-        if not isinstance(state, State):
-            raise _not_a_state(state, "apply") from None
-        raise
-    if not isinstance(state, State):
-        raise _not_a_state(state, "apply")
-    if type(move) not in (Play, Draw, Pass):
-        raise InvalidMoveError(f"{brief(move)} is not a move (expected a Move or its notation)")
-    _check_in_set(state, move)
-    raise IllegalMoveError(f"{move} by seat {state.turn}: {_why_illegal(state, move)}")
-
-
-def _do_play(s: State, move: Play) -> State:
-    """The successor after a legal play (trusted: no checks)."""
-    t, a = move._t, move._a
-    rules = s.rules
-    turn = s.turn
-    hl = list(s._hands)
-    h = hl[turn] ^ (1 << t)
-    hl[turn] = h
-    hands = tuple(hl)
-    board = s.board + (move,)
-    ends = s._ends
-    pending, need, mask, nums = s._pending, s._need, s._mask, s._nums
-    x, y = PIPS[t]
-    if a < 0:  # the centre, in holder mode
-        pending, need, mask = t, rules.opening_toes, WITH[x]
-    elif pending >= 0:  # a toe on the pending hub
-        o = y if x == PIPS[pending][0] else x
-        e = list(ends)
-        e[o] |= 1 << t
-        ends = tuple(e)
-        nums |= 1 << o
-        need -= 1
-        if not need:
-            pending = -1
-            mask = _UNION.get(nums) or _union(nums)
-    else:  # a tile on an open end
-        e = list(ends)
-        if e[x] >> a & 1:
-            v, o = x, y
-        else:
-            v, o = y, x
-        ev = e[v] ^ (1 << a)
-        e[v] = ev
-        if not ev:
-            nums ^= 1 << v
-        if x == y:
-            pending, need, mask = t, rules.foot_toes, WITH[x]
-        else:
-            e[o] |= 1 << t
-            nums |= 1 << o
-            if nums != s._nums:
-                mask = _UNION.get(nums) or _union(nums)
-        ends = tuple(e)
-    if not h:
-        return _make(
-            rules,
-            s._centre,
-            board,
-            hands,
-            s._bone,
-            turn,
-            -1,
-            ends,
-            pending,
-            need,
-            mask,
-            nums,
-            _OUT[turn],
-            (s._log, turn, move),
-        )
-    bone = s._bone
-    nxt = turn + 1
-    if nxt == len(hands):
-        nxt = 0
-    result = None
-    if not bone and _blocked(hands, mask):
-        result = _BLOCKED
-    return _make(
-        rules,
-        s._centre,
-        board,
-        hands,
-        bone,
-        nxt,
-        -1,
-        ends,
-        pending,
-        need,
-        mask,
-        nums,
-        result,
-        (s._log, turn, move),
-    )
-
-
-def _do_draw(s: State, t: int) -> State:
-    """The successor after drawing tile ``t`` from the boneyard (trusted)."""
-    turn = s.turn
-    hl = list(s._hands)
-    hl[turn] |= 1 << t
-    bone = s._bone
-    bone = bone[1:] if bone[0] == t else tuple(x for x in bone if x != t)
-    return _make(
-        s.rules,
-        s._centre,
-        s.board,
-        tuple(hl),
-        bone,
-        turn,
-        t,
-        s._ends,
-        s._pending,
-        s._need,
-        s._mask,
-        s._nums,
-        None,
-        (s._log, turn, _DRAWS[t]),
-    )
-
-
-def _do_pass(s: State) -> State:
-    """The successor after a pass (trusted)."""
-    hands = s._hands
-    nxt = s.turn + 1
-    if nxt == len(hands):
-        nxt = 0
-    bone = s._bone
-    mask = s._mask
-    result = _BLOCKED if not bone and _blocked(hands, mask) else None
-    return _make(
-        s.rules,
-        s._centre,
-        s.board,
-        hands,
-        bone,
-        nxt,
-        -1,
-        s._ends,
-        s._pending,
-        s._need,
-        mask,
-        s._nums,
-        result,
-        (s._log, s.turn, PASS),
-    )
-
-
-def _check_in_set(s: State, move: Move) -> None:
-    size = s.rules.set_size
-    for tile in (getattr(move, "tile", None), getattr(move, "anchor", None)):
-        if tile is not None and tile.id >= size:
-            raise InvalidMoveError(
-                f"{brief(str(move))} names {tile}, which is not in the double-{s.rules.max_pip} set"
-            )
-
-
-def _why_illegal(s: State, move: Move) -> str:
-    """A plain-words reason why ``move`` is illegal in ``s`` (slow path, errors only)."""
-    if s._outcome is not None:
-        return f"the round is over ({s._outcome})"
-    seat = s.turn
-    moves = _generate(s)
-    example = f" (e.g. {moves[0]})" if moves else ""
-    if isinstance(move, Pass):
-        if DRAW in moves:
-            return f"seat {seat} can draw{' or play' if len(moves) > 1 else ''}, so may not pass"
-        return f"seat {seat} can play{example}, so may not pass"
-    if isinstance(move, Draw):
-        if not s._bone:
-            return "the boneyard is empty"
-        if move.tile is not None and move.tile.id not in s._bone:
-            return f"{move.tile} is not in the boneyard"
-        if s._drawn >= 0:
-            if PASS in moves and len(moves) == 1:
-                return f"seat {seat} has drawn {s.drawn}, which has no play, and must pass"
-            if PASS in moves:
-                return f"seat {seat} has drawn {s.drawn} and must play it{example} or pass"
-            return f"seat {seat} has drawn {s.drawn} and must play it{example}"
-        if not s.board:
-            return f"seat {seat} holds the centre {s.centre} and must lay it"
-        return f"seat {seat} can play{example}, so may not draw"
-    assert isinstance(move, Play)
-    tile, anchor = move.tile, move.anchor
-    if s._drawn >= 0 and tile.id != s._drawn:
-        return f"only the drawn tile {s.drawn} may be played this turn"
-    if s._drawn < 0 and not s._hands[seat] >> tile.id & 1:
-        return f"seat {seat} does not hold {tile}"
-    if not s.board:
-        if tile.id != s._centre:
-            return f"the centre {s.centre} must be laid first"
-        return f"the centre {s.centre} is laid without an anchor (write {tile})"
-    if anchor is None:
-        if tile.id == s._centre:
-            return f"the centre {s.centre} is already on the table"
-        return f"{tile} needs an anchor (write {tile}@ANCHOR)"
-    placed = {m.tile.id for m in s.board}
-    if anchor.id not in placed:
-        return f"{anchor} is not on the table"
-    pending = s._pending
-    if pending >= 0:
-        hub = _BY_ID[pending]
-        what = "the centre" if pending == s._centre else "the foot on"
-        need = s._need
-        toes = "toe" if need == 1 else "toes"
-        if anchor.id != pending:
-            return f"{what} {hub} needs {need} more {toes}"
-        return f"{tile} does not carry {hub.high}, so it is not a toe of {hub}"
-    for v, mask in enumerate(s._ends):
-        if mask >> anchor.id & 1:
-            if not tile.has(v):
-                return f"{tile} does not match the open end {v} of {anchor}"
-            break  # pragma: no cover - a matching end would have been legal
-    else:
-        if anchor.is_double:
-            return f"{anchor} is a hub with all its toes; it takes no more"
-        return f"{anchor} is not an open end"
-    return "not a legal move here"  # pragma: no cover - defensive
-
-
-# -- results ---------------------------------------------------------------------------------
-
-
-def outcome(state: State) -> Outcome | None:
-    """How the round ended (:class:`~chickenfoot.Outcome`), or ``None`` while it goes on.
-
-    >>> from chickenfoot import Rules, deal
-    >>> outcome(deal(Rules(), seed=1)) is None
-    True
-    """
-    if not isinstance(state, State):
-        raise _not_a_state(state, "outcome")
-    return state._outcome
-
-
-def penalties(state: State) -> tuple[int, ...]:
-    """Each seat's penalty points (R11): the pips in hand, ``0-0`` counting ``double_blank``.
-
-    >>> from chickenfoot import Rules, deal
-    >>> s = deal(Rules(), seed=1)
-    >>> sum(s.penalties()) == sum(t.pips for h in s.hands for t in h) + 50 * any(
-    ...     t.id == 0 for h in s.hands for t in h)
-    True
-    """
-    if not isinstance(state, State):
-        raise _not_a_state(state, "penalties")
-    blank = state.rules.double_blank
-    out = []
-    for h in state._hands:
-        total = 0
-        m = h
-        while m:
-            low = m & -m
-            x, y = PIPS[low.bit_length() - 1]
-            total += x + y
-            m ^= low
-        if h & 1:
-            total += blank
-        out.append(total)
-    return tuple(out)
+def _restore(*fields: Any) -> State:
+    """Unpickle a :class:`State`: the stable name its pickles refer to (``__reduce__``)."""
+    return restore(*fields)

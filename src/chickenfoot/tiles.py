@@ -87,7 +87,7 @@ class Tile:
             raise InvalidMoveError(
                 f"{brief(a)}-{brief(b)} is not a tile: numbers must be integers from 0 to {MAX_PIP}"
             )
-        return _BY_ID[_id(a, b)]
+        return BY_ID[_id(a, b)]
 
     @classmethod
     def _create(cls, high: int, low: int) -> Tile:
@@ -104,9 +104,9 @@ class Tile:
         >>> Tile.from_id(49)
         Tile(9, 4)
         """
-        if type(tid) is not int or not 0 <= tid < len(_BY_ID):
-            raise InvalidMoveError(f"{brief(tid)} is not a tile id (0 to {len(_BY_ID) - 1})")
-        return _BY_ID[tid]
+        if type(tid) is not int or not 0 <= tid < len(BY_ID):
+            raise InvalidMoveError(f"{brief(tid)} is not a tile id (0 to {len(BY_ID) - 1})")
+        return BY_ID[tid]
 
     @classmethod
     def parse(cls, text: str, *, max_pip: int = MAX_PIP) -> Tile:
@@ -128,7 +128,7 @@ class Tile:
         limit = min(max_pip, MAX_PIP)
         if any(len(g) > 2 or int(g) > limit for g in m.groups()):
             raise InvalidMoveError(f"{brief(text)} is not a tile of the double-{max_pip} set")
-        return _BY_ID[_id(int(m.group(1)), int(m.group(2)))]
+        return BY_ID[_id(int(m.group(1)), int(m.group(2)))]
 
     @property
     def pips(self) -> int:
@@ -207,14 +207,16 @@ class Tile:
         return f"Tile({self.high}, {self.low})"
 
 
-_BY_ID: Final[tuple[Tile, ...]] = tuple(
+BY_ID: Final[tuple[Tile, ...]] = tuple(
     Tile._create(a, b) for a in range(MAX_PIP + 1) for b in range(a + 1)
 )
+"""Every tile of the largest set, by id: the interned tiles (shared with the kernel and the
+modules that turn tile ids back into tiles; not in ``__all__``)."""
 
 
 def tiles_of_set(max_pip: int) -> tuple[Tile, ...]:
     """Every tile of the double-``max_pip`` set, in id order (ids ``0 .. set_size - 1``)."""
-    return _BY_ID[: set_size(max_pip)]  # (set_size checks max_pip)
+    return BY_ID[: set_size(max_pip)]  # (set_size checks max_pip)
 
 
 def iter_bits(mask: int) -> Iterator[int]:
@@ -227,10 +229,10 @@ def iter_bits(mask: int) -> Iterator[int]:
 
 # Tables over every supported tile id (the ids of a double-N set are 0 .. set_size(N) - 1,
 # so one global table serves every set).
-PIPS: Final[tuple[tuple[int, int], ...]] = tuple((t.high, t.low) for t in _BY_ID)
+PIPS: Final[tuple[tuple[int, int], ...]] = tuple((t.high, t.low) for t in BY_ID)
 """``PIPS[id] == (high, low)``."""
 WITH: Final[tuple[int, ...]] = tuple(
-    sum(1 << t.id for t in _BY_ID if t.has(v)) for v in range(MAX_PIP + 1)
+    sum(1 << t.id for t in BY_ID if t.has(v)) for v in range(MAX_PIP + 1)
 )
 """``WITH[v]``: bitmask of the tiles showing ``v``."""
 DOUBLE_ID: Final[tuple[int, ...]] = tuple(_id(v, v) for v in range(MAX_PIP + 1))

@@ -33,28 +33,24 @@ import attrs
 
 from chickenfoot._checks import indent as check_indent
 from chickenfoot._checks import random_generator
+from chickenfoot._compact import draw_view
+from chickenfoot._kernel import LegalMoves, Phase, generate, is_state, make, new_legal, settle
+from chickenfoot._view_reader import VIEW_FORMAT, read_view
 from chickenfoot.errors import ArgumentError, FormatError, SeatError, brief
+from chickenfoot.formats import VERSION, loads
 from chickenfoot.moves import DRAW, Draw, Event, Play
-from chickenfoot.outcome import Outcome
+from chickenfoot.outcome import Outcome, Termination
+from chickenfoot.record import Record
 from chickenfoot.rules import Rules
-from chickenfoot.state import (
-    LegalMoves,
-    Phase,
-    State,
-    _generate,
-    _make,
-    _new_legal,
-    _settle,
-)
+from chickenfoot.sampling import check_history, sample_record, sample_state
 from chickenfoot.table import Table
-from chickenfoot.tiles import _BY_ID, Tile, iter_bits
+from chickenfoot.tiles import BY_ID, Tile, iter_bits
 
 if TYPE_CHECKING:
-    from chickenfoot.record import Record
+    from chickenfoot.state import State
 
 __all__ = ["VIEW_FORMAT", "View", "view"]
 
-VIEW_FORMAT: Final = "chickenfoot/view"
 _NO_MOVES: Final = LegalMoves()
 
 
@@ -149,7 +145,7 @@ class View:
         for m in self.board:
             seen |= 1 << m._t
         size = self.rules.set_size
-        return tuple(_BY_ID[t] for t in range(size) if not seen >> t & 1)
+        return tuple(BY_ID[t] for t in range(size) if not seen >> t & 1)
 
     def is_over(self) -> bool:
         """Whether the round has ended."""
@@ -169,7 +165,7 @@ class View:
         """The legal moves when it is this seat's turn (as the state gives them), else none."""
         if self.turn != self.seat:
             return _NO_MOVES
-        return _new_legal(LegalMoves, _generate(self._table))
+        return new_legal(LegalMoves, generate(self._table))
 
     # -- determinization --------------------------------------------------------------------
 
@@ -189,8 +185,6 @@ class View:
         >>> s.view(2) == v, s.hand(2) == v.hand, s.hand_sizes == v.hand_sizes
         (True, True, True)
         """
-        from chickenfoot.sampling import sample_state
-
         return sample_state(self, random.Random() if rng is None else random_generator(rng))
 
     def sample_record(self, rng: random.Random | None = None) -> Record:
@@ -208,8 +202,6 @@ class View:
         >>> [str(m) for m in rec.moves][:1], rec.final() == v.sample(random.Random(4))
         (['9-3@9-9'], True)
         """
-        from chickenfoot.sampling import sample_record
-
         return sample_record(self, random.Random() if rng is None else random_generator(rng))
 
     # -- documents --------------------------------------------------------------------------
@@ -222,8 +214,6 @@ class View:
         >>> d["format"], d["seat"], d["hand_sizes"], d["history"], d["outcome"]
         ('chickenfoot/view', 1, [10, 11, 11, 11], [[0, '9-3@9-9']], None)
         """
-        from chickenfoot.formats import VERSION
-
         outcome = self._outcome
         return {
             "format": VIEW_FORMAT,
@@ -258,8 +248,6 @@ class View:
     @classmethod
     def from_json(cls, text: str | bytes) -> View:
         """Read a view document from JSON text."""
-        from chickenfoot.formats import loads
-
         return cls.from_dict(loads(text))
 
     def __str__(self) -> str:
@@ -276,9 +264,7 @@ class View:
                   (14 tiles, 137 points)
           seat 2: 14 tiles
         """
-        from chickenfoot.render import render_compact
-
-        return render_compact(self)
+        return draw_view(self, width=80)
 
     def __repr__(self) -> str:
         return (
@@ -297,7 +283,7 @@ def view(state: State, seat: int) -> View:
     ...
     chickenfoot.errors.SeatError: seat 5 is not a seat of this round (0 to 3)
     """
-    if not isinstance(state, State):
+    if not is_state(state):
         raise ArgumentError(f"view needs a State, got {brief(state)}")
     players = len(state._hands)
     if type(seat) is not int or not 0 <= seat < players:
@@ -313,7 +299,7 @@ def view(state: State, seat: int) -> View:
     events.reverse()
     drawn = state.drawn if state.turn == seat else None
     hands = tuple(hand if i == seat else 0 for i in range(players))
-    table = _make(
+    table = make(
         state.rules,
         state._centre,
         state.board,
@@ -334,7 +320,7 @@ def view(state: State, seat: int) -> View:
         seat,
         state.centre,
         state.board,
-        tuple(_BY_ID[t] for t in iter_bits(hand)),
+        tuple(BY_ID[t] for t in iter_bits(hand)),
         state.hand_sizes,
         len(state._bone),
         state.turn,
@@ -358,8 +344,8 @@ def _public_table(
 ) -> State:
     """The table of a view as an internal state (the other hands empty, a blank boneyard)."""
     hands = tuple(hand if i == seat else 0 for i in range(rules.players))
-    s = _settle(rules, centre, board, hands, (0,) * boneyard_size, turn, drawn, None)
-    return _make(
+    s = settle(rules, centre, board, hands, (0,) * boneyard_size, turn, drawn, None)
+    return make(
         rules,
         centre,
         board,
@@ -377,119 +363,20 @@ def _public_table(
     )
 
 
-_VIEW_KEYS: Final = (
-    "format",
-    "version",
-    "rules",
-    "seat",
-    "centre",
-    "board",
-    "hand",
-    "hand_sizes",
-    "boneyard_size",
-    "turn",
-    "drawn",
-    "history",
-    "outcome",
-)
-
-
 def view_from_dict(obj: Any) -> View:
     """Read and check a ``chickenfoot/view`` document; see :meth:`View.from_dict`."""
-    from chickenfoot.errors import InvalidMoveError
-    from chickenfoot.formats import _kind, _list, _read_board, _tile, check_header, rules_from_dict
-    from chickenfoot.moves import parse_move
-    from chickenfoot.outcome import Termination
-    from chickenfoot.sampling import check_history
-
-    doc = check_header(obj, VIEW_FORMAT, _VIEW_KEYS)
-    rules = rules_from_dict(doc["rules"])
-    n, players = rules.max_pip, rules.players
-
-    def seat_of(value: Any, path: str) -> int:
-        if type(value) is not int or not 0 <= value < players:
-            raise FormatError(path, f"{brief(value)} is not a seat (0 to {players - 1})")
-        return value
-
-    def count(value: Any, path: str) -> int:
-        if type(value) is not int or not 0 <= value <= rules.set_size:
-            raise FormatError(
-                path, f"expected a count from 0 to {rules.set_size}, got {brief(value)}"
-            )
-        return value
-
-    seat = seat_of(doc["seat"], "seat")
-    centre = _tile(doc["centre"], "centre", n)
-    if not centre.is_double:
-        raise FormatError("centre", f"{centre} is not a double")
-    seen: dict[int, str] = {}
-
-    def place(tile: Tile, where: str) -> None:
-        if tile.id in seen:
-            raise FormatError(where, f"{tile} appears twice (also at {seen[tile.id]})")
-        seen[tile.id] = where
-
-    board = _read_board(doc["board"], "board", rules, centre, place)
-    hand = 0
-    for i, value in enumerate(_list(doc["hand"], "hand")):
-        tile = _tile(value, f"hand[{i}]", n)
-        place(tile, f"hand[{i}]")
-        hand |= 1 << tile.id
-    raw_sizes = _list(doc["hand_sizes"], "hand_sizes")
-    if len(raw_sizes) != players:
-        raise FormatError(
-            "hand_sizes", f"expected {players} sizes (one per player), got {len(raw_sizes)}"
-        )
-    sizes = tuple(count(v, f"hand_sizes[{i}]") for i, v in enumerate(raw_sizes))
-    if sizes[seat] != hand.bit_count():
-        raise FormatError(
-            f"hand_sizes[{seat}]",
-            f"seat {seat} holds {hand.bit_count()} tiles in 'hand', not {sizes[seat]}",
-        )
-    bone = count(doc["boneyard_size"], "boneyard_size")
-    total = len(board) + sum(sizes) + bone
-    if total != rules.set_size:
-        raise FormatError(
-            "",
-            f"the board ({len(board)}), the hands ({sum(sizes)}) and the boneyard ({bone}) "
-            f"hold {total} tiles, but the set has {rules.set_size}",
-        )
-    turn = seat_of(doc["turn"], "turn")
-    drawn = -1
-    if doc["drawn"] is not None:
-        tile = _tile(doc["drawn"], "drawn", n)
-        if turn != seat:
-            raise FormatError("drawn", f"only the seat to act ({turn}) has a drawn tile")
-        if not hand >> tile.id & 1:
-            raise FormatError("drawn", f"{tile} is not in 'hand'")
-        drawn = tile.id
-    outcome = _read_outcome(doc["outcome"], sizes, bone)
-    events = []
-    for i, raw in enumerate(_list(doc["history"], "history")):
-        where = f"history[{i}]"
-        if not isinstance(raw, list) or len(raw) != 2:
-            raise FormatError(where, f"expected [seat, move], got {_kind(raw)}")
-        who = seat_of(raw[0], f"{where}[0]")
-        try:
-            move = parse_move(raw[1], max_pip=n) if isinstance(raw[1], str) else None
-        except InvalidMoveError as err:
-            raise FormatError(f"{where}[1]", str(err)) from None
-        if move is None:
-            raise FormatError(
-                f"{where}[1]", f"expected a move such as '9-4@9-9', got {_kind(raw[1])}"
-            )
-        events.append(Event(who, move))
+    rules, seat, centre, board, hand, sizes, bone, turn, drawn, events, outcome = read_view(obj)
     table = _public_table(rules, centre.id, board, seat, hand, bone, turn, drawn, outcome)
     v = View(
         rules,
         seat,
         centre,
         board,
-        tuple(_BY_ID[t] for t in iter_bits(hand)),
+        tuple(BY_ID[t] for t in iter_bits(hand)),
         sizes,
         bone,
         turn,
-        None if drawn < 0 else _BY_ID[drawn],
+        None if drawn < 0 else BY_ID[drawn],
         tuple(events),
         outcome,
         table,
@@ -498,36 +385,3 @@ def view_from_dict(obj: Any) -> View:
         raise FormatError("drawn", "a blocked round has no drawn tile")
     check_history(v)
     return v
-
-
-def _read_outcome(value: Any, sizes: tuple[int, ...], bone: int) -> Outcome | None:
-    """The ``outcome`` entry, checked against the hand sizes and the boneyard."""
-    from chickenfoot.formats import _kind
-    from chickenfoot.outcome import Termination
-
-    empty = [seat for seat, size in enumerate(sizes) if size == 0]
-    if value is None:
-        if empty:
-            raise FormatError("outcome", f"seat {empty[0]} has no tiles, so the round is over")
-        return None
-    if not isinstance(value, dict) or set(value) != {"kind", "seat"}:
-        raise FormatError(
-            "outcome", f"expected null or {{'kind': ..., 'seat': ...}}, got {_kind(value)}"
-        )
-    kind, seat = value["kind"], value["seat"]
-    if kind == "out":
-        if not empty or type(seat) is not int or seat != empty[0]:
-            want = f"seat {empty[0]} went out" if empty else "no hand is empty"
-            raise FormatError(
-                "outcome.seat", f"{brief(seat)} does not agree with the hand sizes ({want})"
-            )
-        return Outcome(Termination.OUT, seat)
-    if kind == "blocked":
-        if seat is not None:
-            raise FormatError("outcome.seat", "a blocked round has no seat (null)")
-        if empty:
-            raise FormatError("outcome", f"seat {empty[0]} has no tiles, so it went out")
-        if bone:
-            raise FormatError("outcome", f"a round with {bone} tiles left to draw is not blocked")
-        return Outcome(Termination.BLOCKED)
-    raise FormatError("outcome.kind", f"expected 'out' or 'blocked', got {brief(kind)}")

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from chickenfoot.moves import _DRAWS, play_by_ids
+from chickenfoot._kernel import BLOCKED, OUT, make, union
+from chickenfoot.moves import DRAWS, play_by_ids
 from chickenfoot.outcome import Outcome
-from chickenfoot.state import _BLOCKED, _OUT, State, _make, _union
+from chickenfoot.state import State
 from chickenfoot.tiles import PIPS, WITH
 
 from ._store import ONGOING, Store
@@ -30,11 +31,11 @@ def state_of(self: Store, i: int) -> State:
     if res == ONGOING or res > tb.P:
         outcome = None
     elif res == tb.P:
-        outcome = _BLOCKED
+        outcome = BLOCKED
     else:
-        outcome = _OUT[res]
+        outcome = OUT[res]
     drawn = int(self.drawn[i])
-    return _make(
+    return make(
         self.rules,
         int(self.centre[i]),
         board,
@@ -58,8 +59,8 @@ def _core_mask(board: int, centre: int, pending: int, nums: int) -> int:
         return 1 << centre
     if pending >= 0:
         return WITH[PIPS[pending][0]]
-    return _union(nums)
+    return union(nums)
 
 
 def _draw_event(t: int) -> Any:
-    return _DRAWS[t]
+    return DRAWS[t]
