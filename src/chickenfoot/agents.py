@@ -49,6 +49,7 @@ __all__ = [
     "RandomAgent",
     "SearchAgent",
     "ask",
+    "check_agents",
     "play_match",
     "play_round",
 ]
@@ -301,7 +302,18 @@ def _greedy_policy(state: State, legal: LegalMoves) -> Move:
 # -- drivers ------------------------------------------------------------------------------
 
 
-def _check_agents(agents: object, players: int) -> None:
+def check_agents(agents: object, players: int) -> None:
+    """Raise :class:`~chickenfoot.AgentError` unless ``agents`` is one agent per seat.
+
+    What every driver checks first (:func:`play_round`, :func:`play_match`,
+    :func:`~chickenfoot.simulate`): a sequence (not a string) of ``players`` objects with a
+    ``choose`` method.
+
+    >>> check_agents([RandomAgent()], 2)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.errors.AgentError: expected 2 agents (one per seat), got 1
+    """
     if isinstance(agents, (str, bytes, bytearray)) or not isinstance(agents, Sequence):
         raise AgentError(f"agents must be a sequence of agents, got {brief(agents)}")
     if len(agents) != players:
@@ -375,7 +387,7 @@ def play_round(state: State, agents: Sequence[Agent], rng: random.Random) -> Sta
     chickenfoot.errors.AgentError: Cheat at seat 0 chose pass, which is not legal here (legal: 9-2@9-9, 9-7@9-9)
     """
     checks.instance(state, State, "play_round")
-    _check_agents(agents, state.players)
+    check_agents(agents, state.players)
     checks.random_generator(rng)
     while not state.is_over():
         state = apply(state, ask(agents[state.turn], state, rng))
@@ -409,7 +421,7 @@ def play_match(
 
     if not isinstance(rules, Rules):
         raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
-    _check_agents(agents, rules.players)
+    check_agents(agents, rules.players)
     checks.seed(seed)
     checks.random_generator(rng)
     if on_round is not None:

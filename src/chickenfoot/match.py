@@ -32,11 +32,12 @@ import attrs
 from chickenfoot._checks import flag, instance, listing
 from chickenfoot._checks import indent as check_indent
 from chickenfoot._checks import seed as check_seed
+from chickenfoot._scoring import MatchResult, Scores, Standing, end_reason, end_reason_of
 from chickenfoot.deal import deal
 from chickenfoot.errors import FormatError, IllegalMoveError, RulesError, brief, within_digits
 from chickenfoot.formats import VERSION, check_header, loads, position_from_dict, rules_from_dict
 from chickenfoot.moves import Move
-from chickenfoot.rules import Rounds, Rules, Threshold
+from chickenfoot.rules import Rounds, Rules
 from chickenfoot.state import LegalMoves, State, apply, legal_moves
 
 __all__ = [
@@ -52,164 +53,6 @@ MATCH_FORMAT: Final = "chickenfoot/match"
 _MATCH_KEYS: Final = ("format", "version", "rules", "seed", "scores", "round")
 _MATCH_OPTIONAL: Final = ("last_round",)
 _NO_MOVES: Final = LegalMoves()
-
-Scores = tuple[tuple[int, ...], ...]
-"""The scores of finished rounds: one tuple per round, one entry per seat."""
-
-
-# -- scoring ------------------------------------------------------------------------------------
-
-
-@attrs.frozen
-class Standing:
-    """One seat's place in the standings: competition rank (1, 2, 2, 4), seat and total.
-
-    >>> Standing(rank=1, seat=2, total=37)
-    Standing(rank=1, seat=2, total=37)
-    """
-
-    rank: int
-    seat: int
-    total: int
-
-
-@attrs.frozen
-class MatchResult:
-    """Where a match stands, in the style of :class:`~chickenfoot.Outcome`.
-
-    ``totals`` are the per-seat sums of the round scores; ``standings`` lists every seat
-    best first with its competition rank (equal places share a rank, the next rank skips:
-    1, 2, 2, 4). Lower totals rank better; under ``tie_break="zero_rounds"`` seats with
-    equal totals are ordered by that tie-break (most rounds scored 0, then the lowest
-    non-zero single-round score) at every place, not only the first. Seats sharing a rank
-    are listed by seat number.
-
-    Once the match is over (:meth:`is_over`), ``winners`` are the seats ranked 1 (R12:
-    several share the win) and ``losers`` are the seats that lose: under a threshold match,
-    every other seat whose total is over the threshold (reaches it, if ``inclusive``);
-    under a ``{"rounds": k}`` match, every seat that does not win. While the match goes
-    on, ``winners`` and ``losers`` are empty.
-
-    >>> r = Match.from_scores(Rules(match=Rounds(1)), seed=0, scores=[(10, 0, 20, 0)]).result()
-    >>> r.is_over(), r.winners, r.losers, [s.rank for s in r.standings], str(r)
-    (True, (1, 3), (0, 2), [1, 1, 3, 4], 'seats 1, 3 share the win with 0')
-    """
-
-    totals: tuple[int, ...]
-    standings: tuple[Standing, ...]
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    rounds: int
-    """How many rounds have been scored."""
-    over: bool
-
-    @classmethod
-    def _of(cls, rules: Rules, scores: Scores) -> MatchResult:
-        """The result of a match with ``rules`` after the rounds scored ``scores`` (trusted)."""
-        players = rules.players
-        totals = tuple(sum(row[seat] for row in scores) for seat in range(players))
-        keys = [_rank_key(rules, scores, totals, seat) for seat in range(players)]
-        order = sorted(range(players), key=lambda seat: (keys[seat], seat))
-        standings = tuple(
-            Standing(rank=1 + sum(k < keys[seat] for k in keys), seat=seat, total=totals[seat])
-            for seat in order
-        )
-        over = _end_reason(rules, scores) is not None
-        winners: tuple[int, ...] = ()
-        losers: tuple[int, ...] = ()
-        if over:
-            winners = tuple(sorted(s.seat for s in standings if s.rank == 1))
-            rest = [seat for seat in range(players) if seat not in winners]
-            m = rules.match
-            if isinstance(m, Threshold):
-                losers = tuple(seat for seat in rest if _busts(m, totals[seat]))
-            else:
-                losers = tuple(rest)
-        return cls(totals, standings, winners, losers, len(scores), over)
-
-    def is_over(self) -> bool:
-        """Whether the match has ended (then ``winners`` is not empty)."""
-        return self.over
-
-    @property
-    def ranks(self) -> tuple[int, ...]:
-        """Each seat's rank, by seat.
-
-        >>> Match.from_scores(Rules(players=3), seed=0, scores=[(4, 0, 4)]).result().ranks
-        (2, 1, 2)
-        """
-        out = [0] * len(self.totals)
-        for s in self.standings:
-            out[s.seat] = s.rank
-        return tuple(out)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready summary.
-
-        >>> rules = Rules(players=2, match=Rounds(1))
-        >>> d = Match.from_scores(rules, seed=0, scores=[(3, 0)]).result().to_dict()
-        >>> list(d)
-        ['over', 'rounds', 'totals', 'ranks', 'winners', 'losers']
-        >>> d["over"], d["totals"], d["ranks"], d["winners"], d["losers"]
-        (True, [3, 0], [2, 1], [1], [0])
-        """
-        return {
-            "over": self.over,
-            "rounds": self.rounds,
-            "totals": list(self.totals),
-            "ranks": list(self.ranks),
-            "winners": list(self.winners),
-            "losers": list(self.losers),
-        }
-
-    def __str__(self) -> str:
-        if not self.over:
-            return f"in progress after {self.rounds} round{'s' if self.rounds != 1 else ''}"
-        best = self.totals[self.winners[0]]
-        if len(self.winners) == 1:
-            return f"seat {self.winners[0]} wins with {best}"
-        return f"seats {', '.join(map(str, self.winners))} share the win with {best}"
-
-
-def _rank_key(rules: Rules, scores: Scores, totals: tuple[int, ...], seat: int) -> tuple[int, ...]:
-    """Lower is better. ``zero_rounds`` adds (-rounds scored 0, lowest non-zero round score).
-
-    A seat with no non-zero round has total 0, and every seat with the same total and as
-    many zero rounds has none either, so the placeholder 0 never decides anything.
-    """
-    if rules.tie_break == "shared":
-        return (totals[seat],)
-    column = [row[seat] for row in scores]
-    zeros = column.count(0)
-    lowest = min((x for x in column if x), default=0)
-    return (totals[seat], -zeros, lowest)
-
-
-def _busts(m: Threshold, total: int) -> bool:
-    return total >= m.points if m.inclusive else total > m.points
-
-
-def _end_reason(rules: Rules, scores: Scores) -> str | None:
-    """Why the match is over after ``scores``, or ``None`` while it goes on."""
-    totals = [sum(row[seat] for row in scores) for seat in range(rules.players)]
-    return _end_reason_of(rules, len(scores), totals)
-
-
-def _end_reason_of(rules: Rules, played: int, totals: Sequence[int]) -> str | None:
-    """:func:`_end_reason` after ``played`` rounds that gave ``totals``."""
-    m = rules.match
-    if isinstance(m, Rounds):
-        if played >= m.count:
-            return f"all {m.count} rounds are played"
-        return None
-    if not played:
-        return None
-    for seat, total in enumerate(totals):
-        if _busts(m, total):
-            verb = "reaches" if m.inclusive else "exceeds"
-            return f"the total {total} of seat {seat} {verb} the threshold {m.points}"
-    return None
-
 
 # -- checking -----------------------------------------------------------------------------------
 
@@ -255,13 +98,13 @@ def _check_match(rules: Rules, scores: Scores, round: Any) -> None:
     totals = [0] * rules.players
     for i, row in enumerate(scores[:-1]):
         totals = [t + x for t, x in zip(totals, row, strict=True)]
-        reason = _end_reason_of(rules, i + 1, totals)
+        reason = end_reason_of(rules, i + 1, totals)
         if reason is not None:
             raise FormatError(
                 f"scores[{i}]",
                 f"the match was over after this round ({reason}); no round may follow it",
             )
-    reason = _end_reason(rules, scores)
+    reason = end_reason(rules, scores)
     if reason is not None:
         if round is not None:
             raise FormatError("round", f"the match is over ({reason}), so round must be null")
@@ -428,7 +271,7 @@ class Match:
             checked = _read_scores(scores, rules, "scores")
         except FormatError as err:
             raise _as_rules_error(err) from None
-        over = _end_reason(rules, checked) is not None
+        over = end_reason(rules, checked) is not None
         return cls(rules, seed, checked, None if over else deal(rules, seed, len(checked)))
 
     # -- views ----------------------------------------------------------------------------------
@@ -484,7 +327,7 @@ class Match:
             return Match._trusted(self.rules, self.seed, self.scores, after, self.last_round)
         scores = (*self.scores, after.penalties())
         nxt = None
-        if _end_reason(self.rules, scores) is None:
+        if end_reason(self.rules, scores) is None:
             nxt = deal(self.rules, self.seed, len(scores))
         return Match._trusted(self.rules, self.seed, scores, nxt, after)
 

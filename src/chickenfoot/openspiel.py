@@ -18,26 +18,33 @@ The module imports without OpenSpiel (so the package's own test run can collect 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from chickenfoot import _openspiel_serial
-from chickenfoot._checks import choice, instance
-from chickenfoot.encoding import Encoding
-from chickenfoot.errors import ArgumentError, RulesError, brief
+from chickenfoot._openspiel_config import (
+    DEFAULTS,
+    GAME_NAME,
+    INFO_HISTORY,
+    MAX_PLAYERS,
+    Config,
+    config,
+    parameters,
+    pyspiel,
+    rules_from_parameters,
+)
+from chickenfoot._openspiel_observer import ChickenFootObserver
+from chickenfoot.errors import ArgumentError, brief
 from chickenfoot.match import Match
 from chickenfoot.moves import DRAW, Draw
 from chickenfoot.render import render_compact
-from chickenfoot.rules import Rounds, Rules, Threshold
+from chickenfoot.rules import Rules
 from chickenfoot.state import State, apply, is_legal
-from chickenfoot.tiles import DOUBLE_ID, Tile, set_size
+from chickenfoot.tiles import Tile
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
     class _GameBase:
         def __init__(self, *args: Any) -> None: ...
@@ -52,13 +59,6 @@ _MISSING = (
     "the OpenSpiel game needs OpenSpiel: pip install 'chickenfoot[openspiel]' (or open_spiel)"
 )
 
-# OpenSpiel is optional and has no type information: the package type-checks the same with
-# or without it.
-pyspiel: Any
-try:
-    pyspiel = importlib.import_module("pyspiel")
-except ImportError:  # pragma: no cover - depends on the environment
-    pyspiel = None
 
 if not TYPE_CHECKING:
     if pyspiel is not None:
@@ -82,42 +82,6 @@ __all__ = [
     "parameters",
 ]
 
-GAME_NAME = "python_chickenfoot"
-"""The short name the game is registered under."""
-
-INFO_HISTORY = 64
-"""How many recent public events the information-state tensor carries (the most the
-encoding holds); the information-state *string* carries the whole history."""
-
-SCOPES = ("round", "match")
-UTILITIES = ("auto", "penalty", "zero_sum", "win")
-
-_DEFAULTS: dict[str, Any] = {
-    "players": 4,
-    "max_pip": -1,
-    "hand_size": -1,
-    "opening_toes": 6,
-    "foot_toes": 3,
-    "double_blank": 50,
-    "centre": "set_aside",
-    "draw": "one",
-    "drawn_tile": "must_play",
-    "may_draw_instead": False,
-    "tie_break": "shared",
-    "first_leader": 0,
-    "match_rounds": -1,
-    "match_threshold": -1,
-    "match_inclusive": False,
-    "scope": "round",
-    "utility": "auto",
-}
-"""The parameter specification: every field of :class:`~chickenfoot.Rules` (``-1``: the
-rules' own default), the match length flattened, the scope and the utility model."""
-
-_MAX_PLAYERS = set_size(18)  # the largest set: one tile each
-_INT_MAX = 2**31 - 1
-"""OpenSpiel keeps a game's lengths in C++ ints."""
-
 
 def _game_type(zero_sum: bool) -> Any:
     return pyspiel.GameType(
@@ -130,106 +94,14 @@ def _game_type(zero_sum: bool) -> Any:
             pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
         ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=_MAX_PLAYERS,
+        max_num_players=MAX_PLAYERS,
         min_num_players=2,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=_DEFAULTS,
+        parameter_specification=DEFAULTS,
     )
-
-
-# -- parameters ---------------------------------------------------------------------------------
-
-
-def rules_from_parameters(params: dict[str, Any]) -> tuple[Rules, str, str]:
-    """The rules, scope and utility model named by game parameters (the library's checks).
-
-    Raises :class:`~chickenfoot.RulesError` for a bad rules value and
-    :class:`~chickenfoot.ArgumentError` for a bad scope or utility.
-    """
-    p = {**_DEFAULTS, **instance(params, dict, "the game's parameters")}
-    unknown = [name for name in p if name not in _DEFAULTS]
-    if unknown:
-        raise ArgumentError(
-            f"unknown parameter {brief(unknown[0])} (parameters: {', '.join(_DEFAULTS)})"
-        )
-    scope, utility = choice(p["scope"], "scope", SCOPES), choice(p["utility"], "utility", UTILITIES)
-    fields: dict[str, Any] = {
-        name: p[name]
-        for name in (
-            "players",
-            "opening_toes",
-            "foot_toes",
-            "double_blank",
-            "centre",
-            "draw",
-            "drawn_tile",
-            "may_draw_instead",
-            "tie_break",
-            "first_leader",
-        )
-    }
-    for name in ("max_pip", "hand_size"):
-        if p[name] != -1:
-            fields[name] = p[name]
-    rounds, threshold, inclusive = p["match_rounds"], p["match_threshold"], p["match_inclusive"]
-    if rounds != -1 and threshold != -1:
-        raise RulesError(
-            f"match_rounds={brief(rounds)} and match_threshold={brief(threshold)}: "
-            "give one match length, not both",
-            field="match",
-        )
-    if threshold != -1:
-        if type(inclusive) is not bool:
-            raise RulesError(f"match_inclusive={brief(inclusive)} is invalid: must be a bool")
-        fields["match"] = _length("match_threshold", threshold, Threshold, inclusive=inclusive)
-    else:
-        if inclusive is not False:
-            raise RulesError(
-                f"match_inclusive={brief(inclusive)} is invalid: it applies only with "
-                "match_threshold",
-                field="match",
-            )
-        if rounds != -1:
-            fields["match"] = _length("match_rounds", rounds, Rounds)
-    rules = Rules(**fields)
-    if utility == "auto":
-        utility = "penalty" if scope == "round" else "win"
-    return rules, scope, utility
-
-
-def _length(name: str, value: Any, kind: Any, **options: Any) -> Any:
-    """``kind(value, **options)`` (a match length), its error naming the game parameter."""
-    try:
-        return kind(value, **options)
-    except RulesError as err:
-        raise RulesError(f"{name}={brief(value)}: {err}", field="match") from None
-
-
-def parameters(
-    rules: Rules | None = None, *, scope: str = "round", utility: str = "auto"
-) -> dict[str, Any]:
-    """The game parameters of ``rules`` (default: the house rules), for ``pyspiel.load_game``.
-
-    >>> from chickenfoot import Rules
-    >>> p = parameters(Rules(players=2, draw="until_playable"), scope="match")
-    >>> p["players"], p["max_pip"], p["hand_size"], p["draw"], p["match_rounds"], p["scope"]
-    (2, 9, 20, 'until_playable', 10, 'match')
-    """
-    if rules is None:
-        rules = Rules()
-    if not isinstance(rules, Rules):
-        raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
-    d = rules.to_dict()
-    match = d.pop("match")
-    out: dict[str, Any] = {**d, "scope": scope, "utility": utility}
-    out["match_rounds"] = match.get("rounds", -1)
-    out["match_threshold"] = match.get("threshold", -1)
-    out["match_inclusive"] = match.get("inclusive", False)
-    rules_from_parameters(out)  # checks scope and utility
-    return out
 
 
 def load_game(rules: Rules | None = None, *, scope: str = "round", utility: str = "auto") -> Any:
@@ -237,95 +109,6 @@ def load_game(rules: Rules | None = None, *, scope: str = "round", utility: str 
     if pyspiel is None:  # pragma: no cover - depends on the environment
         raise ImportError(_MISSING)
     return pyspiel.load_game(GAME_NAME, parameters(rules, scope=scope, utility=utility))
-
-
-# -- the configuration shared by a game's states --------------------------------------------------
-
-
-class _Config:
-    """Everything fixed by the parameters; shared by every state (never copied)."""
-
-    def __init__(self, rules: Rules, scope: str, utility: str) -> None:
-        self.rules = rules
-        self.scope = scope
-        self.utility = utility
-        self.players = p = rules.players
-        self.hand_size = hs = rules.hand_size
-        self.enc = Encoding(rules)
-        self.enc_info = Encoding(rules, history=INFO_HISTORY)
-        n = rules.set_size
-        dealt = n - 1 if rules.centre == "set_aside" else n
-        self.dealt = p * hs
-        bone = dealt - p * hs
-        # The worst hand: the hand_size + boneyard most costly tiles of the set.
-        values = sorted(
-            (rules.double_blank if t == 0 else _pips(t) for t in range(n)), reverse=True
-        )
-        worst = sum(values[: hs + bone])
-        h = p * hs
-        # A round's decisions (docs/openspiel.md, "Game length"): plays, draws, passes after
-        # a draw, and passes with nothing drawn in runs of at most p - 1 between the others.
-        moves = (h + bone) + bone + (bone + 1) + (p - 1) * (h + bone + 2)
-        m = rules.match
-        if scope == "round":
-            rounds, total = 1, worst
-        elif isinstance(m, Rounds):
-            rounds, total = m.count, m.count * worst
-        else:
-            if p == 2 and rules.double_blank == 0:
-                raise ArgumentError(
-                    "a threshold match of 2 players with double_blank=0 can last forever "
-                    "(each round may score 0 for both), so it has no maximum game length: "
-                    "use match_rounds, or a double_blank above 0"
-                )
-            # every round adds at least 1 to the sum of the totals (see the docs page)
-            rounds, total = p * m.points + 1, m.points + worst
-            # OpenSpiel adds as many chance nodes for max_history_length, a C++ int too (the
-            # longest game of any other scope, double-18 with 189 players, is 689,491).
-            if 2 * rounds * moves > _INT_MAX:
-                most = ((_INT_MAX // 2) // moves - 1) // p
-                raise ArgumentError(
-                    f"a match of {p} players to {m.points:,} points may last "
-                    f"{rounds * moves:,} decisions, and OpenSpiel counts a game's history "
-                    f"(decisions and chance nodes, twice that) in a C++ int of at most "
-                    f"{_INT_MAX:,}: use match_threshold={most:,} or less with {p} players, "
-                    "or match_rounds"
-                )
-        # OpenSpiel's game length counts decisions; its history bound adds as many chance
-        # nodes (it takes max_game_length for their bound), and a round's deal and draws,
-        # h + bone, are fewer than its decisions.
-        self.max_game_length = rounds * moves
-        self.max_chance_nodes = rounds * (h + bone)
-        if utility == "penalty":
-            self.min_utility, self.max_utility = -float(total), 0.0
-        elif utility == "zero_sum":
-            self.min_utility, self.max_utility = -float((p - 1) * total), float((p - 1) * total)
-        else:
-            self.min_utility, self.max_utility = -float(p - 1), float(p - 1)
-        self.match_size = 1 + p if scope == "match" else 0
-
-    def __deepcopy__(self, memo: Any) -> _Config:
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_config, (self.rules, self.scope, self.utility))
-
-    def pool(self, round: int) -> tuple[int, ...]:
-        """The tile ids dealt in round ``round``, in id order."""
-        ids = range(self.rules.set_size)
-        if self.rules.centre == "set_aside":
-            centre = DOUBLE_ID[self.rules.centre_of_round(round)]
-            return tuple(t for t in ids if t != centre)
-        return tuple(ids)
-
-
-def _pips(t: int) -> int:
-    return Tile.from_id(t).pips
-
-
-@lru_cache(maxsize=64)
-def _config(rules: Rules, scope: str, utility: str) -> _Config:
-    return _Config(rules, scope, utility)
 
 
 # -- the game -------------------------------------------------------------------------------------
@@ -339,7 +122,7 @@ class ChickenFootGame(_GameBase):
             raise ImportError(_MISSING)
         params = {} if params is None else params
         rules, scope, utility = rules_from_parameters(params)
-        cfg = _config(rules, scope, utility)
+        cfg = config(rules, scope, utility)
         zero_sum = utility != "penalty"
         info = pyspiel.GameInfo(
             num_distinct_actions=cfg.enc.num_actions,
@@ -412,7 +195,7 @@ class ChickenFootState(_StateBase):
 
     def __init__(self, game: ChickenFootGame) -> None:
         super().__init__(game)
-        self._cfg: _Config = game.config
+        self._cfg: Config = game.config
         self._core: State | None = None
         self._dealt: tuple[int, ...] = ()
         self._drawing = False
@@ -433,6 +216,21 @@ class ChickenFootState(_StateBase):
     def scores(self) -> tuple[tuple[int, ...], ...]:
         """The penalties of each finished round (match scope; the round itself in round scope)."""
         return self._scores
+
+    @property
+    def finished(self) -> tuple[State, ...]:
+        """The final position of each round played to its end, in order."""
+        return self._finished
+
+    @property
+    def dealing(self) -> tuple[int, ...]:
+        """The tile ids dealt so far in the round being dealt, seat by seat (hand by hand)."""
+        return self._dealt
+
+    @property
+    def drawing(self) -> bool:
+        """Whether the next chance node draws a tile for the seat to act."""
+        return self._drawing
 
     @property
     def rounds_played(self) -> int:
@@ -611,119 +409,6 @@ class ChickenFootState(_StateBase):
         ``start=`` line of its JSON), which :meth:`ChickenFootGame.deserialize_state`
         replays. No pickle, unlike OpenSpiel's C++ serialization of Python states."""
         return _openspiel_serial.serialize(self, self._start)
-
-
-# -- observations ---------------------------------------------------------------------------------
-
-
-class ChickenFootObserver:
-    """Observations and information states, as strings and as the encoding's tensors.
-
-    The tensor is :meth:`chickenfoot.encoding.Encoding.observe` of the player's view (with
-    the last ``INFO_HISTORY`` public events under perfect recall, none otherwise), the
-    private fields (``hand``, ``drawn``) zeroed when private information is not asked for
-    and the public ones zeroed when public information is not; in match scope a ``match``
-    field follows (rounds played, then each seat's total, the viewer first).
-    """
-
-    def __init__(self, cfg: _Config, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
-        if params is not None and not (type(params) is dict and not params):
-            raise ArgumentError(f"observation parameters are not supported; got {brief(params)}")
-        instance(iig_obs_type, pyspiel.IIGObservationType, "the observer")
-        self._cfg = cfg
-        self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.public = bool(iig_obs_type.public_info)
-        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self._enc = cfg.enc_info if self.perfect_recall else cfg.enc
-        n = self._enc.observation_size
-        self.tensor: NDArray[np.float32] = np.zeros(n + cfg.match_size, np.float32)
-        self.dict: dict[str, NDArray[np.float32]] = {}
-        at = 0
-        for name, size in self._enc.fields:
-            self.dict[name] = self.tensor[at : at + size]
-            at += size
-        if cfg.match_size:
-            self.dict["match"] = self.tensor[at:]
-        self._round = self.tensor[:n]
-
-    def set_from(self, state: ChickenFootState, player: int) -> None:
-        """Write ``player``'s observation of ``state`` into ``tensor``."""
-        cfg = self._cfg
-        core = state.round_state
-        self.tensor.fill(0.0)
-        if core is not None:
-            self._enc.observe(core.view(player), out=self._round)
-        else:
-            hand = self.dict["hand"]
-            for t in _dealt_to(state, player):
-                hand[t] = 1.0
-        if not self.private:
-            self.dict["hand"].fill(0.0)
-            self.dict["drawn"].fill(0.0)
-        if not self.public:
-            keep_hand = self.dict["hand"].copy()
-            keep_drawn = self.dict["drawn"].copy()
-            self.tensor.fill(0.0)
-            self.dict["hand"][:] = keep_hand
-            self.dict["drawn"][:] = keep_drawn
-        elif cfg.match_size:
-            m = self.dict["match"]
-            p = cfg.players
-            m[0] = state.rounds_played
-            for seat in range(p):
-                m[1 + (seat - player) % p] = sum(row[seat] for row in state.scores)
-
-    def string_from(self, state: ChickenFootState, player: int) -> str:
-        """``player``'s observation (or information state, under perfect recall) as text."""
-        cfg = self._cfg
-        core = state.round_state
-        parts = [f"seat {player}"]
-        if self.public and cfg.scope == "match":
-            parts.append(f"round {state.rounds_played}")
-            if self.perfect_recall:
-                for k, (done, row) in enumerate(zip(state._finished, state.scores, strict=True)):
-                    events = " ".join(str(e) for e in done.view(player).history)
-                    parts.append(f"round {k}: {events} scores {list(row)}")
-            else:
-                totals = [sum(row[s] for row in state.scores) for s in range(cfg.players)]
-                parts.append(f"totals {totals}")
-        if core is None:
-            if self.private:
-                dealt = " ".join(str(Tile.from_id(t)) for t in sorted(_dealt_to(state, player)))
-                parts.append(f"dealing: hand {dealt}")
-            elif self.public:
-                parts.append("dealing")
-            return "\n".join(parts)
-        v = core.view(player)
-        if not self.perfect_recall and self.public and self.private:
-            parts.append(render_compact(v))
-            return "\n".join(parts)
-        if self.private:
-            parts.append(f"hand {' '.join(str(t) for t in v.hand)}")
-            if v.drawn is not None:
-                parts.append(f"drawn {v.drawn}")
-        if self.public:
-            parts.append(
-                f"turn {v.turn} hands {list(v.hand_sizes)} boneyard {v.boneyard_size}"
-                + (" drawing" if state._drawing else "")
-            )
-            if self.perfect_recall:
-                parts.append("history " + " ".join(_public(e, self.private) for e in v.history))
-            else:
-                parts.append("board " + " ".join(str(m) for m in v.board))
-        return "\n".join(parts)
-
-
-def _public(event: Any, private: bool) -> str:
-    """An event as text; a draw's tile only when private information is shown."""
-    if private or not isinstance(event.move, Draw):
-        return str(event)
-    return f"{event.seat}:draw"
-
-
-def _dealt_to(state: ChickenFootState, player: int) -> tuple[int, ...]:
-    hs = state._cfg.hand_size
-    return state._dealt[player * hs : (player + 1) * hs]
 
 
 if pyspiel is not None:

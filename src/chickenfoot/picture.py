@@ -33,33 +33,29 @@ from collections.abc import Iterator
 from typing import Literal
 from xml.sax.saxutils import escape
 
-import attrs
-
+from chickenfoot._layout import (
+    BACK,
+    BOARD,
+    DEFAULT_SCALE,
+    FACE,
+    HAND_GAP,
+    INK,
+    LAST_TEXT,
+    MARGIN,
+    PENDING,
+    Domino,
+    Layout,
+    Mark,
+)
 from chickenfoot.errors import ArgumentError, SeatError, brief
 from chickenfoot.moves import Draw, Pass, Play
 from chickenfoot.outcome import Termination
 from chickenfoot.state import State
-from chickenfoot.table import Hub, Line, Table
 from chickenfoot.tiles import Tile
 from chickenfoot.view import View
 
 __all__ = ["svg"]
 
-# Geometry, in units of a domino's width (a domino is 1 by 2).
-_GAP = 0.12  # between neighbours on a line
-_ROW_GAP = 0.45  # between the bands of two lines
-_FAN = 1.1  # from a hub's edge to the first domino of its toes
-_MARGIN = 0.8
-_HAND_GAP = 0.12
-_DEFAULT_SCALE = 24  # pixels per unit when no size is given
-
-_INK = "#2b2b2b"
-_FACE = "#fffdf5"
-_BACK = "#35506b"
-_PENDING = "#e67e22"
-_LAST = "#1e6fd9"
-_LAST_TEXT = "#a9d8ff"
-_BOARD = "#1f6f4a"
 
 # Dot centres in a unit square for 0-9, on a 3 x 3 grid (a, b, c = left/top, middle, right).
 _A, _B, _C = 0.24, 0.5, 0.76
@@ -77,158 +73,6 @@ _DOTS: dict[int, tuple[tuple[float, float], ...]] = {
 }
 
 
-@attrs.frozen
-class _Domino:
-    """A domino placed in the picture: its box and the numbers of its two halves.
-
-    ``first`` is the left half of a lying domino or the top half of a standing one.
-    """
-
-    tile: Tile | None  # None: face down
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    first: int
-    second: int
-    role: str  # "centre", "hub", "line", "hand"
-    outline: str | None = None
-
-    def mirrored(self) -> _Domino:
-        return attrs.evolve(self, x0=-self.x1, x1=-self.x0, first=self.second, second=self.first)
-
-
-@attrs.frozen
-class _Mark:
-    """Something drawn that is not a domino: a stroke, a dashed slot, a text."""
-
-    kind: str  # "stroke", "slot", "text"
-    x0: float
-    y0: float
-    x1: float = 0.0
-    y1: float = 0.0
-    text: str = ""
-    size: float = 0.55
-    anchor: str = "start"
-    colour: str = _INK
-
-    def mirrored(self) -> _Mark:
-        if self.kind == "slot":
-            return attrs.evolve(self, x0=-self.x1, x1=-self.x0)
-        return attrs.evolve(self, x0=-self.x0, x1=-self.x1)
-
-
-class _Layout:
-    """The table laid out in units: the centre at the origin, lines to the right and left."""
-
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.hub_of = {hub.tile: hub for hub in table.hubs}
-        self.dominoes: list[_Domino] = []
-        self.marks: list[_Mark] = []
-        self._height: dict[Tile, float] = {}
-
-    # -- sizes ------------------------------------------------------------------------------
-
-    def _missing(self, hub: Hub) -> int:
-        return hub.toes_needed if hub is self.table.pending else 0
-
-    def line_height(self, line: Line) -> float:
-        """The height of the band a line needs, with everything that grows from it."""
-        own = (2.0 if line.closed_by is not None else 1.0) + _ROW_GAP
-        if line.closed_by is None:
-            return own
-        hub = self.hub_of[line.closed_by]
-        return max(own, self.children_height(hub))
-
-    def children_height(self, hub: Hub) -> float:
-        return sum(self.line_height(line) for line in hub.lines) + self._missing(hub) * (
-            1.0 + _ROW_GAP
-        )
-
-    # -- placing ----------------------------------------------------------------------------
-
-    def place(self) -> None:
-        table = self.table
-        centre = table.hubs[0]
-        role_outline = self._outline(centre.tile)
-        self.dominoes.append(
-            _Domino(
-                centre.tile,
-                -0.5,
-                -1.0,
-                0.5,
-                1.0,
-                centre.tile.high,
-                centre.tile.high,
-                "centre",
-                role_outline,
-            )
-        )
-        # Share the centre's lines between the sides, each to the side that is shorter.
-        right: list[Line] = []
-        left: list[Line] = []
-        heights = [0.0, 0.0]
-        for line in centre.lines:
-            side = 0 if heights[0] <= heights[1] else 1
-            (right if side == 0 else left).append(line)
-            heights[side] += self.line_height(line)
-        missing = self._missing(centre)
-        slots_right = (missing + 1) // 2 if heights[0] <= heights[1] else missing // 2
-        slots = (slots_right, missing - slots_right)
-        for side, lines in enumerate((right, left)):
-            mark_start = len(self.marks)
-            dom_start = len(self.dominoes)
-            self._fan(centre, lines, slots[side], 0.5, 0.0)
-            if side == 1:
-                self.dominoes[dom_start:] = [d.mirrored() for d in self.dominoes[dom_start:]]
-                self.marks[mark_start:] = [m.mirrored() for m in self.marks[mark_start:]]
-
-    def _outline(self, tile: Tile) -> str | None:
-        last = self.table.last
-        pending = self.table.pending
-        if pending is not None and tile == pending.tile:
-            return _PENDING
-        if last is not None and last.tile == tile:
-            return _LAST
-        return None
-
-    def _fan(self, hub: Hub, lines: list[Line], slots: int, edge: float, yc: float) -> None:
-        """Lay ``lines`` (and ``slots`` dashed places for missing toes) to the right of a
-        hub whose right edge is at ``edge``, in bands centred on ``yc``."""
-        heights = [self.line_height(line) for line in lines]
-        total = sum(heights) + slots * (1.0 + _ROW_GAP)
-        y = yc - total / 2
-        start = edge + _FAN
-        for line, h in zip(lines, heights, strict=True):
-            middle = y + h / 2
-            self.marks.append(_Mark("stroke", edge, yc, start, middle))
-            self._line(line, start, middle)
-            y += h
-        for _ in range(slots):
-            middle = y + (1.0 + _ROW_GAP) / 2
-            self.marks.append(_Mark("stroke", edge, yc, start, middle, colour=_PENDING))
-            self.marks.append(_Mark("slot", start, middle - 0.5, start + 2.0, middle + 0.5))
-            y += 1.0 + _ROW_GAP
-
-    def _line(self, line: Line, x: float, yc: float) -> None:
-        for p in line.tiles:
-            outline = self._outline(p.tile)
-            if p.tile.is_double:  # closes the line: crosswise, and a hub in turn
-                self.dominoes.append(
-                    _Domino(
-                        p.tile, x, yc - 1.0, x + 1.0, yc + 1.0, p.inner, p.outer, "hub", outline
-                    )
-                )
-                hub = self.hub_of[p.tile]
-                self._fan(hub, list(hub.lines), self._missing(hub), x + 1.0, yc)
-                return
-            self.dominoes.append(
-                _Domino(p.tile, x, yc - 0.5, x + 2.0, yc + 0.5, p.inner, p.outer, "line", outline)
-            )
-            x += 2.0 + _GAP
-
-
 # -- drawing ------------------------------------------------------------------------------
 
 
@@ -241,33 +85,33 @@ def _half(number: int, x: float, y: float) -> Iterator[str]:
     """The pips of one half: a unit square with its top left corner at (x, y)."""
     if number <= 9:
         for dx, dy in _DOTS[number]:
-            yield f'<circle cx="{_f(x + dx)}" cy="{_f(y + dy)}" r="0.1" fill="{_INK}"/>'
+            yield f'<circle cx="{_f(x + dx)}" cy="{_f(y + dy)}" r="0.1" fill="{INK}"/>'
     else:
         yield (
             f'<text x="{_f(x + 0.5)}" y="{_f(y + 0.5)}" font-size="0.58" text-anchor="middle" '
             f'dominant-baseline="central" font-family="sans-serif" font-weight="bold" '
-            f'fill="{_INK}">{number}</text>'
+            f'fill="{INK}">{number}</text>'
         )
 
 
-def _domino(d: _Domino) -> Iterator[str]:
+def _domino(d: Domino) -> Iterator[str]:
     name = "" if d.tile is None else str(d.tile)
     w, h = d.x1 - d.x0, d.y1 - d.y0
     box = " ".join(_f(v) for v in (d.x0, d.y0, d.x1, d.y1))
     yield f'<g class="domino {d.role}" data-tile="{name}" data-box="{box}">'
     if name:
         yield f"<title>{name}</title>"
-    fill = _BACK if d.tile is None else _FACE
+    fill = BACK if d.tile is None else FACE
     yield (
         f'<rect x="{_f(d.x0 + 0.03)}" y="{_f(d.y0 + 0.03)}" width="{_f(w - 0.06)}" '
-        f'height="{_f(h - 0.06)}" rx="0.14" fill="{fill}" stroke="{_INK}" stroke-width="0.05"/>'
+        f'height="{_f(h - 0.06)}" rx="0.14" fill="{fill}" stroke="{INK}" stroke-width="0.05"/>'
     )
     if d.tile is not None:
         if w > h:  # lying: halves left and right
             mid = d.x0 + w / 2
             yield (
                 f'<line x1="{_f(mid)}" y1="{_f(d.y0 + 0.15)}" x2="{_f(mid)}" '
-                f'y2="{_f(d.y1 - 0.15)}" stroke="{_INK}" stroke-width="0.04"/>'
+                f'y2="{_f(d.y1 - 0.15)}" stroke="{INK}" stroke-width="0.04"/>'
             )
             yield from _half(d.first, d.x0, d.y0)
             yield from _half(d.second, mid, d.y0)
@@ -275,7 +119,7 @@ def _domino(d: _Domino) -> Iterator[str]:
             mid = d.y0 + h / 2
             yield (
                 f'<line x1="{_f(d.x0 + 0.15)}" y1="{_f(mid)}" x2="{_f(d.x1 - 0.15)}" '
-                f'y2="{_f(mid)}" stroke="{_INK}" stroke-width="0.04"/>'
+                f'y2="{_f(mid)}" stroke="{INK}" stroke-width="0.04"/>'
             )
             yield from _half(d.first, d.x0, d.y0)
             yield from _half(d.second, d.x0, mid)
@@ -288,7 +132,7 @@ def _domino(d: _Domino) -> Iterator[str]:
     yield "</g>"
 
 
-def _mark(m: _Mark) -> str:
+def _mark(m: Mark) -> str:
     if m.kind == "stroke":
         return (
             f'<line class="toe-stroke" x1="{_f(m.x0)}" y1="{_f(m.y0)}" x2="{_f(m.x1)}" '
@@ -298,7 +142,7 @@ def _mark(m: _Mark) -> str:
         lo, hi = min(m.x0, m.x1), max(m.x0, m.x1)
         return (
             f'<rect class="slot" x="{_f(lo)}" y="{_f(m.y0)}" width="{_f(hi - lo)}" '
-            f'height="{_f(m.y1 - m.y0)}" rx="0.14" fill="none" stroke="{_PENDING}" '
+            f'height="{_f(m.y1 - m.y0)}" rx="0.14" fill="none" stroke="{PENDING}" '
             f'stroke-width="0.06" stroke-dasharray="0.18 0.12"/>'
         )
     return (
@@ -376,13 +220,13 @@ def _hand_label(position: State | View, seat: int) -> str:
     return label
 
 
-def _text_right(m: _Mark) -> float:
+def _text_right(m: Mark) -> float:
     """Where a text mark ends on the right, estimated (sans-serif is about 0.56 em a letter)."""
     width = 0.56 * m.size * len(m.text)
     return m.x0 + (width if m.anchor == "start" else width / 2)
 
 
-def _bounds(dominoes: list[_Domino], marks: list[_Mark]) -> tuple[float, float, float, float]:
+def _bounds(dominoes: list[Domino], marks: list[Mark]) -> tuple[float, float, float, float]:
     """The extent (left, top, right, bottom) of everything laid out so far."""
     xs: list[float] = [-4.0, 4.0]
     ys: list[float] = [-1.0, 1.0]
@@ -452,14 +296,14 @@ def svg(
         position = position.view(seat)
     if hands is None:
         hands = position.seat if isinstance(position, View) else "none"
-    layout = _Layout(position.table)
+    layout = Layout(position.table)
     if position.table.centre is not None:
         layout.place()
     dominoes = layout.dominoes
     marks = layout.marks
     if not dominoes:
         marks.append(
-            _Mark(
+            Mark(
                 "text",
                 0.0,
                 0.2,
@@ -471,12 +315,12 @@ def svg(
     # Captions above the table: what happened last, then the status.
     event = _last_event(position)
     caption_y = top - 1.0
-    status = _Mark("text", left, caption_y, text=_status(position), size=0.6)
+    status = Mark("text", left, caption_y, text=_status(position), size=0.6)
     marks.append(status)
     right = max(right, _text_right(status))
     top = caption_y - 0.7
     if event:
-        said = _Mark("text", left, caption_y - 0.8, text=event, size=0.5, colour=_LAST_TEXT)
+        said = Mark("text", left, caption_y - 0.8, text=event, size=0.5, colour=LAST_TEXT)
         marks.append(said)
         right = max(right, _text_right(said))
         top -= 0.8
@@ -486,7 +330,7 @@ def svg(
     if rows:
         labels = [_hand_label(position, seat_) for seat_, _ in rows]
         widths = [
-            max(len(tiles) * (1.0 + _HAND_GAP), 0.56 * 0.5 * len(label))
+            max(len(tiles) * (1.0 + HAND_GAP), 0.56 * 0.5 * len(label))
             for (_, tiles), label in zip(rows, labels, strict=True)
         ]
         column = max(widths) + 1.0
@@ -497,25 +341,25 @@ def svg(
             x = left + (i % columns) * column
             if i and i % columns == 0:
                 y += 3.3
-            marks.append(_Mark("text", x, y + 0.4, text=label, size=0.5))
+            marks.append(Mark("text", x, y + 0.4, text=label, size=0.5))
             right = max(right, _text_right(marks[-1]))
             for tile in tiles:
                 if tile is None:
-                    dominoes.append(_Domino(None, x, y + 0.8, x + 1.0, y + 2.8, 0, 0, "hand"))
+                    dominoes.append(Domino(None, x, y + 0.8, x + 1.0, y + 2.8, 0, 0, "hand"))
                 else:
-                    outline = _PENDING if tile == drawn else None
+                    outline = PENDING if tile == drawn else None
                     dominoes.append(
-                        _Domino(
+                        Domino(
                             tile, x, y + 0.8, x + 1.0, y + 2.8, tile.high, tile.low, "hand", outline
                         )
                     )
-                x += 1.0 + _HAND_GAP
+                x += 1.0 + HAND_GAP
             right = max(right, x)
         bottom = y + 2.8
-    x0, y0 = left - _MARGIN, top - _MARGIN
-    width, height = right - left + 2 * _MARGIN, bottom - top + 2 * _MARGIN
+    x0, y0 = left - MARGIN, top - MARGIN
+    width, height = right - left + 2 * MARGIN, bottom - top + 2 * MARGIN
     width = max(width, 12.0)
-    scale = _DEFAULT_SCALE if size is None else size / width
+    scale = DEFAULT_SCALE if size is None else size / width
     px_w, px_h = round(width * scale), round(height * scale)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{px_w}" height="{px_h}" '
@@ -523,11 +367,11 @@ def svg(
         f'font-family="sans-serif" role="img">',
         f"<title>Chicken Foot: {escape(_status(position))}</title>",
         f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(width)}" height="{_f(height)}" '
-        f'fill="{_BOARD}"/>',
+        f'fill="{BOARD}"/>',
     ]
     out.extend(
-        _mark(m).replace(f'fill="{_INK}"', 'fill="#f4f1e6"')
-        if m.kind == "text" and m.colour == _INK
+        _mark(m).replace(f'fill="{INK}"', 'fill="#f4f1e6"')
+        if m.kind == "text" and m.colour == INK
         else _mark(m)
         for m in marks
     )

@@ -28,7 +28,7 @@ from typing import Any, Final, NamedTuple
 import attrs
 
 from chickenfoot import _checks as checks
-from chickenfoot.agents import Agent, _check_agents, play_match
+from chickenfoot.agents import Agent, check_agents, play_match
 from chickenfoot.errors import (
     AgentError,
     ArgumentError,
@@ -240,7 +240,7 @@ def _check(
 ) -> tuple[Agent, ...]:
     if not isinstance(rules, Rules):
         raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
-    _check_agents(agents, rules.players)
+    check_agents(agents, rules.players)
     checks.integer(games, "games", low=1, high=MAX_GAMES)
     checks.seed(seed)
     if executor is not None and not isinstance(executor, Executor):

@@ -26,11 +26,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
-import random
 import sys
-from collections.abc import Iterator
 from typing import TextIO
 
 from chickenfoot import __version__
@@ -47,12 +44,9 @@ from chickenfoot.cli._common import (
     rules_options,
 )
 from chickenfoot.cli._streams import Output, OutputError, discard, write_error
-from chickenfoot.deal import deal
+from chickenfoot.cli.demo import demo_lines, play_demo
 from chickenfoot.errors import ChickenFootError, brief
-from chickenfoot.moves import Draw
-from chickenfoot.render import render
-from chickenfoot.rules import PRESETS, Rules
-from chickenfoot.state import State, legal_moves
+from chickenfoot.rules import PRESETS
 
 __all__ = [
     "EXIT_FAILURE",
@@ -64,105 +58,6 @@ __all__ = [
     "play_demo",
     "rules_from_args",
 ]
-
-
-def play_demo(rules: Rules, seed: int, round: int = 0) -> Iterator[tuple[int, str, State]]:
-    """Play one round among random players: yield ``(seat, move text, state after)``.
-
-    The round is ``deal(rules, seed, round)``; a ``random.Random(seed)`` picks each move
-    among the legal moves. A draw is given as ``draw:X-Y``, naming the tile drawn (the
-    front of the boneyard), so every move text replays with :func:`~chickenfoot.apply`.
-
-    >>> from chickenfoot import Rules
-    >>> moves = list(play_demo(Rules(), seed=1))
-    >>> moves[0][:2]
-    (0, '9-0@9-9')
-    >>> moves[-1][2].is_over()
-    True
-    """
-    state = deal(rules, seed, round)
-    rng = random.Random(seed)
-    while not state.is_over():
-        seat = state.turn
-        move = rng.choice(legal_moves(state))
-        state = state.apply(move)
-        if isinstance(move, Draw):
-            assert state.drawn is not None
-            move = Draw(state.drawn)
-        yield seat, str(move), state
-
-
-def demo_lines(rules: Rules, seed: int, round: int = 0, *, label: str = "") -> Iterator[str]:
-    """The lines that ``chickenfoot demo`` prints for one seeded round.
-
-    ``label`` names the rules in the header line (e.g. ``house rules``).
-
-    >>> from chickenfoot import Rules
-    >>> lines = list(demo_lines(Rules(players=2), seed=1))
-    >>> lines[:2]
-    ['Chicken Foot demo: 2 players, double-9, seed 1, round 0 (centre 9-9)', 'seat 0: 9-0@9-9']
-    >>> lines[-4:]
-    ['Outcome: blocked after 68 moves', 'Penalties:', '  seat 0: 42', '  seat 1: 49']
-    """
-    named = f"{label}, " if label else ""
-    centre = rules.centre_of_round(round)
-    yield (
-        f"Chicken Foot demo: {named}{rules.players} players, double-{rules.max_pip}, "
-        f"seed {seed}, round {round} (centre {centre}-{centre})"
-    )
-    state = deal(rules, seed, round)
-    moves = 0
-    for seat, text, after in play_demo(rules, seed, round):
-        yield f"seat {seat}: {text}"
-        state = after
-        moves += 1
-    yield ""
-    yield from render(state).splitlines()
-    yield ""
-    yield f"Outcome: {state.outcome()} after {moves} moves"
-    yield "Penalties:"
-    for seat, points in enumerate(state.penalties()):
-        yield f"  seat {seat}: {points}"
-
-
-def _demo(args: argparse.Namespace, out: TextIO) -> int:
-    rules = rules_from_args(args.preset, args.players, args.changes)
-    label = f"{args.preset} rules"
-    if args.changes:
-        label += " with " + " ".join(
-            f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in args.changes
-        )
-    lines = list(demo_lines(rules, args.seed, args.round, label=label))
-    out.write("\n".join(lines) + "\n")  # all or nothing: errors come before any output
-    return EXIT_OK
-
-
-PRESET_NOTES = {
-    "house": "the house rules: 6 toes on the centre, 3 on each foot, one draw",
-    "four-toe": "the house rules with 4 toes on the centre",
-    "classic": "7 tiles each, the holder of the double lays the centre, 4 toes, "
-    "ties broken by rounds scored 0",
-}
-"""One line per preset for ``chickenfoot rules`` (docs: Rules and variants)."""
-
-
-def _rules(args: argparse.Namespace, out: TextIO) -> int:
-    preset = args.name
-    if preset is not None and args.preset is not None and preset != args.preset:
-        raise UsageError(f"two presets given: {brief(preset)} and --preset {brief(args.preset)}")
-    preset = preset or args.preset
-    if preset is None and args.players is None and not args.changes and not args.compact:
-        width = max(map(len, PRESETS))
-        lines = [f"{name:<{width}}  {PRESET_NOTES.get(name, '')}" for name in PRESETS]
-        lines.append("")
-        lines.append("Print one as JSON: chickenfoot rules NAME [--players P] [--set FIELD=VALUE]")
-        out.write("\n".join(lines) + "\n")
-        return EXIT_OK
-    rules = rules_from_args(
-        preset or "house", 4 if args.players is None else args.players, args.changes
-    )
-    out.write(json.dumps(rules.to_dict(), indent=None if args.compact else 2) + "\n")
-    return EXIT_OK
 
 
 def _examples(*lines: str) -> str:
@@ -479,13 +374,13 @@ def _main(argv: list[str] | None) -> int:
 def _run(argv: list[str] | None, out: TextIO) -> int:
     """Parse ``argv`` and run the command; every error but :class:`OutputError` is mapped to
     its exit status here."""
-    from chickenfoot.cli import engine, files, play, sim
+    from chickenfoot.cli import demo, engine, files, play, sim
 
     try:
         args = _build_parser().parse_args(argv)
         command = {
-            "demo": _demo,
-            "rules": _rules,
+            "demo": demo.cmd_demo,
+            "rules": demo.cmd_rules,
             "play": play.cmd_play,
             "simulate": sim.cmd_simulate,
             "engine": engine.cmd_engine,
