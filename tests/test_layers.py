@@ -1,0 +1,197 @@
+"""The plan of the package holds: layers with no way back up, no import circles, no private
+names taken from another module, every module under 500 lines (CONTRIBUTING.md, "The
+layers").
+
+Imports are read from the source with ``ast``, at any depth (an import inside a function
+counts like one at the top); an ``if TYPE_CHECKING:`` block is left out, since it never
+runs (it names types for annotations only).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "chickenfoot"
+MAX_LINES = 500
+
+# The layers, bottom up: a module may import from its own layer and the layers below it.
+# A name ending in "." stands for a subpackage and every module in it.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # 0. Values and checks: tiles, moves, rules, outcomes, the table structure, errors.
+    ("errors", "_checks", "deprecation", "tiles", "moves", "rules", "outcome", "table"),
+    # 1. The kernel: how a position is stored and moves; the parts of documents.
+    ("_kernel.", "_reading"),
+    # 2. Below State, built from kernel data: position documents, records, determinization,
+    #    views and their text picture (State's convenience methods call these).
+    ("formats", "record", "_slots", "sampling", "_view_reader", "_compact", "view"),
+    # 3. The public face of a round.
+    ("state",),
+    # 4. Built on rounds: deals, matches, walks, encodings, pictures, agents, simulation.
+    (
+        "deal",
+        "perft",
+        "playout",
+        "_scoring",
+        "match",
+        "encoding",
+        "render",
+        "_layout",
+        "picture",
+        "agents",
+        "simulation",
+    ),
+    # 5. Front ends and adapters, which nothing in the library imports.
+    (
+        "_openspiel_serial",
+        "_openspiel_config",
+        "_openspiel_observer",
+        "openspiel",
+        "pettingzoo",
+        "batch.",
+        "engine.",
+        "cli.",
+        "__init__",
+        "__main__",
+    ),
+)
+
+
+def _name(path: Path) -> str:
+    rel = path.relative_to(SRC).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" and len(rel.parts) > 1 else rel.parts
+    return ".".join(parts)
+
+
+def _layer(module: str) -> int:
+    for i, names in enumerate(LAYERS):
+        for n in names:
+            if module == n or (n.endswith(".") and (module + ".").startswith(n)):
+                return i
+    raise AssertionError(f"chickenfoot.{module} has no layer: add it to LAYERS (and CONTRIBUTING)")
+
+
+def _modules() -> dict[str, Path]:
+    return {_name(p): p for p in sorted(SRC.rglob("*.py"))}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            yield from (n for child in node.orelse for n in _imports_of(child))
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        yield from _imports(node)
+
+
+def _imports_of(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield node
+    yield from _imports(node)
+
+
+def _resolve(module: str, node: ast.ImportFrom) -> str:
+    base = node.module or ""
+    if node.level:
+        package = module.split(".")[: -node.level] if module else []
+        base = ".".join([*package, base] if base else package)
+    return base
+
+
+def _edges(modules: dict[str, Path]) -> dict[str, set[tuple[str, str | None]]]:
+    """For each module: (imported module, imported name or None) for every import."""
+    out: dict[str, set[tuple[str, str | None]]] = {}
+    for module, path in modules.items():
+        found: set[tuple[str, str | None]] = set()
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("chickenfoot."):
+                        found.add((alias.name.removeprefix("chickenfoot."), None))
+                continue
+            target = _resolve(module, node)
+            if target != "chickenfoot" and not target.startswith("chickenfoot."):
+                continue
+            target = target.removeprefix("chickenfoot").removeprefix(".")
+            for alias in node.names:
+                sub = f"{target}.{alias.name}" if target else alias.name
+                if sub in modules:  # ``from chickenfoot import view``: a module
+                    found.add((sub, None))
+                else:
+                    found.add((target or "__init__", alias.name))
+        found.discard((module, None))
+        out[module] = found
+    return out
+
+
+MODULES = _modules()
+EDGES = _edges(MODULES)
+
+
+def test_the_reader_finds_the_package() -> None:
+    assert {"state", "_kernel", "_kernel.position", "view", "cli", "batch"} <= set(MODULES)
+    assert ("_kernel", "make") in EDGES["deal"]  # a top-level import, read
+    assert ("state", "State") not in EDGES["formats"]  # a TYPE_CHECKING one, left out
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_module_imports_only_its_own_layer_and_below(module: str) -> None:
+    mine = _layer(module)
+    above = sorted(
+        {f"chickenfoot.{t}" for t, _ in EDGES[module] if t in MODULES and _layer(t) > mine}
+    )
+    assert not above, f"chickenfoot.{module} (layer {mine}) imports from above it: {above}"
+
+
+def test_no_module_takes_a_private_name_from_another() -> None:
+    taken = sorted(
+        f"chickenfoot.{m} takes {name} from chickenfoot.{t}"
+        for m, edges in EDGES.items()
+        for t, name in edges
+        if name is not None
+        and name.startswith("_")
+        and not (name.startswith("__") and name.endswith("__"))
+        and t != m
+    )
+    assert not taken, "\n".join(taken)
+
+
+def test_there_is_no_import_circle() -> None:
+    graph = {m: {t for t, _ in e if t in MODULES and t != m} for m, e in EDGES.items()}
+    # A package's __init__ re-exports its modules: an edge into a package is into __init__.
+    seen: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(m: str) -> None:
+        seen[m] = 1
+        stack.append(m)
+        for t in sorted(graph[m]):
+            if seen.get(t) == 1:
+                circles.append(stack[stack.index(t) :] + [t])
+            elif t not in seen:
+                visit(t)
+        stack.pop()
+        seen[m] = 2
+
+    for m in sorted(graph):
+        if m not in seen:
+            visit(m)
+    assert not circles, "import circles: " + "; ".join(" -> ".join(c) for c in circles)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_module_is_under_500_lines(module: str) -> None:
+    lines = len(MODULES[module].read_text(encoding="utf-8").splitlines())
+    assert lines < MAX_LINES, f"chickenfoot.{module} has {lines} lines: split it along a seam"
