@@ -151,6 +151,17 @@ def test_info_messages_reach_the_callback(tmp_path: Path) -> None:
     assert seen and seen[0]["type"] == "info" and seen[0]["depth"] == 1
 
 
+def test_an_interrupted_decision_ends_the_engine(tmp_path: Path) -> None:
+    def interrupt(message: dict[str, object]) -> None:
+        raise KeyboardInterrupt
+
+    agent, pidfile = fake("first", tmp_path, on_info=interrupt)
+    state, rng = first_decision()
+    with pytest.raises(KeyboardInterrupt):
+        play_round(state, [agent] * 4, rng)  # type: ignore[arg-type]
+    assert agent.pid is None and gone(pids(pidfile)[0])
+
+
 def test_a_program_that_cannot_start(tmp_path: Path) -> None:
     with pytest.raises(AgentError, match="cannot start: no such program"):
         EngineAgent(str(tmp_path / "nothing-here")).start()

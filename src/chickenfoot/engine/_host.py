@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import multiprocessing.util
 import os
@@ -12,7 +13,7 @@ import shlex
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from chickenfoot import _checks as checks
@@ -299,7 +300,7 @@ class EngineAgent:
             kind = message["type"]
             if kind == want:
                 return message
-            if kind == "info" and want != "hello":
+            if kind == "info":
                 self._info(message, seat)
             elif kind == "error":
                 text = message.get("message")
@@ -310,11 +311,7 @@ class EngineAgent:
 
     def _info(self, message: dict[str, Any], seat: int | None) -> None:
         if self._on_info is not None:
-            try:
-                self._on_info(message)
-            except BaseException:
-                self._slot.close(wait=0)  # it was mid-decision: start afresh next time
-                raise
+            self._on_info(message)  # if it raises, _talking ends the engine
         else:
             log.debug("%s at seat %s: %s", self._label(), seat, brief(message, 200))
 
@@ -342,11 +339,24 @@ class EngineAgent:
             self._receive(session, "ready", self._hello_ms, None, " after options (hello_ms)")
         return session
 
+    @contextlib.contextmanager
+    def _talking(self) -> Iterator[None]:
+        """One exchange with the engine, alone; interrupted (Ctrl-C, an ``on_info`` that
+        raises), the engine is ended: its next line would answer a question not asked."""
+        with self._slot.lock:
+            try:
+                yield
+            except AgentError:
+                raise
+            except BaseException:
+                self._slot.close(wait=0)
+                raise
+
     # -- the public methods ----------------------------------------------------------------
 
     def start(self) -> None:
         """Start the engine now (and greet and configure it), if it is not running."""
-        with self._slot.lock:
+        with self._talking():
             self._session()
 
     def choose(self, view: View, legal: LegalMoves, rng: random.Random | None) -> Move:
@@ -358,7 +368,7 @@ class EngineAgent:
         if rng is not None:
             checks.random_generator(rng)
         seat = view.seat
-        with self._slot.lock:
+        with self._talking():
             session = self._session()
             uses = session.hello.extensions
             if "rounds" in uses:
@@ -395,7 +405,7 @@ class EngineAgent:
         with the final view of a seat it played (e.g. from ``play_match``'s ``on_round``,
         with ``end.view(seat)``); for other engines this does nothing."""
         checks.instance(view, View, "EngineAgent.round_over")
-        with self._slot.lock:
+        with self._talking():
             session = self._slot.current()
             if session is None or "rounds" not in session.hello.extensions:
                 return
@@ -406,7 +416,7 @@ class EngineAgent:
         """The seconds of one ``ping``/``pong`` round trip (the engine is started first if
         it is not running); :class:`~chickenfoot.AgentError` for an engine without the
         ``ping`` extension, or one that does not answer within ``grace_ms``."""
-        with self._slot.lock:
+        with self._talking():
             session = self._session()
             if "ping" not in session.hello.extensions:
                 raise AgentError(f"{self._label()}: does not support ping (no 'ping' extension)")
