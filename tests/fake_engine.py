@@ -30,6 +30,9 @@ def main(mode: str, pidfile: str) -> int:
     for line in sys.stdin:
         message = json.loads(line)
         kind = message["type"]
+        if mode == "rounds":  # keeps what it is told: the types, and the seat of new_round
+            with open(pidfile + ".log", "a") as log:
+                log.write(f"{kind} {message.get('seat', message.get('view', {}).get('seat'))}\n")
         if kind == "hello":
             if mode == "slow_hello":
                 time.sleep(30)
@@ -40,6 +43,8 @@ def main(mode: str, pidfile: str) -> int:
             hello = {"type": "hello", "protocol": 2 if mode == "version" else 1, "name": "fake"}
             if mode in ("no_rng_back", "bad_rng"):
                 hello["extensions"] = ["rng"]
+            if mode == "rounds":
+                hello["extensions"] = ["rounds", "later-extension"]
             if mode.startswith("options"):
                 hello["options"] = {"depth": {"type": "int", "default": 1, "min": 1, "max": 5}}
             send(hello)

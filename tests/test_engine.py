@@ -17,11 +17,21 @@ import signal
 import stat
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
 
-from chickenfoot import AgentError, ArgumentError, Rules, deal, play_round
+from chickenfoot import (
+    AgentError,
+    ArgumentError,
+    Rounds,
+    Rules,
+    State,
+    deal,
+    play_match,
+    play_round,
+)
 from chickenfoot.agents import GreedyAgent, HeuristicAgent, SearchAgent
 from chickenfoot.engine import MAX_LINE, MAX_MESSAGE, EngineAgent, serve
 
@@ -142,6 +152,33 @@ def test_after_a_failure_the_next_decision_starts_a_new_engine(tmp_path: Path) -
     assert gone(first)
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_does_not_use_its_parents_engine(tmp_path: Path) -> None:
+    agent, _ = fake("first", tmp_path)
+    with agent:
+        agent.start()
+        parent_engine = agent.pid
+        read, write = os.pipe()
+        with warnings.catch_warnings():  # Python 3.12+: fork() with threads running
+            warnings.simplefilter("ignore", DeprecationWarning)
+            child = os.fork()
+        if child == 0:  # pragma: no cover - the child reports through the pipe
+            ok = agent.pid is None
+            state, rng = first_decision()
+            ok = ok and play_round(state, [agent] * 4, rng).is_over()  # type: ignore[arg-type]
+            ok = ok and agent.pid not in (None, parent_engine)
+            agent.close()
+            os.write(write, b"1" if ok else b"0")
+            os._exit(0)
+        os.close(write)
+        assert os.read(read, 1) == b"1"
+        os.waitpid(child, 0)
+        os.close(read)
+        assert agent.pid == parent_engine
+        state, rng = first_decision()
+        assert play_round(state, [agent] * 4, rng).is_over()  # type: ignore[arg-type]
+
+
 def test_info_messages_reach_the_callback(tmp_path: Path) -> None:
     seen: list[dict[str, object]] = []
     agent, _ = fake("first", tmp_path, on_info=seen.append)
@@ -255,6 +292,22 @@ def test_ping_and_the_rounds_extension() -> None:
         end = play_round(state, [agent] * 4, rng)  # type: ignore[arg-type]
         agent.round_over(end.view(1))
         assert end == play_round(state, [GreedyAgent()] * 4, random.Random(0))  # type: ignore[arg-type]
+
+
+def test_new_round_and_round_over_reach_an_engine_that_uses_them(tmp_path: Path) -> None:
+    agent, pidfile = fake("rounds", tmp_path)
+    rules = Rules(players=2, match=Rounds(2))
+    ends: list[State] = []
+    with agent:
+        play_match(rules, [agent, agent], seed=1, rng=random.Random(0), on_round=ends.append)
+        agent.round_over(ends[-1].view(1))
+    told = Path(f"{pidfile}.log").read_text().split("\n")[:-1]
+    assert told[0] == "hello None" and told[-2:] == ["round_over 1", "quit None"]
+    rounds = [line for line in told if line.startswith("new_round")]
+    assert sorted(rounds) == ["new_round 0", "new_round 0", "new_round 1", "new_round 1"]
+    for seat in (0, 1):  # each seat's first go of a round follows its new_round
+        first = told.index(f"new_round {seat}")
+        assert told[first + 1 :].index(f"go {seat}") < told[first + 1 :].index(f"new_round {seat}")
 
 
 def test_ping_needs_the_extension(tmp_path: Path) -> None:

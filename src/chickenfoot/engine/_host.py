@@ -58,16 +58,34 @@ class _Slot:
         self.session: _Session | None = None
         self.pid = os.getpid()
         self.lock = threading.RLock()
+        _ALL_SLOTS.add(self)
 
     def current(self) -> _Session | None:
         if self.pid != os.getpid():  # inherited by a fork: the parent's engine, not ours
-            self.session, self.pid, self.lock = None, os.getpid(), threading.RLock()
+            self.forget()
         return self.session
+
+    def forget(self) -> None:
+        """After a fork: the engine (and a lock another thread may have held) are the
+        parent's; this process starts its own when it needs one."""
+        self.session, self.pid, self.lock = None, os.getpid(), threading.RLock()
 
     def close(self, wait: float = 1.0) -> None:
         session, self.session = self.current(), None
         if session is not None:
             session.process.finish(quit=wire.encode({"type": "quit"}), wait=wait)
+
+
+_ALL_SLOTS: weakref.WeakSet[_Slot] = weakref.WeakSet()
+
+
+def _after_fork() -> None:
+    for slot in list(_ALL_SLOTS):
+        slot.forget()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 _WORKER_SLOTS: dict[str, _Slot] = {}
