@@ -13,6 +13,7 @@ from chickenfoot._kernel.position import BLOCKED, OUT, UNION, blocked, is_state,
 from chickenfoot.errors import IllegalMoveError, InvalidMoveError, brief
 from chickenfoot.moves import DRAW, DRAWS, PASS, Draw, Move, Pass, Play, parse_move
 from chickenfoot.outcome import Outcome
+from chickenfoot.rules import Rules
 from chickenfoot.tiles import BY_ID, PIPS, WITH
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ __all__ = [
     "do_draw",
     "do_pass",
     "do_play",
+    "lay",
     "outcome",
     "penalties",
     "why_illegal",
@@ -74,6 +76,53 @@ def apply(state: State, move: Move | str) -> State:
     raise IllegalMoveError(f"{move} by seat {state.turn}: {why_illegal(state, move)}")
 
 
+def lay(
+    ends: list[int],
+    t: int,
+    a: int,
+    pending: int,
+    need: int,
+    mask: int,
+    nums: int,
+    rules: Rules,
+) -> tuple[int, int, int, int]:
+    """The table after tile ``t`` is laid on anchor ``a`` (-1: the centre, in holder mode).
+
+    The one copy of the table's transition, shared by :func:`do_play` and the playout loop
+    (:func:`chickenfoot.playout.playout`): ``ends`` (the open ends, by number) is updated in
+    place, and the new ``(pending, need, mask, nums)`` are returned (trusted: the play is
+    legal).
+    """
+    x, y = PIPS[t]
+    if a < 0:  # the centre, in holder mode
+        return t, rules.opening_toes, WITH[x], nums
+    if pending >= 0:  # a toe on the pending hub
+        o = y if x == PIPS[pending][0] else x
+        ends[o] |= 1 << t
+        nums |= 1 << o
+        need -= 1
+        if need:
+            return pending, need, mask, nums
+        return -1, 0, UNION.get(nums) or union(nums), nums
+    # a tile on an open end
+    if ends[x] >> a & 1:
+        v, o = x, y
+    else:
+        v, o = y, x
+    ev = ends[v] ^ (1 << a)
+    ends[v] = ev
+    before = nums
+    if not ev:
+        nums ^= 1 << v
+    if x == y:  # a double: the line is closed, and the double is a hub needing toes
+        return t, rules.foot_toes, WITH[x], nums
+    ends[o] |= 1 << t
+    nums |= 1 << o
+    if nums != before:
+        mask = UNION.get(nums) or union(nums)
+    return pending, need, mask, nums
+
+
 def do_play(s: State, move: Play) -> State:
     """The successor after a legal play (trusted: no checks)."""
     t, a = move._t, move._a
@@ -84,39 +133,9 @@ def do_play(s: State, move: Play) -> State:
     hl[turn] = h
     hands = tuple(hl)
     board = s.board + (move,)
-    ends = s._ends
-    pending, need, mask, nums = s._pending, s._need, s._mask, s._nums
-    x, y = PIPS[t]
-    if a < 0:  # the centre, in holder mode
-        pending, need, mask = t, rules.opening_toes, WITH[x]
-    elif pending >= 0:  # a toe on the pending hub
-        o = y if x == PIPS[pending][0] else x
-        e = list(ends)
-        e[o] |= 1 << t
-        ends = tuple(e)
-        nums |= 1 << o
-        need -= 1
-        if not need:
-            pending = -1
-            mask = UNION.get(nums) or union(nums)
-    else:  # a tile on an open end
-        e = list(ends)
-        if e[x] >> a & 1:
-            v, o = x, y
-        else:
-            v, o = y, x
-        ev = e[v] ^ (1 << a)
-        e[v] = ev
-        if not ev:
-            nums ^= 1 << v
-        if x == y:
-            pending, need, mask = t, rules.foot_toes, WITH[x]
-        else:
-            e[o] |= 1 << t
-            nums |= 1 << o
-            if nums != s._nums:
-                mask = UNION.get(nums) or union(nums)
-        ends = tuple(e)
+    e = list(s._ends)
+    pending, need, mask, nums = lay(e, t, a, s._pending, s._need, s._mask, s._nums, rules)
+    ends = tuple(e)
     if not h:
         return make(
             rules,
