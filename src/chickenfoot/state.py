@@ -112,14 +112,14 @@ class State:
 
         Raises :class:`~chickenfoot.FormatError` naming the path of the bad part.
 
-        >>> s = State.from_dict({"format": "chickenfoot/position", "version": 1,
-        ...   "rules": {"players": 2, "max_pip": 3, "hand_size": 3, "opening_toes": 2,
-        ...             "foot_toes": 1},
-        ...   "centre": "3-3", "board": ["3-3", "3-2@3-3", "3-1@3-3", "1-0@3-1", "2-1@3-2"],
-        ...   "hands": [["2-0"], ["2-2"]], "boneyard": ["1-1", "3-0", "0-0"],
-        ...   "turn": 0, "drawn": None})
-        >>> [str(m) for m in s.legal_moves]
-        ['2-0@1-0']
+        >>> from chickenfoot import Rules, deal
+        >>> s = deal(Rules(players=2), seed=1)
+        >>> State.from_dict(s.to_dict()) == s
+        True
+        >>> State.from_dict({**s.to_dict(), "turn": 2})
+        Traceback (most recent call last):
+        ...
+        chickenfoot.errors.FormatError: turn: 2 is not a seat (0 to 1)
         """
         return position_from_dict(obj)
 

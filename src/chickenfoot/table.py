@@ -8,13 +8,10 @@ laid there. :attr:`State.table <chickenfoot.State.table>` (and :attr:`View.table
 <chickenfoot.View.table>`) give that shape as a :class:`Table`, built from ``board`` in one
 pass. See the rules page (docs/rules.md) for hubs, toes, lines and anchors.
 
->>> from chickenfoot import State
->>> s = State.from_dict({"format": "chickenfoot/position", "version": 1,
-...   "rules": {"players": 2, "max_pip": 3, "hand_size": 3, "opening_toes": 2,
-...             "foot_toes": 1},
-...   "centre": "3-3", "board": ["3-3", "3-2@3-3", "3-1@3-3", "1-0@3-1", "2-1@3-2"],
-...   "hands": [["2-0"], ["2-2"]], "boneyard": ["1-1", "3-0", "0-0"],
-...   "turn": 0, "drawn": None})
+>>> from chickenfoot import Rules, State
+>>> rules = Rules(players=2, max_pip=3, hand_size=3, opening_toes=2, foot_toes=1)
+>>> s = State.setup(rules, board=["3-3", "3-2@3-3", "3-1@3-3", "1-0@3-1", "2-1@3-2"],
+...                 hands=[["2-0"], ["2-2"]], boneyard=["1-1", "3-0", "0-0"])
 >>> t = s.table
 >>> hub, = t.hubs
 >>> [str(line) for line in hub.lines]

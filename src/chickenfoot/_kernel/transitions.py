@@ -136,30 +136,14 @@ def do_play(s: State, move: Play) -> State:
     e = list(s._ends)
     pending, need, mask, nums = lay(e, t, a, s._pending, s._need, s._mask, s._nums, rules)
     ends = tuple(e)
-    if not h:
-        return make(
-            rules,
-            s._centre,
-            board,
-            hands,
-            s._bone,
-            turn,
-            -1,
-            ends,
-            pending,
-            need,
-            mask,
-            nums,
-            OUT[turn],
-            (s._log, turn, move),
-        )
     bone = s._bone
-    nxt = turn + 1
-    if nxt == len(hands):
-        nxt = 0
-    result = None
-    if not bone and blocked(hands, mask):
-        result = BLOCKED
+    if not h:  # went out (R10): the turn stays with the seat that won
+        nxt, result = turn, OUT[turn]
+    else:
+        nxt = turn + 1
+        if nxt == len(hands):
+            nxt = 0
+        result = BLOCKED if not bone and blocked(hands, mask) else None
     return make(
         rules,
         s._centre,
