@@ -74,6 +74,15 @@ def smoke(session: nox.Session) -> None:
         "capture_output=True); sys.exit(r.returncode or 'You left the game.' not in r.stdout)",
         silent=True,
     )
+    # the engine protocol: the wheel serves an agent on stdio (docs: Engine protocol)
+    session.run(
+        "python",
+        "-c",
+        "import subprocess, sys; r = subprocess.run(['chickenfoot', 'engine', 'random'], "
+        'input=\'{"type": "hello", "protocol": 1}\\n\', text=True, '
+        "capture_output=True); sys.exit(r.returncode or '\"protocol\":1' not in r.stdout)",
+        silent=True,
+    )
     session.run("python", "-c", "import chickenfoot, sys; sys.exit(chickenfoot.__version__ == '')")
 
 
