@@ -118,6 +118,21 @@ def test_each_failure_is_an_agent_error_and_leaves_no_process(mode: str, tmp_pat
     assert gone(pid)
 
 
+def test_an_engines_words_reach_a_terminal_escaped(tmp_path: Path) -> None:
+    script = tmp_path / "escapes.py"
+    script.write_text(
+        "import sys\n"
+        "sys.stderr.write('\\x1b[2J cleared your screen\\n'); sys.stderr.flush()\n"
+        "sys.stdin.readline()\n"
+        'print(\'{"type": "hello", "protocol": 1, "name": "\\\\u001b[31mred"}\')\n'
+        "sys.stdout.flush(); sys.stdin.readline()\n"
+    )
+    agent = EngineAgent([sys.executable, str(script)], **FAST)  # type: ignore[arg-type]
+    message = str(fail(agent))
+    assert "\x1b" not in message
+    assert "engine '\\x1b[31mred'" in message and "\\x1b[2J cleared your screen" in message
+
+
 def test_a_failure_kills_the_engines_children_too(tmp_path: Path) -> None:
     agent, pidfile = fake("child", tmp_path)
     assert "sent no move within" in str(fail(agent))

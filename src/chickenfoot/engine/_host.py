@@ -262,7 +262,7 @@ class EngineAgent:
     # -- the conversation ------------------------------------------------------------------
 
     def _label(self) -> str:
-        shown = " ".join(shlex.join(self._command).split())
+        shown = wire.printable(" ".join(shlex.join(self._command).split()))
         shown = shown if len(shown) <= 60 else shown[:57] + "..."
         label = f"engine {brief(self.name, 60)}"
         return label if shown == self.name else f"{label} ({shown})"

@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Final
 
-from chickenfoot.engine._protocol import MAX_LINE
+from chickenfoot.engine._protocol import MAX_LINE, printable
 
 __all__ = ["EOF", "TIMEOUT", "TOO_LONG", "EngineProcess", "StartError", "describe_exit"]
 
@@ -101,7 +101,7 @@ class EngineProcess:
                 chunk = stream.readline(4096)
                 if not chunk:
                     return
-                text = " ".join(chunk.decode("utf-8", "replace").split())
+                text = printable(" ".join(chunk.decode("utf-8", "replace").split()))
                 if text:
                     self._stderr.append(text[:_STDERR_LINE])
 

@@ -46,6 +46,7 @@ __all__ = [
     "go",
     "host_hello",
     "parse_hello",
+    "printable",
     "read_move",
     "read_rng",
     "rng_state",
@@ -95,6 +96,18 @@ def decode(line: bytes) -> dict[str, Any]:
     if not isinstance(kind, str):
         raise ProtocolError(f"sent an object without a string 'type': {brief(text.strip())}")
     return message
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (a terminal's escape sequences,
+    control characters) as its ``\\x..`` escape: an engine's words reach error messages.
+
+    >>> printable("ok\x1b[2J")
+    'ok\\\\x1b[2J'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 # -- hello --------------------------------------------------------------------------------
