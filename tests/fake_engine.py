@@ -66,6 +66,9 @@ def main(mode: str, pidfile: str) -> int:
             elif mode == "long":
                 sys.stdout.write('{"type": "info", "pad": "' + "x" * (2 << 20) + '"}\n')
                 sys.stdout.flush()
+            elif mode == "flood":  # info lines without end, never a move
+                while True:
+                    send({"type": "info", "string": "thinking " * 20})
             elif mode == "illegal":
                 send({"type": "move", "move": "pass"})
             elif mode == "not_a_move":

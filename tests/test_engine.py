@@ -89,6 +89,7 @@ CASES = {
     "crash": ["at seat 0", "exited with status 3", "Traceback: something broke"],
     "hang": ["at seat 0", "sent no move within 300 ms", "time_ms 200 + grace_ms 100"],
     "junk": ["at seat 0", "not JSON", "bestmove 9-2@9-9"],
+    "flood": ["at seat 0", "sent no move within 300 ms"],
     "long": ["at seat 0", f"a line over {MAX_LINE:,} bytes"],
     "illegal": ["at seat 0", "chose pass, which is not legal here (legal: 9-2@9-9, 9-7@9-9)"],
     "not_a_move": ["at seat 0", "'e2e4', which is not a move"],
