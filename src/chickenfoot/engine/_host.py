@@ -301,7 +301,8 @@ class EngineAgent:
         """The next message of type ``want``, passing ``info`` messages on."""
         deadline = time.monotonic() + timeout_ms / 1000
         while True:
-            line = session.process.read(deadline - time.monotonic())
+            left = deadline - time.monotonic()
+            line = session.process.read(left) if left > 0 else TIMEOUT  # a flood ends too
             if line == TIMEOUT:
                 raise self._fail(f"sent no {want} within {timeout_ms:,} ms{why}", seat)
             if line == EOF:
