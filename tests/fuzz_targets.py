@@ -338,21 +338,9 @@ LONG_TEXTS = st.builds(
 )
 """Strings of a thousand characters to three million."""
 
-_FIELDS = [
-    "players",
-    "max_pip",
-    "hand_size",
-    "opening_toes",
-    "foot_toes",
-    "double_blank",
-    "centre",
-    "draw",
-    "drawn_tile",
-    "may_draw_instead",
-    "match",
-    "tie_break",
-    "first_leader",
-]
+# The rules object's fields in the order of docs/formats.md (test_rules_config writes them out
+# and checks this order).
+_FIELDS = list(cf.Rules().to_dict())
 _DOC_KEYS = ["format", "version", "rules", "centre", "board", "hands", "boneyard", "turn"]
 _DOC_KEYS += ["drawn", "start", "moves", "seed", "scores", "round", "seat", "hand"]
 _DOC_KEYS += ["hand_sizes", "boneyard_size", "history", "outcome", "kind", "rounds"]

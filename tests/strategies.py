@@ -12,6 +12,9 @@ Strategies
     ``foot_toes``, and big tables (double-15 with 10 players, double-18). Shrinks towards
     small sets with few players. ``rules(max_pip=...)`` bounds the set size for expensive
     properties.
+``preset_or_tiny_rules()``
+    The base rules of the whole-round and whole-match properties (test_record, test_match):
+    a preset for 2-8 players or a tiny set; those tests vary the other fields themselves.
 ``seeds()``
     Integer deal seeds, negative and huge ones included.
 ``positions()``
@@ -228,6 +231,29 @@ def rules(*, min_pip: int = 2, max_pip: int = 18) -> st.SearchStrategy[Rules]:
     if not options:
         raise ValueError(f"no rules with {min_pip} <= max_pip <= {max_pip}")
     return st.one_of(options)
+
+
+@st.composite
+def preset_or_tiny_rules(draw: st.DrawFn) -> Rules:
+    """A preset for 2-8 players, or a tiny set (double-2 to double-4) for 2 or 3 players with
+    either centre; the other variant fields at their defaults, for the caller to vary."""
+    if draw(st.booleans()):
+        players = draw(st.integers(2, 8))
+        return Rules.preset(
+            draw(st.sampled_from(["house", "four-toe", "classic"])), players=players
+        )
+    n = draw(st.integers(2, 4))
+    players = draw(st.integers(2, 3))
+    centre = draw(st.sampled_from(["set_aside", "holder"]))
+    dealt = (n + 1) * (n + 2) // 2 - (centre == "set_aside")
+    return Rules(
+        players=players,
+        max_pip=n,
+        hand_size=draw(st.integers(1, min(4, dealt // players))),
+        opening_toes=draw(st.integers(1, n)),
+        foot_toes=draw(st.integers(1, n - 1)),
+        centre=centre,
+    )
 
 
 def seeds() -> st.SearchStrategy[int]:

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-SRC = Path(__file__).resolve().parent.parent / "src"
+from helpers import SRC
+
 # ``python -m`` and ``python -c`` put the working directory on sys.path; the console script
 # ``chickenfoot`` does not. Take it off, to run as the installed command does.
 AS_INSTALLED = (

@@ -13,7 +13,7 @@ import os
 import random
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli.play import Game, Session
 from chickenfoot.match import Match
 from chickenfoot.record import Record
+from helpers import SRC, WITHOUT_RICH, Transcript, decision
 
 # The pty tests need a POSIX pseudo-terminal: they are skipped on Windows only. Elsewhere
 # pexpect is required (the tests session installs it), so they can never be skipped quietly.
@@ -36,17 +37,9 @@ else:
 
 needs_pty = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
 
-SRC = Path(__file__).resolve().parent.parent / "src"
 SMALL = ["--players", "2", "--set", 'match={"rounds": 1}', "--bots", "greedy"]
 PROMPT = r"move \[1-\d+, help\]> "
 OVER = r"== The match is over: [^=]+ =="
-
-
-WITHOUT_RICH = (
-    "import runpy, sys; sys.modules['rich'] = None; "
-    "runpy.run_module('chickenfoot', run_name='__main__', alter_sys=True)"
-)
-"""``python -c`` this: the command line as if the ``cli`` extra (rich) were not installed."""
 
 
 def spawn(*argv: str, cwd: Path | None = None, rich: bool = False) -> Any:
@@ -62,29 +55,13 @@ def spawn(*argv: str, cwd: Path | None = None, rich: bool = False) -> Any:
         timeout=20,
         dimensions=(50, 100),
     )
-    child.logfile_read = _Log()
+    child.logfile_read = Transcript()  # everything the child printed, to check for tracebacks
     return child
-
-
-class _Log:
-    """Everything the child printed, to check for tracebacks at the end."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def write(self, text: str) -> None:
-        self.parts.append(text)
-
-    def flush(self) -> None:
-        pass
-
-    def text(self) -> str:
-        return "".join(self.parts)
 
 
 def transcript(child: Any) -> str:
     log = child.logfile_read
-    assert isinstance(log, _Log)
+    assert isinstance(log, Transcript)
     return log.text()
 
 
@@ -210,21 +187,6 @@ def test_bad_options_fail_before_the_game_with_one_line() -> None:
 
 
 # -- scripted, in this process ------------------------------------------------------------------
-
-
-@pytest.fixture
-def answers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Lines for ``input()``; an empty list then means end of input (Ctrl-D)."""
-    lines: list[str] = []
-
-    def fake_input(prompt: str = "") -> str:
-        print(prompt)
-        if not lines:
-            raise EOFError
-        return lines.pop(0)
-
-    monkeypatch.setattr("builtins.input", fake_input)
-    yield lines
 
 
 def test_scripted_round_saves_a_record_that_replays(
@@ -383,18 +345,6 @@ def always_1(s: Session, prompt: str) -> str:
     return "" if prompt.startswith("Enter: deal round") else "1"
 
 
-def human_decision(rules: cf.Rules, want: Callable[[cf.State], bool], seed: int = 0) -> cf.State:
-    """A state where seat 0 must decide and ``want`` holds, found by random play."""
-    rng = random.Random(seed)
-    for deal_seed in range(200):
-        s = cf.deal(rules, deal_seed)
-        while not s.is_over():
-            if s.turn == 0 and len(s.legal_moves) > 1 and want(s):
-                return s
-            s = s.apply(rng.choice(s.legal_moves))
-    raise AssertionError("no such state")  # pragma: no cover
-
-
 def test_a_tile_alone_plays_where_it_fits() -> None:
     start = cf.deal(cf.Rules(players=2), seed=1)
     first = start.legal_moves[0]
@@ -409,7 +359,7 @@ def test_a_tile_that_fits_in_several_places_asks_which() -> None:
         tiles = [m.tile for m in st.legal_moves if isinstance(m, cf.Play)]
         return any(tiles.count(t) > 1 for t in tiles)
 
-    state = human_decision(cf.Rules(players=2), two_places)
+    state = decision(cf.Rules(players=2), two_places)
     tiles = [m.tile for m in state.legal_moves if isinstance(m, cf.Play)]
     tile = next(t for t in tiles if tiles.count(t) > 1)
     blocked = (

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import json
 import sys
-from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,21 +40,6 @@ def read_save(text: str) -> PlaySave:
 
 TWO_ROUNDS = 'match={"rounds": 2}'
 THREE = ["--players", "3", "--set", TWO_ROUNDS, "--seed", "9", "--bots", "random,greedy"]
-
-
-@pytest.fixture
-def answers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Lines for ``input()``; an empty list then means end of input (Ctrl-D)."""
-    lines: list[str] = []
-
-    def fake_input(prompt: str = "") -> str:
-        print(prompt)
-        if not lines:
-            raise EOFError
-        return lines.pop(0)
-
-    monkeypatch.setattr("builtins.input", fake_input)
-    yield lines
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ person sees, with the style of every character.
 from __future__ import annotations
 
 import os
-import random
 import re
 import subprocess
 import sys
@@ -33,11 +32,8 @@ if sys.platform == "win32":  # pragma: no cover - a POSIX pseudo-terminal
 import pexpect
 from rich.text import Text
 
-SRC = Path(__file__).resolve().parent.parent / "src"
-WITHOUT_RICH = (
-    "import runpy, sys; sys.modules['rich'] = None; "
-    "runpy.run_module('chickenfoot', run_name='__main__', alter_sys=True)"
-)
+from helpers import SRC, WITHOUT_RICH, Transcript, decision
+
 SMALL = ["--players", "2", "--set", 'match={"rounds": 1}', "--bots", "greedy", "--seed", "1"]
 PROMPT = r"move \[1-\d+, help\]> "
 OVER = r"The match is over"
@@ -80,17 +76,9 @@ def spawn(
         timeout=30,
         dimensions=size,
     )
-    seen: list[str] = []
-
-    class Log:
-        def write(self, text: str) -> None:
-            seen.append(text)
-
-        def flush(self) -> None:
-            pass
-
-    child.logfile_read = Log()
-    return child, seen
+    log = Transcript()
+    child.logfile_read = log
+    return child, log.parts
 
 
 def play_through(child: Any, first: Sequence[str] = ()) -> None:
@@ -240,18 +228,6 @@ def test_help_explains_the_marks_of_the_picture() -> None:
 # -- item 12: why a tile fits nowhere ---------------------------------------------------------------
 
 
-def _find(rules: cf.Rules, want: Callable[[cf.State], bool]) -> cf.State:
-    """A position where seat 0 decides and ``want`` holds, found by random play."""
-    rng = random.Random(0)
-    for seed in range(300):
-        s = cf.deal(rules, seed)
-        while not s.is_over():
-            if s.turn == 0 and len(s.legal_moves) > 1 and want(s):
-                return s
-            s = s.apply(rng.choice(s.legal_moves))
-    raise AssertionError("no such position")  # pragma: no cover
-
-
 def _stuck(s: cf.State) -> list[cf.Tile]:
     """Tiles of seat 0's hand with no legal play."""
     playable = {m.tile for m in s.legal_moves if isinstance(m, cf.Play)}
@@ -265,7 +241,7 @@ def _reply(s: cf.State, tile: cf.Tile) -> str:
 
 
 def test_a_tile_that_fits_nowhere_says_why_the_centre_needs_toes() -> None:
-    s = _find(cf.Rules(players=2), lambda s: s.pending_hub == s.centre and bool(_stuck(s)))
+    s = decision(cf.Rules(players=2), lambda s: s.pending_hub == s.centre and bool(_stuck(s)))
     tile = _stuck(s)[0]
     need = s.toes_needed
     toes = f"{need} toe{'s' * (need != 1)}"
@@ -279,7 +255,7 @@ def test_a_tile_that_fits_nowhere_says_why_a_foot_needs_toes() -> None:
     def foot(s: cf.State) -> bool:
         return s.pending_hub is not None and s.pending_hub != s.centre and bool(_stuck(s))
 
-    s = _find(cf.Rules(players=2), foot)
+    s = decision(cf.Rules(players=2), foot)
     tile, hub = _stuck(s)[0], s.pending_hub
     assert hub is not None
     assert f"{tile} fits nowhere now: the foot {hub} still needs " in _reply(s, tile)
@@ -290,7 +266,7 @@ def test_a_tile_that_fits_nowhere_names_the_open_ends() -> None:
     def open_table(s: cf.State) -> bool:
         return s.pending_hub is None and s.drawn is None and bool(_stuck(s))
 
-    s = _find(cf.Rules(players=2), open_table)
+    s = decision(cf.Rules(players=2), open_table)
     tile = _stuck(s)[0]
     ends = ", ".join(map(str, sorted({n for _, n in s.open_ends})))
     shows = str(tile.high) if tile.is_double else f"{tile.high} or {tile.low}"
@@ -305,7 +281,7 @@ def test_a_tile_that_fits_nowhere_after_a_draw_says_only_the_drawn_one_may_be_pl
     def drew(s: cf.State) -> bool:
         return s.drawn is not None and any(t != s.drawn for t in _stuck(s))
 
-    s = _find(rules, drew)
+    s = decision(rules, drew)
     tile = next(t for t in _stuck(s) if t != s.drawn)
     assert _reply(s, tile).startswith(
         f"{tile} fits nowhere now: you drew {s.drawn} this turn, and only the drawn tile may "

@@ -33,7 +33,8 @@ if sys.platform == "win32":  # pragma: no cover - the streams of a POSIX process
     )
 import pexpect
 
-SRC = Path(__file__).resolve().parent.parent / "src"
+from helpers import SRC, Transcript
+
 ENTRY = [sys.executable, "-m", "chickenfoot"]
 TIMEOUT = 60
 
@@ -299,16 +300,8 @@ def test_a_pty_session_survives_hostile_answers(tmp_path: Path) -> None:
         timeout=TIMEOUT,
         dimensions=(50, 100),
     )
-    seen: list[str] = []
-
-    class Log:
-        def write(self, text: str) -> None:
-            seen.append(text)
-
-        def flush(self) -> None:
-            pass
-
-    child.logfile_read = Log()
+    log = Transcript()
+    child.logfile_read = log
     prompt = r"move \[1-\d+, help\]> "
     child.expect(prompt)
     child.sendline("²")
@@ -350,7 +343,7 @@ def test_a_pty_session_survives_hostile_answers(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    assert "Traceback" not in "".join(seen)
+    assert "Traceback" not in log.text()
     saved = PlaySave.from_json((tmp_path / "good.json").read_text()).game
     assert isinstance(saved, Match)
     assert saved.round is not None and len(saved.round.board) > 1

@@ -40,6 +40,8 @@ from chickenfoot.match import (
     match_apply,
     match_legal_moves,
 )
+from helpers import example_position
+from strategies import preset_or_tiny_rules
 
 DATA = Path(__file__).parent / "data"
 
@@ -95,22 +97,6 @@ def should_be_over(rules: Rules, scores: tuple[tuple[int, ...], ...]) -> bool:
 
 
 TINY = {"players": 2, "max_pip": 3, "hand_size": 3, "opening_toes": 2, "foot_toes": 1}
-
-# The example position of docs/formats.md: seat 0 goes out with 2-0@1-0; seat 1 keeps 2-2 (4 pips).
-EXAMPLE: dict[str, Any] = {
-    "format": "chickenfoot/position",
-    "version": 1,
-    "centre": "3-3",
-    "board": ["3-3", "3-2@3-3", "3-1@3-3", "1-0@3-1", "2-1@3-2"],
-    "hands": [["2-0"], ["2-2"]],
-    "boneyard": ["1-1", "3-0", "0-0"],
-    "turn": 0,
-    "drawn": None,
-}
-
-
-def example(rules: Rules) -> State:
-    return State.from_dict({**EXAMPLE, "rules": rules.to_dict()})
 
 
 # -- starting and playing -----------------------------------------------------------------------
@@ -232,7 +218,7 @@ def test_threshold_strict_and_inclusive_after_the_wrap(inclusive: bool, over: bo
     # Four rounds played on double-three: round 4 wraps back to centre 3-3.
     rules = Rules(**TINY, match=Threshold(8, inclusive=inclusive))
     before = [(0, 2), (1, 0), (0, 2), (3, 0)]  # totals (4, 4)
-    m = Match(rules, 9, before, example(rules))
+    m = Match(rules, 9, before, example_position(rules))
     assert m.rounds_played == 4 and m.round is not None and m.round.centre is Tile(3, 3)
     m2 = m.apply("2-0@1-0")  # seat 0 goes out, seat 1 keeps 2-2: round scores (0, 4)
     assert m2.scores == (*before, (0, 4)) and m2.totals == (4, 8)
@@ -250,7 +236,7 @@ def test_threshold_strict_and_inclusive_after_the_wrap(inclusive: bool, over: bo
 
 def test_strict_threshold_ends_once_exceeded() -> None:
     rules = Rules(**TINY, match=Threshold(7))
-    m = Match(rules, 9, [(0, 2), (1, 0), (0, 2), (3, 0)], example(rules))
+    m = Match(rules, 9, [(0, 2), (1, 0), (0, 2), (3, 0)], example_position(rules))
     m2 = m.apply("2-0@1-0")
     assert m2.is_over() and m2.result().losers == (1,)
 
@@ -419,7 +405,7 @@ def test_constructor_checks_its_parts() -> None:
 
 def test_constructor_rejects_a_finished_round() -> None:
     rules = Rules(**TINY)
-    final = example(rules).apply("2-0@1-0")
+    final = example_position(rules).apply("2-0@1-0")
     assert final.is_over()
     with pytest.raises(RulesError, match="the round is over") as err:
         Match(rules, 0, [], final)
@@ -539,13 +525,13 @@ def test_finished_round_in_a_document() -> None:
         "rules": rules.to_dict(),
         "seed": 0,
         "scores": [],
-        "round": example(rules).apply("2-0@1-0").to_dict(),
+        "round": example_position(rules).apply("2-0@1-0").to_dict(),
     }
     with pytest.raises(FormatError, match="the round is over") as err:
         Match.from_dict(doc)
     assert err.value.path == "round"
-    doc["round"] = example(rules).to_dict()
-    assert Match.from_dict(doc).round == example(rules)
+    doc["round"] = example_position(rules).to_dict()
+    assert Match.from_dict(doc).round == example_position(rules)
 
 
 def test_bad_json_text() -> None:
@@ -600,27 +586,8 @@ def test_a_seeded_full_match_under_each_preset(preset: str) -> None:
 @st.composite
 def match_rules(draw: st.DrawFn) -> Rules:
     """Rules for whole matches: the presets for 2-8 players and tiny sets, every variant."""
-    if draw(st.booleans()):
-        players = draw(st.integers(2, 8))
-        rules = Rules.preset(
-            draw(st.sampled_from(["house", "four-toe", "classic"])), players=players
-        )
-        n = rules.max_pip
-        kw: dict[str, Any] = {}
-    else:
-        n = draw(st.integers(2, 4))
-        players = draw(st.integers(2, 3))
-        centre = draw(st.sampled_from(["set_aside", "holder"]))
-        dealt = (n + 1) * (n + 2) // 2 - (centre == "set_aside")
-        kw = {
-            "players": players,
-            "max_pip": n,
-            "hand_size": draw(st.integers(1, min(4, dealt // players))),
-            "opening_toes": draw(st.integers(1, n)),
-            "foot_toes": draw(st.integers(1, n - 1)),
-            "centre": centre,
-        }
-        rules = Rules(**kw)
+    rules = draw(preset_or_tiny_rules())
+    n, players = rules.max_pip, rules.players
     length = draw(
         st.one_of(
             st.builds(Rounds, st.integers(1, n + 1)),

@@ -13,8 +13,10 @@ import pytest
 
 from chickenfoot import FormatError, Rules, State, apply, deal, legal_moves
 from chickenfoot.formats import position_from_dict, position_from_json
+from helpers import EXAMPLE_PARTS
 
-# The example of docs/formats.md ("Position"), verbatim.
+# The example of docs/formats.md ("Position"): its rules written out as the output writes them
+# (every field), the rest shared with the other test files (helpers.EXAMPLE_PARTS).
 EXAMPLE: dict[str, Any] = {
     "format": "chickenfoot/position",
     "version": 1,
@@ -33,12 +35,7 @@ EXAMPLE: dict[str, Any] = {
         "tie_break": "shared",
         "first_leader": 0,
     },
-    "centre": "3-3",
-    "board": ["3-3", "3-2@3-3", "3-1@3-3", "1-0@3-1", "2-1@3-2"],
-    "hands": [["2-0"], ["2-2"]],
-    "boneyard": ["1-1", "3-0", "0-0"],
-    "turn": 0,
-    "drawn": None,
+    **copy.deepcopy(EXAMPLE_PARTS),
 }
 
 KEYS = ["format", "version", "rules", "centre", "board", "hands", "boneyard", "turn", "drawn"]

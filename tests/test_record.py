@@ -27,6 +27,8 @@ from chickenfoot import (
     deal,
 )
 from chickenfoot.record import RECORD_FORMAT, Record, RecordMoveError
+from helpers import example_position
+from strategies import preset_or_tiny_rules
 
 DATA = Path(__file__).parent / "data"
 
@@ -139,20 +141,7 @@ def test_unreadable_and_illegal_moves(
 
 
 def test_moves_after_the_end_of_the_round() -> None:
-    rules = Rules(players=2, max_pip=3, hand_size=3, opening_toes=2, foot_toes=1)
-    start = State.from_dict(
-        {
-            "format": "chickenfoot/position",
-            "version": 1,
-            "rules": rules.to_dict(),
-            "centre": "3-3",
-            "board": ["3-3", "3-2@3-3", "3-1@3-3", "1-0@3-1", "2-1@3-2"],
-            "hands": [["2-0"], ["2-2"]],
-            "boneyard": ["1-1", "3-0", "0-0"],
-            "turn": 0,
-            "drawn": None,
-        }
-    )
+    start = example_position()  # seat 0 goes out with 2-0@1-0
     rec = Record(start, ["2-0@1-0"])
     assert rec.final().is_over()
     with pytest.raises(RecordMoveError, match="the round is over") as err:
@@ -245,24 +234,8 @@ def test_one_move_records_of_the_conformance_vectors() -> None:
 
 @st.composite
 def round_rules(draw: st.DrawFn) -> Rules:
-    if draw(st.booleans()):
-        players = draw(st.integers(2, 8))
-        rules = Rules.preset(
-            draw(st.sampled_from(["house", "four-toe", "classic"])), players=players
-        )
-    else:
-        n = draw(st.integers(2, 4))
-        players = draw(st.integers(2, 3))
-        centre = draw(st.sampled_from(["set_aside", "holder"]))
-        dealt = (n + 1) * (n + 2) // 2 - (centre == "set_aside")
-        rules = Rules(
-            players=players,
-            max_pip=n,
-            hand_size=draw(st.integers(1, min(4, dealt // players))),
-            opening_toes=draw(st.integers(1, n)),
-            foot_toes=draw(st.integers(1, n - 1)),
-            centre=centre,
-        )
+    rules = draw(preset_or_tiny_rules())
+    players = rules.players
     return rules.replace(
         match=draw(st.sampled_from([Rounds(1), Threshold(100)])),
         draw=draw(st.sampled_from(["one", "until_playable"])),

@@ -6,69 +6,22 @@ tiles are hubs, toes and lines follows from the board order alone.
 
 from __future__ import annotations
 
-from typing import Any
-
 import chickenfoot as cf
 from chickenfoot.render import render, render_compact, render_table
+from helpers import EXAMPLE_PARTS, example_position, feet, position
 
 T = cf.Tile
 
 
-def position(
-    *,
-    max_pip: int,
-    board: list[str],
-    hands: list[list[str]],
-    boneyard: list[str],
-    turn: int = 0,
-    drawn: str | None = None,
-    **rules: Any,
-) -> cf.State:
-    doc = {
-        "format": "chickenfoot/position",
-        "version": 1,
-        "rules": {"players": len(hands), "max_pip": max_pip, **rules},
-        "centre": f"{max_pip}-{max_pip}",
-        "board": board,
-        "hands": hands,
-        "boneyard": boneyard,
-        "turn": turn,
-        "drawn": drawn,
-    }
-    return cf.State.from_dict(doc)
-
-
-# The example position of docs/formats.md: double-three, 2 toes on the centre, 1 per foot.
+# The rules and the board of the example position of docs/formats.md (helpers.EXAMPLE_PARTS:
+# double-three, 2 toes on the centre, 1 per foot), for the positions built on it here.
 SMALL = {"hand_size": 3, "opening_toes": 2, "foot_toes": 1}
-EXAMPLE_BOARD = ["3-3", "3-2@3-3", "3-1@3-3", "1-0@3-1", "2-1@3-2"]
+EXAMPLE_BOARD = EXAMPLE_PARTS["board"]
 
 
 def spec_example(turn: int = 0) -> cf.State:
-    return position(
-        max_pip=3,
-        board=EXAMPLE_BOARD,
-        hands=[["2-0"], ["2-2"]],
-        boneyard=["1-1", "3-0", "0-0"],
-        turn=turn,
-        **SMALL,
-    )
-
-
-def feet() -> cf.State:
-    # Double-four, 2 toes on the centre and 2 on each foot. 1-1 closes the line of 4-1 and
-    # gets both toes; 0-0 closes the line of 4-2 and has one of its two.
-    return position(
-        max_pip=4,
-        board=[
-            *("4-4", "4-1@4-4", "4-2@4-4", "1-1@4-1", "1-0@1-1", "3-1@1-1"),
-            *("2-0@4-2", "0-0@2-0", "3-0@0-0"),
-        ],
-        hands=[["2-1", "4-3"], ["2-2", "3-3"]],
-        boneyard=["3-2", "4-0"],
-        hand_size=3,
-        opening_toes=2,
-        foot_toes=2,
-    )
+    """The example position itself, with ``turn`` to play."""
+    return example_position(turn=turn)
 
 
 def test_spec_example_picture() -> None:

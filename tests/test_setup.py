@@ -30,23 +30,13 @@ from chickenfoot import (
     legal_moves,
 )
 from chickenfoot.moves import Event
+from helpers import EXAMPLE_PARTS as PARTS
+from helpers import EXAMPLE_RULES as RULES
+from helpers import position_document as document
 from strategies import examples, positions, rules, seeds
 
-# The example position of docs/formats.md: double-three, 2 players, 2 opening toes, 1 toe a foot.
-RULES = Rules(players=2, max_pip=3, hand_size=3, opening_toes=2, foot_toes=1)
-PARTS: dict[str, Any] = {
-    "centre": "3-3",
-    "board": ["3-3", "3-2@3-3", "3-1@3-3", "1-0@3-1", "2-1@3-2"],
-    "hands": [["2-0"], ["2-2"]],
-    "boneyard": ["1-1", "3-0", "0-0"],
-    "turn": 0,
-    "drawn": None,
-}
-
-
-def document(rules: Rules, parts: dict[str, Any]) -> dict[str, Any]:
-    """The position document holding ``parts``."""
-    return {"format": "chickenfoot/position", "version": 1, "rules": rules.to_dict(), **parts}
+# RULES and PARTS are the example position of docs/formats.md (double-three, 2 players, 2
+# opening toes, 1 toe a foot), which most positions here are or change.
 
 
 def setup_error(rules: Rules, parts: dict[str, Any]) -> FormatError:

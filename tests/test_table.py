@@ -8,51 +8,16 @@ checks the structure against ``board`` on reachable positions of every kind of r
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from hypothesis import given, settings
 
 import chickenfoot as cf
 from chickenfoot.errors import ArgumentError
 from chickenfoot.table import Hub, Line, Placed, Table
+from helpers import feet
 from strategies import positions
 
 T = cf.Tile
-
-
-def position(*, max_pip: int, board: list[str], hands: list[list[str]], boneyard: list[str],
-             turn: int = 0, **rules: Any) -> cf.State:  # fmt: skip
-    return cf.State.from_dict(
-        {
-            "format": "chickenfoot/position",
-            "version": 1,
-            "rules": {"players": len(hands), "max_pip": max_pip, **rules},
-            "centre": f"{max_pip}-{max_pip}",
-            "board": board,
-            "hands": hands,
-            "boneyard": boneyard,
-            "turn": turn,
-            "drawn": None,
-        }
-    )
-
-
-def feet() -> cf.State:
-    # Double-four, 2 toes on the centre and 2 on each foot. 1-1 closes the line of 4-1 and
-    # gets both toes; 0-0 closes the line of 4-2 and has one of its two.
-    return position(
-        max_pip=4,
-        board=[
-            *("4-4", "4-1@4-4", "4-2@4-4", "1-1@4-1", "1-0@1-1", "3-1@1-1"),
-            *("2-0@4-2", "0-0@2-0", "3-0@0-0"),
-        ],
-        hands=[["2-1", "4-3"], ["2-2", "3-3"]],
-        boneyard=["3-2", "4-0"],
-        hand_size=3,
-        opening_toes=2,
-        foot_toes=2,
-    )
 
 
 def test_feet_and_closed_lines() -> None:
