@@ -137,6 +137,7 @@ def do_play(s: State, move: Play) -> State:
     pending, need, mask, nums = lay(e, t, a, s._pending, s._need, s._mask, s._nums, rules)
     ends = tuple(e)
     bone = s._bone
+    result: Outcome | None
     if not h:  # went out (R10): the turn stays with the seat that won
         nxt, result = turn, OUT[turn]
     else:
