@@ -28,7 +28,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from run import load_reference, rate, ref_rounds  # noqa: E402
+from common import load_reference, rate, ref_rounds  # noqa: E402
 
 import chickenfoot as cf  # noqa: E402
 

@@ -15,47 +15,21 @@ players, bitmask hands, open ends counted per number, no anchors, no objects, no
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import os
 import platform
 import random
 import statistics
 import sys
-import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from common import HERE, load_reference, rate, ref_rounds
+
 import chickenfoot as cf
 from chickenfoot.playout import playout
-
-HERE = Path(__file__).resolve().parent
-
-
-def load_reference(path: str | None) -> ModuleType | None:
-    """Import ``reference.py`` from ``path``, ``$CHICKENFOOT_REFERENCE`` or ../shared/bench."""
-    candidates = [path, os.environ.get("CHICKENFOOT_REFERENCE")]
-    candidates += [str(p / "shared/bench/reference.py") for p in HERE.parents]
-    for c in candidates:
-        if c and Path(c).is_file():
-            spec = importlib.util.spec_from_file_location("cf_reference", c)
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            return module
-    return None
-
-
-def rate(fn: Callable[[], int], seconds: float) -> float:
-    """Units per second: call ``fn`` (which returns units done) for about ``seconds``."""
-    done, start = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        done += fn()
-    return done / elapsed
-
 
 # -- workloads --------------------------------------------------------------------------------
 
@@ -174,16 +148,6 @@ def whole_match(rules: cf.Rules) -> Callable[[], int] | None:
 
 
 # -- the reference's counterparts ----------------------------------------------------------
-
-
-def ref_rounds(ref: ModuleType) -> Callable[[], int]:
-    rng = random.Random(1)
-
-    def run() -> int:
-        ref.play_round(rng)
-        return 1
-
-    return run
 
 
 def ref_mid_states(ref: ModuleType, count: int = 200) -> list[tuple[Any, ...]]:

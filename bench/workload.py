@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import sys
 
-from run import load_reference
+from common import load_reference
 
 import chickenfoot as cf
 from chickenfoot.playout import playout
