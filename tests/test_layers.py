@@ -54,6 +54,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "batch.",
         "engine.",
         "cli.",
+        "server.",
         "__init__",
         "__main__",
     ),

@@ -1,0 +1,60 @@
+"""``chickenfoot serve``: tables in the browser for people and bots (docs: Serve).
+
+Needs the ``server`` extra (``pip install "chickenfoot[server]"``: Starlette and
+uvicorn); nothing else in the library imports this subpackage. :func:`create_app` makes
+the ASGI application; ``chickenfoot serve`` runs it with uvicorn.
+
+The server keeps each hand secret: a connection authenticates with its seat's token (the
+secret of the seat's invite link, compared in constant time), sees only its seat's view
+(a spectator: the public view, no hand) and acts only for its seat. Every accepted move is
+committed to the SQLite database before it is announced, and on start every table is
+restored by replaying its moves with every check of the rules.
+
+>>> import tempfile, os
+>>> from starlette.testclient import TestClient
+>>> db = os.path.join(tempfile.mkdtemp(), "tables.db")
+>>> with TestClient(create_app(db)) as client:
+...     made = client.post("/api/play", json={"players": 2, "bot": "greedy"}).json()
+...     token = made["link"].split("#")[1]
+...     with client.websocket_connect(f"/ws/{made['table']}") as ws:
+...         ws.send_json({"type": "hello", "token": token})
+...         hello, table = ws.receive_json(), ws.receive_json()
+>>> hello["seat"], table["type"], table["you"], len(table["view"]["hand"]) > 0
+(0, 'table', 0, True)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from starlette.applications import Starlette
+
+from chickenfoot.server._app import BURST, MAX_MESSAGE, RATE, make_app
+
+__all__ = ["BURST", "MAX_MESSAGE", "RATE", "create_app"]
+
+
+def create_app(
+    db_path: str | os.PathLike[str],
+    *,
+    engines: Sequence[str] = (),
+    origins: Sequence[str] = (),
+    bot_delay: float = 0.0,
+) -> Starlette:
+    """The ASGI application serving the tables stored in the SQLite file ``db_path``
+    (created if missing), each restored by replaying its moves.
+
+    - ``engines``: the commands a table's seat may run as ``engine:COMMAND`` (the page
+      offers them; no other command is ever run);
+    - ``origins``: more origins (``https://cf.example.org``) whose pages may connect,
+      besides the server's own (for a reverse proxy that rewrites ``Host``);
+    - ``bot_delay``: seconds a bot waits before each move, so that people can follow.
+
+    >>> app = create_app(":memory:")
+    >>> sorted(r.path for r in app.routes)[:3]
+    ['/', '/api/options', '/api/play']
+    """
+    return make_app(
+        os.fspath(db_path), engines=tuple(engines), origins=tuple(origins), bot_delay=bot_delay
+    )

@@ -1,0 +1,350 @@
+"""The Starlette application: the pages, the JSON API that makes tables, the WebSocket.
+
+Routes:
+
+- ``GET /``: the home page (make a table; or one button to play against bots);
+- ``POST /api/tables``: make a table (JSON in, JSON out: each seat's invite link);
+- ``POST /api/play``: a table of one person against bots (JSON out: the person's link);
+- ``GET /t/{table}``: the table page (the seat's token is in the link's fragment,
+  ``#token``, which browsers never send to a server, so it stays out of logs);
+- ``WS /ws/{table}``: the table's WebSocket (docs: serve, the message schema);
+- ``GET /static/...``: the page's script and style sheet.
+
+Every WebSocket and every ``POST`` must come from this server's own origin when it says
+where it comes from (browsers always do): a page of another site can neither play nor
+make tables here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from chickenfoot.engine._protocol import PROTOCOL, ProtocolError, decode
+from chickenfoot.errors import brief
+from chickenfoot.server._hub import Connection, Hub
+from chickenfoot.server._store import Store
+from chickenfoot.server._table import RefusedError
+
+__all__ = ["MAX_MESSAGE", "RATE", "BURST", "make_app"]
+
+MAX_MESSAGE: Final = 16_384
+"""The longest message a client may send, in bytes (a move is a few dozen)."""
+RATE: Final = 10.0
+"""The messages a connection may send per second, on average..."""
+BURST: Final = 30
+"""...and at once; messages beyond are refused."""
+REFUSED_MAX: Final = 60
+"""The messages refused for coming too fast after which a connection is closed."""
+HELLO_SECONDS: Final = 10.0
+"""How long a new connection has to send its ``hello``."""
+MAX_WATCHERS: Final = 64
+"""The connections a table takes at most."""
+MAX_BODY: Final = 16_384
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def _same_origin(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
+    """Whether a request that says it comes from ``origin`` may use this server."""
+    if origin is None:
+        return True  # not a browser (browsers always send Origin on WebSockets and POSTs)
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
+
+
+class _Bucket:
+    """A token bucket: ``RATE`` messages a second, ``BURST`` at once."""
+
+    def __init__(self) -> None:
+        self.tokens = float(BURST)
+        self.when = time.monotonic()
+        self.refused = 0
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(float(BURST), self.tokens + (now - self.when) * RATE)
+        self.when = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.refused += 1
+        return False
+
+
+def make_app(
+    db_path: str,
+    *,
+    engines: Sequence[str] = (),
+    origins: Sequence[str] = (),
+    bot_delay: float = 0.0,
+) -> Starlette:
+    """The application serving the tables stored in ``db_path``; see :func:`create_app`."""
+    hub = Hub(Store(db_path), engines=engines, bot_delay=bot_delay)
+    hub.restore()
+    allowed = tuple(origins)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.start()
+        yield
+        await hub.close()
+
+    def refuse_cross_origin(request: Request) -> Response | None:
+        if _same_origin(request.headers.get("origin"), request.headers.get("host"), allowed):
+            return None
+        return JSONResponse({"error": "cross-origin request refused"}, status_code=403)
+
+    async def body(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            raise RefusedError(f"the request is over {MAX_BODY:,} bytes")
+        try:
+            data = json.loads(raw or b"{}")
+        except (ValueError, RecursionError):
+            raise RefusedError("the request is not JSON") from None
+        if not isinstance(data, dict):
+            raise RefusedError("the request must be a JSON object")
+        return data
+
+    def links(table_id: str, tokens: list[str | None]) -> dict[str, Any]:
+        table = hub.tables[table_id]
+        return {
+            "table": table_id,
+            "watch": f"/t/{table_id}",
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "link": None if token is None else f"/t/{table_id}#{token}",
+                }
+                for s, token in zip(table.seats, tokens, strict=True)
+            ],
+        }
+
+    async def home(request: Request) -> Response:
+        return FileResponse(STATIC / "home.html", media_type="text/html")
+
+    async def page(request: Request) -> Response:
+        if request.path_params["table"] not in hub.tables:
+            return HTMLResponse("<h1>No such table</h1><p><a href='/'>Home</a></p>", 404)
+        return FileResponse(STATIC / "table.html", media_type="text/html")
+
+    async def options(request: Request) -> Response:
+        return JSONResponse(
+            {"presets": ["classic", "house", "four-toe"], "engines": list(hub.engines)}
+        )
+
+    async def create(request: Request) -> Response:
+        refused = refuse_cross_origin(request)
+        if refused is not None:
+            return refused
+        try:
+            table, tokens = hub.create(await body(request))
+        except RefusedError as err:
+            return JSONResponse({"error": str(err)}, status_code=400)
+        return JSONResponse(links(table.id, tokens))
+
+    async def play(request: Request) -> Response:
+        refused = refuse_cross_origin(request)
+        if refused is not None:
+            return refused
+        try:
+            data = await body(request)
+            players = data.get("players", 4)
+            bot = data.get("bot", "heuristic")
+            if type(players) is not int or not 2 <= players <= 8:
+                raise RefusedError("players must be an integer from 2 to 8")
+            seats = [{"kind": "person", "name": "you"}]
+            seats += [{"kind": "bot", "spec": bot} for _ in range(players - 1)]
+            request_ = {"preset": data.get("preset", "house"), "players": players}
+            table, tokens = hub.create({**request_, "seats": seats})
+        except RefusedError as err:
+            return JSONResponse({"error": str(err)}, status_code=400)
+        made = links(table.id, tokens)
+        return JSONResponse({**made, "link": made["seats"][0]["link"]})
+
+    async def socket(ws: WebSocket) -> None:
+        table_id = ws.path_params["table"]
+        if not _same_origin(ws.headers.get("origin"), ws.headers.get("host"), allowed):
+            await ws.accept()
+            origin = brief(ws.headers.get("origin"), 80)
+            await _fail(ws, f"cross-origin WebSocket refused: {origin} is not this server", 4403)
+            return
+        await ws.accept()
+        if table_id not in hub.tables:
+            await _fail(ws, f"there is no table {brief(table_id, 40)}", 4404)
+            return
+        if len(hub.connections.get(table_id, ())) >= MAX_WATCHERS:
+            await _fail(ws, f"the table has {MAX_WATCHERS} connections already", 4429)
+            return
+        try:
+            seat = await asyncio.wait_for(_hello(ws, hub, table_id), HELLO_SECONDS)
+        except asyncio.TimeoutError:
+            await _fail(ws, f"no hello within {HELLO_SECONDS:.0f} seconds", 4408)
+            return
+        except (_ClosedError, WebSocketDisconnect):
+            return
+        connection = Connection(seat)
+        writer = asyncio.create_task(_write(ws, connection))
+        hub.join(table_id, connection)
+        try:
+            await _read(ws, hub, table_id, connection)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.leave(table_id, connection)
+            connection.put(None)
+            with contextlib.suppress(Exception):
+                await writer
+
+    app = Starlette(
+        routes=[
+            Route("/", home),
+            Route("/api/options", options),
+            Route("/api/tables", create, methods=["POST"]),
+            Route("/api/play", play, methods=["POST"]),
+            Route("/t/{table}", page),
+            WebSocketRoute("/ws/{table}", socket),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    return app
+
+
+class _ClosedError(Exception):
+    """The connection was closed by the server (after an error message)."""
+
+
+async def _fail(ws: WebSocket, message: str, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps({"type": "error", "message": message, "fatal": True}))
+        await ws.close(code=code)
+
+
+async def _text(ws: WebSocket) -> tuple[str | None, str | None]:
+    """The next message's text, or ``None`` and why it is refused (binary, oversized)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    data = text.encode() if isinstance(text, str) else message.get("bytes") or b""
+    if len(data) > MAX_MESSAGE:
+        return None, f"a message of {len(data):,} bytes is over the limit of {MAX_MESSAGE:,}"
+    if not isinstance(text, str):
+        return None, "messages are JSON text, not binary"
+    return text, None
+
+
+async def _error(ws: WebSocket, message: str) -> None:
+    await ws.send_text(json.dumps({"type": "error", "message": message}))
+
+
+async def _hello(ws: WebSocket, hub: Hub, table_id: str) -> int | None:
+    """Read the client's ``hello``: with its seat's ``token``, or none for a spectator."""
+    while True:
+        text, why = await _text(ws)
+        if text is None:
+            await _error(ws, f"refused: {why}")
+            continue
+        try:
+            message = decode(text.encode())
+        except ProtocolError as err:
+            await _error(ws, f"the first message must be a hello: {err}")
+            continue
+        if message["type"] != "hello":
+            await _error(ws, f"the first message must be a hello, not {brief(message['type'])}")
+            continue
+        token = message.get("token")
+        if token is None or token == "":
+            seat = None
+        else:
+            seat = hub.tables[table_id].seat_of(token)
+            if seat is None:
+                await _fail(ws, "this token is not a seat of this table", 4401)
+                raise _ClosedError
+        await ws.send_text(
+            json.dumps(
+                {
+                    "type": "hello",
+                    "protocol": PROTOCOL,
+                    "table": table_id,
+                    "seat": seat,
+                    "role": "spectator" if seat is None else "player",
+                }
+            )
+        )
+        return seat
+
+
+async def _write(ws: WebSocket, connection: Connection) -> None:
+    """Send the connection's queued messages in order, until ``None``."""
+    while True:
+        message = await connection.queue.get()
+        if message is None:
+            if connection.dropped:
+                await _fail(ws, "the connection fell too far behind; reconnect", 4000)
+            return
+        await ws.send_text(json.dumps(message, separators=(",", ":")))
+
+
+async def _read(ws: WebSocket, hub: Hub, table_id: str, connection: Connection) -> None:
+    """Answer the connection's messages: ``move`` (checked, then played), ``table`` (send
+    the table again), ``ping``; anything else is refused with a message."""
+    bucket = _Bucket()
+    while not connection.dropped:
+        text, why = await _text(ws)
+        if not bucket.take():
+            if bucket.refused > REFUSED_MAX:
+                connection.put({"type": "error", "message": "too many messages", "fatal": True})
+                connection.put(None)
+                await asyncio.sleep(0.05)
+                with contextlib.suppress(Exception):
+                    await ws.close(code=4429)
+                return
+            if bucket.refused <= BURST:  # the answers to a flood are bounded too
+                connection.put(
+                    {
+                        "type": "error",
+                        "message": f"too many messages: at most {RATE:.0f} a second; ignored",
+                    }
+                )
+            continue
+        if text is None:
+            connection.put({"type": "error", "message": f"refused: {why}"})
+            continue
+        try:
+            message = decode(text.encode())
+        except ProtocolError as err:
+            connection.put({"type": "error", "message": f"refused: {err}"})
+            continue
+        kind = message["type"]
+        try:
+            if kind == "move":
+                await hub.person_moves(table_id, connection.seat, message)
+            elif kind == "table":
+                hub.send_table(table_id, connection)
+            elif kind == "ping":
+                connection.put({"type": "pong", "id": message.get("id")})
+            else:
+                raise RefusedError(f"unknown message type {brief(kind, 40)}")
+        except RefusedError as err:
+            connection.put({"type": "error", "message": f"refused: {err}", "id": message.get("id")})

@@ -1,0 +1,104 @@
+"""What the server's tests share: making tables, playing a seat, the hidden tiles."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from chickenfoot import Rules
+from chickenfoot.match import Match
+from chickenfoot.server._store import Store
+
+ORIGIN = "http://testserver"  # TestClient's own origin
+# A tile in text: two numbers joined by "-", not part of a longer number (SVG coordinates
+# such as "1.5-0.25" are excluded by the lookarounds on "." and digits).
+TILE = re.compile(r"(?<![\d.])(\d{1,2})-(\d{1,2})(?![\d.])")
+DATA_TILE = re.compile(r'data-tile="([^"]*)"')
+SVG_TEXT = re.compile(r"<text[^>]*>([^<]*)</text>|<title>([^<]*)</title>")
+
+
+def make_table(client: Any, seats: list[dict[str, Any]], **request: Any) -> dict[str, Any]:
+    """A table made through the API; returns its JSON (table, seats with links)."""
+    body = {"players": len(seats), "seats": seats, **request}
+    r = client.post("/api/tables", json=body, headers={"origin": ORIGIN})
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def token_of(made: dict[str, Any], seat: int) -> str:
+    link = made["seats"][seat]["link"]
+    assert link is not None
+    return str(link.split("#", 1)[1])
+
+
+def hello(ws: Any, token: str | None) -> dict[str, Any]:
+    """Say hello; returns the server's hello (then the table and maybe a go follow)."""
+    ws.send_json({"type": "hello", "token": token or ""})
+    answer: dict[str, Any] = ws.receive_json()
+    assert answer["type"] == "hello", answer
+    return answer
+
+
+def tiles_in(text: str) -> set[str]:
+    """Every tile named in one message: in its JSON (the SVG left out) and in its SVG's
+    ``data-tile`` attributes, texts and title, normalized high-low."""
+    message = json.loads(text)
+    picture = message.pop("svg", None) or ""
+    found = {_tile(a, b) for a, b in TILE.findall(json.dumps(message))}
+    for value in DATA_TILE.findall(picture):
+        if value:
+            found.add(_tile(*value.split("-")))
+    for a, b in SVG_TEXT.findall(picture):
+        found |= {_tile(x, y) for x, y in TILE.findall(a + " " + b)}
+    return found
+
+
+def _tile(a: str, b: str) -> str:
+    x, y = int(a), int(b)
+    return f"{max(x, y)}-{min(x, y)}"
+
+
+def hidden_by_move(store: Store, table_id: str) -> tuple[list[dict[int | None, set[str]]], int]:
+    """For each number of moves n (0 to the end): the tiles hidden from each seat (and from
+    a spectator, ``None``) in the position after n moves, replayed from the stored record;
+    and the table's seed."""
+    stored = next(t for t in store.tables() if t.id == table_id)
+    rules = Rules.from_dict(json.loads(stored.rules))
+    m = Match.start(rules, seed=stored.seed)
+    out = []
+
+    def hidden(match: Match) -> dict[int | None, set[str]]:
+        state = match.round
+        if state is None:
+            return {s: set() for s in [None, *range(rules.players)]}
+        hands = [{str(t) for t in state.hand(s)} for s in range(rules.players)]
+        bone = {str(t) for t in state.boneyard}
+        per: dict[int | None, set[str]] = {None: set().union(*hands) | bone}
+        for s in range(rules.players):
+            per[s] = set().union(*(h for i, h in enumerate(hands) if i != s)) | bone
+        return per
+
+    out.append(hidden(m))
+    for _seat, move, _forced in store.moves(table_id):
+        m = m.apply(move)
+        out.append(hidden(m))
+    return out, stored.seed
+
+
+def play_seat(ws: Any, rng: random.Random, limit: int = 5000) -> Iterator[str]:
+    """Play a person's seat to the end of the match with random legal moves, yielding the
+    text of every message received."""
+    for _ in range(limit):
+        text = ws.receive_text()
+        yield text
+        message = json.loads(text)
+        if message["type"] == "go":
+            ws.send_json(
+                {"type": "move", "move": rng.choice(message["legal"]), "id": message["id"]}
+            )
+        elif message["type"] == "table" and message["over"]:
+            return
+    raise AssertionError("the match did not end")

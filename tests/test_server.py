@@ -1,0 +1,278 @@
+"""``chickenfoot serve`` as an attacker sees it: secrets stay secret, and every refused
+message is refused with a clear message and changes nothing (docs: Serve, security)."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from chickenfoot.server import BURST, MAX_MESSAGE, create_app
+from server_helpers import ORIGIN, hello, hidden_by_move, make_table, play_seat, tiles_in, token_of
+
+SMALL = {"preset": "house", "rules": {"max_pip": 6, "hand_size": 7, "match": {"rounds": 2}}}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "t.db")) as c:
+        yield c
+
+
+def hub_of(client: TestClient) -> Any:
+    return client.app.state.hub  # type: ignore[attr-defined]
+
+
+# -- secrets -----------------------------------------------------------------------------------
+
+
+def _watch(client: TestClient, table: str, sink: list[str], ready: threading.Event) -> None:
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        hello(ws, None)
+        ready.set()
+        while True:
+            text = ws.receive_text()
+            sink.append(text)
+            message = json.loads(text)
+            if message["type"] == "table" and message["over"]:
+                return
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_no_hidden_tile_reaches_a_seat_or_a_spectator_over_whole_matches(
+    client: TestClient, players: int
+) -> None:
+    seats = [{"kind": "person", "name": "Ann"}]
+    seats += [{"kind": "bot", "spec": spec} for spec in ["greedy", "random"][: players - 1]]
+    made = make_table(client, seats, **SMALL)
+    table = made["table"]
+    spectator: list[str] = []
+    ready = threading.Event()
+    watcher = threading.Thread(target=_watch, args=(client, table, spectator, ready))
+    watcher.start()
+    assert ready.wait(10)
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        assert hello(ws, token_of(made, 0))["seat"] == 0
+        player = list(play_seat(ws, random.Random(players)))
+    watcher.join(30)
+    assert not watcher.is_alive()
+    hidden, seed = hidden_by_move(hub_of(client).store, table)
+    assert len(hidden) > 20  # whole rounds were played
+    checked = 0
+    for who, texts in ((0, player), (None, spectator)):
+        for text in texts:
+            message = json.loads(text)
+            n = message.get("n", message.get("id"))
+            if n is None:
+                continue
+            leaked = tiles_in(text) & hidden[n][who]
+            assert not leaked, f"{'seat 0' if who == 0 else 'the spectator'} saw {leaked} at {n}"
+            assert str(seed) not in text  # the seed deals every hand: never sent
+            checked += 1
+    assert checked >= len(hidden)  # every position reached both
+    # ...and the check has teeth: the seat's own hand was in what it received.
+    assert any(tiles_in(t) & hidden[0][1] - hidden[0][0] for t in player[:3])
+    spectated = [json.loads(t) for t in spectator if '"type":"table"' in t]
+    assert all(m["view"] is None or m["view"]["hand"] == [] for m in spectated)
+
+
+# -- moves refused -------------------------------------------------------------------------------
+
+
+def _two_people(client: TestClient) -> tuple[str, str, str]:
+    made = make_table(client, [{"kind": "person"}, {"kind": "person"}], **SMALL)
+    return made["table"], token_of(made, 0), token_of(made, 1)
+
+
+def _until_go(ws: Any) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "go":
+            return message
+
+
+def _refused(ws: Any, payload: Any, *, raw: bool = False) -> str:
+    """Send ``payload`` and return the error it gets (skipping table updates)."""
+    if raw:
+        ws.send_text(payload) if isinstance(payload, str) else ws.send_bytes(payload)
+    else:
+        ws.send_json(payload)
+    while True:
+        message = ws.receive_json()
+        if message["type"] == "error":
+            return str(message["message"])
+        assert message["type"] in ("table", "go"), message
+
+
+def _moves(client: TestClient, table: str) -> list[tuple[int, str, bool]]:
+    stored: list[tuple[int, str, bool]] = hub_of(client).store.moves(table)
+    assert stored == hub_of(client).tables[table].moves
+    return stored
+
+
+def _turn_seat(client: TestClient, table: str) -> int:
+    turn: int = hub_of(client).tables[table].turn
+    return turn
+
+
+def test_moves_out_of_turn_for_another_seat_replayed_or_illegal_are_refused(
+    client: TestClient,
+) -> None:
+    table, t0, t1 = _two_people(client)
+    tokens = {0: t0, 1: t1}
+    with (
+        client.websocket_connect(f"/ws/{table}") as a,
+        client.websocket_connect(f"/ws/{table}") as b,
+    ):
+        hello(a, t0)
+        hello(b, t1)
+        sockets = {0: a, 1: b}
+        assert tokens
+        first = _turn_seat(client, table)
+        mover, other = sockets[first], sockets[1 - first]
+        go = _until_go(mover)
+        before = _moves(client, table)
+        move = {"type": "move", "move": go["legal"][0], "id": go["id"]}
+        # out of turn: the other seat sends the same move
+        assert "turn, not yours" in _refused(other, move)
+        # for another seat: a move claiming the other seat's number
+        assert "plays seat" in _refused(other, {**move, "seat": first})
+        # no id, a wrong id, an illegal move, a move that is not notation
+        assert "must carry the id" in _refused(mover, {"type": "move", "move": go["legal"][0]})
+        assert "replayed or stale" in _refused(mover, {**move, "id": go["id"] + 1})
+        assert "not legal here" in _refused(mover, {**move, "move": "pass"})
+        assert "not a move in notation" in _refused(mover, {**move, "move": "e2e4"})
+        assert _moves(client, table) == before
+        # the move itself is accepted, once
+        mover.send_json(move)
+        while len(_moves(client, table)) == len(before):
+            mover.receive_json()
+        after = _moves(client, table)
+        # replayed: the same message again, now and whenever this seat is next to move
+        assert _refused(mover, move)
+        assert _moves(client, table) == after
+
+
+def test_spectators_forged_and_missing_tokens(client: TestClient) -> None:
+    table, t0, _t1 = _two_people(client)
+    before = _moves(client, table)
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        ws.send_json({"type": "hello", "token": t0[:-2] + "xx"})
+        error = ws.receive_json()
+        assert error["type"] == "error" and "not a seat of this table" in error["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4401
+    with client.websocket_connect(f"/ws/{table}") as ws:  # no token: a spectator
+        assert hello(ws, None)["role"] == "spectator"
+        seat = _turn_seat(client, table)
+        assert "spectator cannot move" in _refused(ws, {"type": "move", "move": "pass", "id": 0})
+        assert "spectator cannot move" in _refused(ws, {"type": "move", "seat": seat, "id": 0})
+    with client.websocket_connect(f"/ws/{table}") as ws:  # a move before any hello
+        ws.send_json({"type": "move", "move": "pass", "id": 0})
+        assert "must be a hello" in ws.receive_json()["message"]
+    with client.websocket_connect("/ws/no-such-table") as ws:
+        assert "no table" in ws.receive_json()["message"]
+    assert _moves(client, table) == before
+
+
+def test_oversized_malformed_and_binary_messages_are_refused(client: TestClient) -> None:
+    table, t0, t1 = _two_people(client)
+    before = _moves(client, table)
+    token = t0 if _turn_seat(client, table) == 0 else t1
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        hello(ws, token)
+        go = _until_go(ws)
+        big = json.dumps(
+            {"type": "move", "move": go["legal"][0], "id": go["id"], "x": "a" * MAX_MESSAGE}
+        )
+        assert "over the limit" in _refused(ws, big, raw=True)
+        assert "not JSON" in _refused(ws, "{'type': 'move'", raw=True)
+        assert "not a JSON object" in _refused(ws, "[1, 2]", raw=True)
+        assert "string 'type'" in _refused(ws, '{"type": 5}', raw=True)
+        assert "not binary" in _refused(ws, b'{"type": "ping"}', raw=True)
+        assert "without a move string" in _refused(ws, {"type": "move", "id": go["id"]})
+        assert "unknown message type" in _refused(ws, {"type": "quit"})
+        assert "not a move" in _refused(ws, {"type": "move", "move": "9" * 5000, "id": go["id"]})
+        ws.send_json({"type": "table"})  # and the connection still works
+        assert ws.receive_json()["n"] == len(before)
+    assert _moves(client, table) == before
+
+
+def test_a_flood_is_bounded_and_changes_nothing(client: TestClient) -> None:
+    table, t0, t1 = _two_people(client)
+    before = _moves(client, table)
+    token = t0 if _turn_seat(client, table) == 0 else t1
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        hello(ws, token)
+        go = _until_go(ws)
+        wrong = {"type": "move", "move": go["legal"][0], "id": go["id"] + 7}
+        for _ in range(400):
+            ws.send_json(wrong)
+        answers = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                answers.append(ws.receive_json())
+        assert closed.value.code == 4429
+    errors = [a["message"] for a in answers if a["type"] == "error"]
+    assert len(answers) <= 3 * BURST + 5  # bounded: not one answer per message
+    assert any("too many messages" in e for e in errors)
+    assert _moves(client, table) == before
+
+
+def test_cross_origin_websockets_and_posts_are_refused(client: TestClient) -> None:
+    table, t0, _t1 = _two_people(client)
+    evil = {"origin": "http://evil.example"}
+    with client.websocket_connect(f"/ws/{table}", headers=evil) as ws:
+        error = ws.receive_json()
+        assert error["type"] == "error" and "cross-origin" in error["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    seats = [{"kind": "person"}, {"kind": "bot", "spec": "random"}]
+    r = client.post("/api/tables", json={"players": 2, "seats": seats}, headers=evil)
+    assert r.status_code == 403
+    assert client.post("/api/play", json={}, headers=evil).status_code == 403
+    with client.websocket_connect(f"/ws/{table}", headers={"origin": ORIGIN}) as ws:
+        assert hello(ws, t0)["seat"] == 0  # the server's own origin is welcome
+
+
+def test_a_page_can_never_make_the_server_run_a_program(client: TestClient) -> None:
+    for spec in ["engine:touch /tmp/pwned", "os:system", "search:999999", 5]:
+        seats = [{"kind": "person"}, {"kind": "bot", "spec": spec}]
+        r = client.post(
+            "/api/tables", json={"players": 2, "seats": seats}, headers={"origin": ORIGIN}
+        )
+        assert r.status_code == 400, spec
+        assert r.json()["error"]
+    assert not hub_of(client).tables
+
+
+def test_bad_table_requests_say_what_is_wrong(client: TestClient) -> None:
+    def post(body: Any) -> str:
+        r = client.post(
+            "/api/tables", content=body if isinstance(body, bytes) else json.dumps(body)
+        )
+        assert r.status_code == 400
+        return str(r.json()["error"])
+
+    person = {"kind": "person"}
+    assert "not JSON" in post(b"{")
+    assert "over" in post(b" " * 20_000)
+    assert "one per player" in post({"players": 3, "seats": [person]})
+    assert "preset" in post({"preset": "chess", "seats": [person] * 4})
+    assert "players" in post({"players": 1, "seats": [person]})
+    assert "max_pip" in post({"players": 2, "rules": {"max_pip": 99}, "seats": [person] * 2})
+    assert "name" in post({"players": 2, "seats": [{"kind": "person", "name": "x" * 99}, person]})
+    assert client.get("/t/nothing-here").status_code == 404
