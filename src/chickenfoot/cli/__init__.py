@@ -9,6 +9,7 @@ Commands (``chickenfoot COMMAND --help`` for each; docs: Command line):
 - ``rules``: the presets, or the rules JSON of one;
 - ``engine``: serve an agent as an engine on standard input and output (docs: Engine
   protocol);
+- ``serve``: tables in the browser for people and bots (the ``server`` extra; docs: Serve);
 - ``demo``: one seeded round among random players, every move printed.
 
 Bad input (an unknown preset, an impossible rules configuration, a malformed option, a
@@ -65,6 +66,8 @@ def _examples(*lines: str) -> str:
 
 
 def _build_parser() -> Parser:
+    from chickenfoot.cli import serve
+
     parser = Parser(
         prog=PROG,
         description="The rules of the domino game Chicken Foot: play, simulate, inspect.",
@@ -202,6 +205,7 @@ def _build_parser() -> Parser:
         "module:Class",
     )
     engine.add_argument("--name", metavar="NAME", help="the name in its hello (default: AGENT)")
+    serve.add_options(command("serve", "tables in the browser", serve.DESCRIPTION, *serve.EXAMPLES))
 
     # -- documents --
     show = command(
@@ -374,7 +378,7 @@ def _main(argv: list[str] | None) -> int:
 def _run(argv: list[str] | None, out: TextIO) -> int:
     """Parse ``argv`` and run the command; every error but :class:`OutputError` is mapped to
     its exit status here."""
-    from chickenfoot.cli import demo, engine, files, play, sim
+    from chickenfoot.cli import demo, engine, files, play, serve, sim
 
     try:
         args = _build_parser().parse_args(argv)
@@ -384,6 +388,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
             "play": play.cmd_play,
             "simulate": sim.cmd_simulate,
             "engine": engine.cmd_engine,
+            "serve": serve.cmd_serve,
             "show": files.cmd_show,
             "moves": files.cmd_moves,
             "apply": files.cmd_apply,
