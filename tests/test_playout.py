@@ -44,6 +44,7 @@ def api_loop(s: State, rng: random.Random) -> State:
 
 def assert_same_end(fast: State, slow: State) -> None:
     assert fast == slow
+    assert fast.history == slow.history  # move for move, not only the same end
     assert fast.to_dict() == slow.to_dict()
     assert fast.outcome() == slow.outcome()
     assert fast.penalties() == slow.penalties()
