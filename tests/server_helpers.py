@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from chickenfoot import Rules
@@ -102,3 +110,71 @@ def play_seat(ws: Any, rng: random.Random, limit: int = 5000) -> Iterator[str]:
         elif message["type"] == "table" and message["over"]:
             return
     raise AssertionError("the match did not end")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``python -m chickenfoot serve`` on a free port of the loopback."""
+
+    def __init__(self, db: Path, port: int | None = None) -> None:
+        self.port = _free_port() if port is None else port
+        self.base = f"http://127.0.0.1:{self.port}"
+        args = ["serve", "--port", str(self.port), "--db", str(db), "--bot-delay", "0"]
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "chickenfoot", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(self.base + "/", timeout=1).read()
+                return
+            except OSError:
+                assert self.process.poll() is None, self.process.communicate()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(
+            self.base + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "Origin": self.base},
+        )
+        with urllib.request.urlopen(request, timeout=5) as r:
+            answer: dict[str, Any] = json.loads(r.read())
+            return answer
+
+    def socket(self, stack: contextlib.ExitStack[Any], table: str, token: str) -> Any:
+        from websockets.sync.client import connect
+
+        url = f"ws://127.0.0.1:{self.port}/ws/{table}"
+        ws = stack.enter_context(connect(url, origin=self.base))  # type: ignore[arg-type]
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        assert json.loads(ws.recv(timeout=5))["type"] == "hello"
+        return ws
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()

@@ -8,12 +8,7 @@ import contextlib
 import importlib.util
 import json
 import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -23,76 +18,11 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from chickenfoot.cli import main
 from chickenfoot.server._store import Store
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class Server:
-    """``python -m chickenfoot serve`` on a free port of the loopback."""
-
-    def __init__(self, db: Path) -> None:
-        self.port = _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        args = ["serve", "--port", str(self.port), "--db", str(db), "--bot-delay", "0"]
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "chickenfoot", *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(self.base + "/", timeout=1).read()
-                return
-            except OSError:
-                assert self.process.poll() is None, self.process.communicate()
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.05)
-
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        request = urllib.request.Request(
-            self.base + path,
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json", "Origin": self.base},
-        )
-        with urllib.request.urlopen(request, timeout=5) as r:
-            answer: dict[str, Any] = json.loads(r.read())
-            return answer
-
-    def socket(self, stack: contextlib.ExitStack, table: str, token: str) -> ClientConnection:
-        url = f"ws://127.0.0.1:{self.port}/ws/{table}"
-        ws = stack.enter_context(connect(url, origin=self.base))  # type: ignore[arg-type]
-        ws.send(json.dumps({"type": "hello", "token": token}))
-        assert json.loads(ws.recv(timeout=5))["type"] == "hello"
-        return ws
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-        for stream in (self.process.stdout, self.process.stderr):
-            if stream is not None:
-                stream.close()
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-        for stream in (self.process.stdout, self.process.stderr):
-            if stream is not None:
-                stream.close()
+from server_helpers import Server
 
 
 def _latest(ws: ClientConnection) -> tuple[dict[str, Any], dict[str, Any] | None]:

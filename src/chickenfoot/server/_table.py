@@ -77,16 +77,18 @@ def public_document(v: View) -> dict[str, Any]:
     return doc
 
 
-def _explain(seat: int, move: Move, shown: str, legal_before: int) -> str:
-    """The log line of one event; a forced move says why it was made without asking."""
+def _explain(seat: int, move: Move, shown: str, forced: bool, after_draw: bool) -> str:
+    """The log line of one event; a forced move says why it was made without asking
+    (``after_draw``: the seat's previous event was a draw, in the same turn)."""
     who = f"seat {seat}"
-    if legal_before != 1:
+    if not forced:
         return f"{who} played {shown}" if isinstance(move, Play) else f"{who}: {shown}"
     if isinstance(move, Draw):
         tile = shown.partition(":")[2]
         return f"{who} had no tile to play, so drew{' ' + tile if tile else ''} (forced)"
     if isinstance(move, Pass):
-        return f"{who} could not play and could not draw, so passed (forced)"
+        why = "could not play the drawn tile" if after_draw else "had no play and nothing to draw"
+        return f"{who} {why}, so passed (forced)"
     return f"{who} played {shown}, the only legal move (forced)"
 
 
@@ -228,12 +230,16 @@ class Table:
             if seat is None and shown.startswith("draw"):
                 shown = "draw"
             forced = moves[first + i][2] if first + i < len(moves) else False
+            before = v.history[first + i - 1] if first + i > 0 else None
+            after_draw = (
+                before is not None and before.seat == event.seat and isinstance(before.move, Draw)
+            )
             out.append(
                 {
                     "seat": event.seat,
                     "move": shown,
                     "forced": forced,
-                    "text": _explain(event.seat, event.move, shown, 1 if forced else 2),
+                    "text": _explain(event.seat, event.move, shown, forced, after_draw),
                 }
             )
         return out

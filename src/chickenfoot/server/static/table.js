@@ -59,6 +59,7 @@ function describe(move) {
 
 function drawTable(m) {
   last = m;
+  document.body.dataset.n = String(m.n);  // the moves played, for tests and page bots
   const you = m.you;
   $("who").textContent = you === null ? "watching (no hand)" : "you are " + seatName(m, you);
   $("error").textContent = m.error ? "The table is stopped: " + m.error : "";
@@ -75,8 +76,9 @@ function drawTable(m) {
     if (!m.over && s.seat === m.turn) li.className = "now";
     seats.appendChild(li);
   }
-  if (m.boneyard !== undefined) seats.appendChild(el("li", "boneyard: " + m.boneyard + " tiles"));
+  if (m.boneyard !== undefined) seats.appendChild(el("li", "boneyard: " + m.boneyard + (m.boneyard === 1 ? " tile" : " tiles")));
   drawSheet(m);
+  $("round-title").textContent = m.over ? "The last round" : "Round " + (m.round + 1);
   const log = $("log"); log.textContent = "";
   for (const e of m.log) log.appendChild(el("li", e.text, e.forced ? "forced" : ""));
   $("round-end").textContent = m.last_round ? "Round " + (m.last_round.round + 1) + " ended (" + m.last_round.outcome + "): penalties " + m.last_round.penalties.join(", ") + "." : "";

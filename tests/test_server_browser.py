@@ -1,0 +1,93 @@
+"""The table page in a real browser: Playwright driving Debian's Chromium (no browser
+download), against a real ``chickenfoot serve`` process.
+
+Two people in two browser contexts and a bot play a whole round by clicking the page's
+``data-move`` buttons; the server is then killed and restarted on the same port and
+database, and the pages reconnect by themselves. Screenshots go to ``SCREENSHOTS`` (or
+``build/serve_screens``) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from server_helpers import Server
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium installed")
+SHOTS = Path(
+    os.environ.get("SCREENSHOTS", Path(__file__).parent.parent / "build" / "serve_screens")
+)
+
+
+def test_two_people_and_a_bot_play_a_round_in_the_browser(tmp_path: Path) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    db = tmp_path / "tables.db"
+    server = Server(db)
+    port = server.port
+    try:
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}]
+        seats.append({"kind": "bot", "spec": "greedy", "name": "Greedy"})
+        rules = {"max_pip": 6, "hand_size": 5, "match": {"rounds": 2}}
+        made = server.post(
+            "/api/tables", {"preset": "house", "players": 3, "rules": rules, "seats": seats}
+        )
+        links = [server.base + s["link"] for s in made["seats"][:2]]
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            pages = []
+            for link in links:
+                context = browser.new_context(viewport={"width": 1200, "height": 900})
+                page = context.new_page()
+                page.goto(link)
+                pages.append(page)
+            for page in pages:
+                page.wait_for_selector("#status:text('connected')", timeout=10_000)
+            home = browser.new_page(viewport={"width": 1000, "height": 800})
+            home.goto(server.base + "/")
+            home.screenshot(path=str(SHOTS / "home.png"))
+            clicks = 0
+            shot = False
+            deadline = time.monotonic() + 90
+            while time.monotonic() < deadline:
+                sheet = pages[0].locator("#sheet tr").count()
+                if sheet >= 3:  # a header, round 1's row, the totals: the round is over
+                    break
+                for page in pages:
+                    button = page.locator("#moves button[data-move]").first
+                    if button.count() and button.is_visible():
+                        if not shot:
+                            page.screenshot(path=str(SHOTS / "table.png"), full_page=True)
+                            shot = True
+                        n = int(page.evaluate("document.body.dataset.n"))
+                        button.click()
+                        clicks += 1
+                        # the move is applied: the page hears of the next position
+                        page.wait_for_function(
+                            "n => Number(document.body.dataset.n) > n", arg=n, timeout=10_000
+                        )
+                time.sleep(0.05)
+            assert pages[0].locator("#sheet tr").count() >= 3, "the round did not end"
+            assert clicks >= 2
+            pages[1].screenshot(path=str(SHOTS / "after_round.png"), full_page=True)
+            assert "Round 1 ended" in pages[0].locator("#round-end").inner_text()
+            # the server dies; a new one on the same port and database; the pages reconnect
+            server.kill()
+            pages[0].wait_for_selector("#status:text('reconnecting')", timeout=10_000)
+            server = Server(db, port=port)
+            for page in pages:
+                page.wait_for_selector("#status:text('connected')", timeout=20_000)
+            assert pages[0].locator("#sheet tr").count() >= 3  # the match sheet is back
+            pages[0].screenshot(path=str(SHOTS / "reconnected.png"), full_page=True)
+            browser.close()
+    finally:
+        server.stop()
