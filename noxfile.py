@@ -12,6 +12,7 @@ nox.options.sessions = ["tests", "lint", "typecheck", "smoke", "docs", "cluster"
 nox.options.reuse_existing_virtualenvs = True
 
 TEST_DEPS = ["pytest>=8", "hypothesis>=6.100", "numpy>=1.24"]  # numpy: chickenfoot.encoding
+SERVER_TEST_DEPS = ["httpx2", "websockets>=12"]  # the clients of the server's tests
 
 
 @nox.session
@@ -20,10 +21,14 @@ def tests(session: nox.Session) -> None:
 
     Editable install: the doctests are collected from ``src/``, so the package imported
     must be that same tree. The ``cli`` extra (rich) and pexpect are installed for the
-    command line's tests, which play whole games in a real pseudo-terminal. Prints the
+    command line's tests, which play whole games in a real pseudo-terminal; the ``server``
+    extra and its test clients (httpx2 for Starlette's TestClient, websockets) for the
+    tests of ``chickenfoot serve`` (its browser test runs in ``serve_browser``). Prints the
     package's line and branch coverage.
     """
-    session.install("-e", ".[cli]", *TEST_DEPS, "pytest-cov", "pexpect>=4.8")
+    session.install(
+        "-e", ".[cli,server]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
+    )
     session.run(
         "pytest", "--cov=chickenfoot", "--cov-branch", "--cov-report=term", *session.posargs
     )
@@ -98,7 +103,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the package."""
-    session.install(".[cli]", "mypy>=1.10", "attrs", "numpy>=1.24")  # numpy: chickenfoot.encoding
+    session.install(".[cli,server]", "mypy>=1.10", "attrs", "numpy>=1.24")  # numpy: encoding
     session.run("mypy", "--strict", "src")
 
 
@@ -157,6 +162,26 @@ def pictures(session: nox.Session) -> None:
         session.run("apt-get", "install", "-y", "-q", "chromium", external=True)
     session.run("python", "tools/pictures.py", "--png", "--out", "build/pictures")
     session.run("pytest", "-q", "tests/test_picture.py", *session.posargs)
+
+
+@nox.session
+def serve_browser(session: nox.Session) -> None:
+    """The table page of ``chickenfoot serve`` in a real browser: Playwright driving Debian's
+    Chromium (never a browser download), two people and a bot playing a whole round, a
+    restart the pages reconnect from; screenshots in ``build/serve_screens/`` (look at
+    them). Chromium is installed with apt-get when missing and this runs as root."""
+    import os
+    import shutil
+
+    session.install("-e", ".[server]", *TEST_DEPS, *SERVER_TEST_DEPS, "playwright>=1.40")
+    browsers = ("chromium", "chromium-browser", "google-chrome")
+    missing = not any(shutil.which(n) for n in browsers) and os.environ.get("CHROMIUM") is None
+    if missing and shutil.which("apt-get") and os.geteuid() == 0:
+        session.run("apt-get", "install", "-y", "-q", "chromium", external=True)
+    if not any(shutil.which(n) for n in browsers) and os.environ.get("CHROMIUM") is None:
+        session.error("Chromium is needed (Debian: apt-get install chromium) or set CHROMIUM")
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_server_browser.py",
+                "-rs", "--no-header", *session.posargs)  # fmt: skip
 
 
 @nox.session
