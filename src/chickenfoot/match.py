@@ -156,6 +156,17 @@ def _check_last_round(rules: Rules, scores: Scores, last: Any) -> None:
         )
 
 
+def _checked_scores(rules: Rules, seed: int, scores: Sequence[Sequence[int]]) -> Scores:
+    """The checks ``Match()`` and ``Match.from_scores`` share: the rules, the seed, the scores."""
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
+    check_seed(seed)
+    try:
+        return _read_scores(scores, rules, "scores")
+    except FormatError as err:
+        raise _as_rules_error(err) from None
+
+
 def _as_rules_error(err: FormatError) -> RulesError:
     field = err.path.split(".")[0].split("[")[0]
     return RulesError(str(err), field=field)
@@ -211,13 +222,8 @@ class Match:
         *,
         last_round: State | None = None,
     ) -> None:
-        if not isinstance(rules, Rules):
-            raise RulesError(
-                f"rules={brief(rules)} is invalid: must be a Rules object", field="rules"
-            )
-        check_seed(seed)
+        checked = _checked_scores(rules, seed, scores)
         try:
-            checked = _read_scores(scores, rules, "scores")
             _check_match(rules, checked, round)
             _check_last_round(rules, checked, last_round)
         except FormatError as err:
@@ -262,15 +268,7 @@ class Match:
         >>> from chickenfoot import Rules, Rounds
         >>> Match.from_scores(Rules(players=2, match=Rounds(1)), seed=3, scores=[(0, 9)]).round
         """
-        if not isinstance(rules, Rules):
-            raise RulesError(
-                f"rules={brief(rules)} is invalid: must be a Rules object", field="rules"
-            )
-        check_seed(seed)
-        try:
-            checked = _read_scores(scores, rules, "scores")
-        except FormatError as err:
-            raise _as_rules_error(err) from None
+        checked = _checked_scores(rules, seed, scores)
         over = end_reason(rules, checked) is not None
         return cls(rules, seed, checked, None if over else deal(rules, seed, len(checked)))
 
