@@ -185,6 +185,16 @@ def serve_browser(session: nox.Session) -> None:
 
 
 @nox.session
+def serve_load(session: nox.Session) -> None:
+    """A bounded load test of ``chickenfoot serve`` on the loopback (not in CI): 200 tables
+    of two WebSocket clients each playing for 60 seconds; prints moves/s, latency p50/p99,
+    the server's memory and CPU, and checks every announced move against the database.
+    ``nox -s serve_load -- --tables 50 --seconds 20`` for a shorter run."""
+    session.install("-e", ".[server]")
+    session.run("python", "bench/serve_load.py", *session.posargs)
+
+
+@nox.session
 def adapters(session: nox.Session) -> None:
     """The OpenSpiel game and the PettingZoo environment under those projects' own test suites.
 

@@ -1,7 +1,8 @@
 """The table page in a real browser: Playwright driving Debian's Chromium (no browser
 download), against a real ``chickenfoot serve`` process.
 
-Two people in two browser contexts and a bot play a whole round by clicking the page's
+The home page's form makes a table; two people in two browser contexts and two bots
+play a whole round by clicking the page's
 ``data-move`` buttons; the server is then killed and restarted on the same port and
 database, and the pages reconnect by themselves. Screenshots go to ``SCREENSHOTS`` (or
 ``build/serve_screens``) for a person to look at.
@@ -29,21 +30,35 @@ SHOTS = Path(
 )
 
 
-def test_two_people_and_a_bot_play_a_round_in_the_browser(tmp_path: Path) -> None:
+def test_two_people_and_two_bots_play_a_round_in_the_browser(tmp_path: Path) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     db = tmp_path / "tables.db"
     server = Server(db)
     port = server.port
     try:
-        seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}]
-        seats.append({"kind": "bot", "spec": "greedy", "name": "Greedy"})
-        rules = {"max_pip": 6, "hand_size": 5, "match": {"rounds": 2}}
-        made = server.post(
-            "/api/tables", {"preset": "house", "players": 3, "rules": rules, "seats": seats}
-        )
-        links = [server.base + s["link"] for s in made["seats"][:2]]
         with sync_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            # the home page's form makes the table: two people, two bots, a short match
+            home = browser.new_page(viewport={"width": 1000, "height": 800})
+            home.goto(server.base + "/")
+            home.screenshot(path=str(SHOTS / "home.png"))
+            home.fill("input[name=players]", "4")
+            home.dispatch_event("input[name=players]", "change")
+            home.select_option("select[name=max_pip]", "6")
+            home.fill("input[name=hand_size]", "5")
+            home.fill("input[name=rounds]", "2")
+            seats = home.locator("#seats .seat")
+            for i, (kind, name) in enumerate(
+                [("person", "Ann"), ("person", "Bo"), ("greedy", "Greedy"), ("random", "Rand")]
+            ):
+                seats.nth(i).locator("select").select_option(kind)
+                seats.nth(i).locator("input").fill(name)
+            home.click("button[type=submit]")
+            home.wait_for_selector("#links a")
+            home.screenshot(path=str(SHOTS / "invite_links.png"))
+            hrefs = home.eval_on_selector_all("#links a", "as => as.map(a => a.href)")
+            links = [h for h in hrefs if "#" in h]
+            assert len(links) == 2  # one invite link per person, and a link to watch
             pages = []
             for link in links:
                 context = browser.new_context(viewport={"width": 1200, "height": 900})
@@ -52,9 +67,6 @@ def test_two_people_and_a_bot_play_a_round_in_the_browser(tmp_path: Path) -> Non
                 pages.append(page)
             for page in pages:
                 page.wait_for_selector("#status:text('connected')", timeout=10_000)
-            home = browser.new_page(viewport={"width": 1000, "height": 800})
-            home.goto(server.base + "/")
-            home.screenshot(path=str(SHOTS / "home.png"))
             clicks = 0
             shot = False
             deadline = time.monotonic() + 90

@@ -229,11 +229,14 @@ class Hub:
         """The lock under which a table changes."""
         return self._locks.setdefault(table_id, asyncio.Lock())
 
-    def commit(self, table: Table, move: Any, *, forced: bool) -> None:
-        """Store ``move`` (committed), then play it, then announce it; under the lock."""
+    async def commit(self, table: Table, move: Any, *, forced: bool) -> None:
+        """Store ``move`` (committed: the write and its fsync in a worker thread, so other
+        tables go on meanwhile), then play it, then announce it; under the table's lock."""
         seat = table.turn
         assert seat is not None
-        self.store.add_move(table.id, table.n, seat, move.uci(), forced=forced)
+        await asyncio.to_thread(
+            self.store.add_move, table.id, table.n, seat, move.uci(), forced=forced
+        )
         table.play(move, forced=forced)
         self.announce(table.id)
 
@@ -245,7 +248,7 @@ class Hub:
         table = self.tables[table_id]
         async with self.lock(table_id):
             move = table.check_move(seat, message)
-            self.commit(table, move, forced=False)
+            await self.commit(table, move, forced=False)
         self.kick(table_id)
 
     def kick(self, table_id: str) -> None:
@@ -274,7 +277,7 @@ class Hub:
                 legal = table.legal
                 seat = state.turn
                 if len(legal) == 1:
-                    self.commit(table, legal[0], forced=True)
+                    await self.commit(table, legal[0], forced=True)
                     continue
                 if table.seats[seat].kind != "bot":
                     return
@@ -293,7 +296,7 @@ class Hub:
             async with self.lock(table_id):
                 if table.n != n:  # another task played meanwhile: ask again
                     continue
-                self.commit(table, move, forced=False)
+                await self.commit(table, move, forced=False)
 
     async def close(self) -> None:
         """Stop the bots' tasks, close the engines and the database."""

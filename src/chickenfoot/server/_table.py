@@ -189,8 +189,6 @@ class Table:
         state = self.match.round
         if state is None:
             raise RefusedError("the match is over: no more moves")
-        if state.turn != seat:
-            raise RefusedError(f"it is seat {state.turn}'s turn, not yours (seat {seat})")
         given = message.get("id")
         if type(given) is not int:
             raise RefusedError(f"a move must carry the id of the go it answers (now {self.n})")
@@ -199,6 +197,8 @@ class Table:
                 f"move id {given} does not answer the current go (id {self.n}): "
                 "a replayed or stale move"
             )
+        if state.turn != seat:
+            raise RefusedError(f"it is seat {state.turn}'s turn, not yours (seat {seat})")
         legal = self.legal
         if len(legal) == 1:
             raise RefusedError("the only legal move is made by the server; wait for your go")
