@@ -334,3 +334,14 @@ def test_ping_and_asking_for_the_table_again(client: TestClient) -> None:
     assert client.get("/").status_code == 200
     assert client.get(f"/t/{table}").headers["content-type"].startswith("text/html")
     assert "connectTable" in client.get("/static/table.js").text
+
+
+def test_the_number_of_tables_is_bounded(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chickenfoot.server import _hub
+
+    monkeypatch.setattr(_hub, "MAX_TABLES", len(hub_of(client).tables) + 1)
+    _two_people(client)
+    r = client.post("/api/play", json={"players": 2})
+    assert r.status_code == 400 and "tables already" in r.json()["error"]

@@ -33,12 +33,14 @@ from chickenfoot.rules import PRESETS, Rules
 from chickenfoot.server._store import SeatRow, Store
 from chickenfoot.server._table import RefusedError, Table
 
-__all__ = ["MAX_SEARCH", "Connection", "Hub", "check_bot_spec"]
+__all__ = ["MAX_SEARCH", "MAX_TABLES", "Connection", "Hub", "check_bot_spec"]
 
 log = logging.getLogger("chickenfoot.server")
 
 MAX_SEARCH: Final = 2000
 """The most iterations a ``search:N`` bot of the server may take per decision."""
+MAX_TABLES = 10_000
+"""The tables a server holds at most (each is kept in memory); more are refused."""
 QUEUE: Final = 256
 """The messages waiting for one connection at most; a client that falls behind further
 is disconnected (its page reconnects and gets the whole table again)."""
@@ -162,6 +164,8 @@ class Hub:
         """A new table from a request (``preset``, ``players``, ``rules``, ``seats``: a list
         of ``{"kind": "person", "name": ...}`` or ``{"kind": "bot", "spec": ...}``), stored;
         returns it and each seat's token (``None`` for a bot)."""
+        if len(self.tables) >= MAX_TABLES:
+            raise RefusedError(f"this server holds {MAX_TABLES:,} tables already")
         rules = rules_of(request)
         seats = request.get("seats")
         if not isinstance(seats, list) or len(seats) != rules.players:
