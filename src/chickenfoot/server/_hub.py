@@ -213,19 +213,33 @@ class Hub:
         self.connections.get(table_id, set()).discard(connection)
         self.announce(table_id)
 
-    def send_table(self, table_id: str, connection: Connection) -> None:
-        """Queue the table (and the ``go``, if any) for one connection."""
-        table = self.tables[table_id]
-        connection.put(table.state_message(connection.seat, self.connected(table_id)))
-        if connection.seat is not None and table.seats[connection.seat].kind == "person":
-            go = table.go_message(connection.seat)
-            if go is not None:
-                connection.put(go)
+    def send_table(
+        self,
+        table_id: str,
+        connection: Connection,
+        made: dict[int | None, list[dict[str, Any]]] | None = None,
+    ) -> None:
+        """Queue the table (and the ``go``, if any) for one connection; ``made`` keeps the
+        messages already made for a seat during one announcement (every spectator, and
+        every connection of one seat, gets the same)."""
+        made = {} if made is None else made
+        seat = connection.seat
+        if seat not in made:
+            table = self.tables[table_id]
+            messages = [table.state_message(seat, self.connected(table_id))]
+            if seat is not None and table.seats[seat].kind == "person":
+                go = table.go_message(seat)
+                if go is not None:
+                    messages.append(go)
+            made[seat] = messages
+        for message in made[seat]:
+            connection.put(message)
 
     def announce(self, table_id: str) -> None:
         """Send the table to every connection, each what its seat may see."""
+        made: dict[int | None, list[dict[str, Any]]] = {}
         for connection in list(self.connections.get(table_id, ())):
-            self.send_table(table_id, connection)
+            self.send_table(table_id, connection, made)
 
     # -- moves ---------------------------------------------------------------------------------
 
