@@ -345,3 +345,29 @@ def test_the_number_of_tables_is_bounded(
     _two_people(client)
     r = client.post("/api/play", json={"players": 2})
     assert r.status_code == 400 and "tables already" in r.json()["error"]
+
+
+def test_a_go_is_the_engine_protocols_so_a_library_agent_plays_a_seat_remotely(
+    client: TestClient,
+) -> None:
+    from chickenfoot import View
+    from chickenfoot.agents import GreedyAgent
+
+    seats = [{"kind": "person"}, {"kind": "bot", "spec": "random"}]
+    made = make_table(client, seats, **SMALL)
+    agent, answered = GreedyAgent(), 0
+    with client.websocket_connect(f"/ws/{made['table']}") as ws:
+        hello(ws, token_of(made, 0))
+        while True:
+            message = ws.receive_json()
+            if message["type"] == "table" and message["over"]:
+                break
+            if message["type"] != "go":
+                continue
+            assert set(message) >= {"type", "view", "legal", "time_ms", "id"}
+            view = View.from_dict(message["view"])  # a chickenfoot/view document, checked
+            assert view.seat == 0 and message["legal"] == [m.uci() for m in view.legal_moves]
+            move = agent.choose(view, view.legal_moves, random.Random(0))
+            ws.send_json({"type": "move", "move": move.uci(), "id": message["id"]})
+            answered += 1
+    assert answered > 5
