@@ -23,11 +23,16 @@ def tests(session: nox.Session) -> None:
     must be that same tree. The ``cli`` extra (rich) and pexpect are installed for the
     command line's tests, which play whole games in a real pseudo-terminal; the ``server``
     extra and its test clients (httpx2 for Starlette's TestClient, websockets) for the
-    tests of ``chickenfoot serve`` (its browser test runs in ``serve_browser``). Prints the
-    package's line and branch coverage.
+    tests of ``chickenfoot serve`` (its browser test runs in ``serve_browser``); the
+    ``fast`` extra (numba) so that the batch engine's tests run under both of its backends
+    (its kernels compile once, on first use, into ``__pycache__`` beside them, where the
+    later test processes of the run find them). Prints the package's line and branch
+    coverage.
     """
+    numpy_only = session.env.get("CHICKENFOOT_BATCH_BACKENDS") == "numpy"  # the sdist's run
+    extras = "cli,server" if numpy_only else "cli,server,fast"
     session.install(
-        "-e", ".[cli,server]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
+        "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
     )
     session.run(
         "pytest", "--cov=chickenfoot", "--cov-branch", "--cov-report=term", *session.posargs
@@ -257,10 +262,12 @@ def build(session: nox.Session) -> None:
         tar.extractall(unpacked, filter="data")
     (tree,) = unpacked.iterdir()
     # The same test session, from the sdist alone. The checkout's own `tests` run measures
-    # coverage and (under CI=true) doubles the Hypothesis examples; this run checks that the
-    # sdist is complete, so it skips both and takes about half the time.
+    # coverage, (under CI=true) doubles the Hypothesis examples and runs the batch engine
+    # under its numba backend too; this run checks that the sdist is complete, so it skips
+    # all three (numba's first compile alone takes minutes) and takes about half the time.
     with session.chdir(tree):
         session.run(
             "python", "-m", "nox", "--non-interactive", "-s", "tests", "--",
-            "--no-cov", "--hypothesis-profile=default",
+            "--no-cov", "--hypothesis-profile=default", "--ignore=tests/test_batch_backends.py",
+            env={"CHICKENFOOT_BATCH_BACKENDS": "numpy"},
         )  # fmt: skip

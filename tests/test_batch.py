@@ -11,6 +11,7 @@ compiled numba kernels), and the lockstep tests under both deal modes.
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,12 @@ from strategies import seeds
 DATA = Path(__file__).parent / "data"
 
 
-@pytest.fixture(autouse=True, params=["numpy", "numba"])
+BACKENDS = os.environ.get("CHICKENFOOT_BATCH_BACKENDS", "numpy,numba").split(",")
+"""Both, except in the sdist's test run of ``nox -s build`` (numpy: a check that the sdist is
+complete, without numba's first compile)."""
+
+
+@pytest.fixture(autouse=True, params=BACKENDS)
 def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run the test under one backend: ``backend="auto"`` (every engine here) picks it."""
     from chickenfoot.batch import _compiled

@@ -44,9 +44,9 @@ def available() -> bool:
 def load() -> tuple[Any, Any]:
     """The kernel modules (imports numba on the first call)."""
     if not _MODULES:
-        _MODULES["io"] = importlib.import_module("chickenfoot.batch._kernels_io")
+        _MODULES["run"] = importlib.import_module("chickenfoot.batch._kernels_run")
         _MODULES["deal"] = importlib.import_module("chickenfoot.batch._kernels_deal")
-    return _MODULES["io"], _MODULES["deal"]
+    return _MODULES["run"], _MODULES["deal"]
 
 
 def keys_of(texts: list[str]) -> tuple[NDArray[np.uint64], I64]:
@@ -64,13 +64,19 @@ def keys_of(texts: list[str]) -> tuple[NDArray[np.uint64], I64]:
 _NO_KEYS: Final = (np.zeros((1, 1), dtype=np.uint64), np.ones(1, dtype=np.int64))
 _NO_ORDERS: Final = np.zeros((1, 1), dtype=np.int64)
 _NO_SEEDS: Final = np.zeros(1, dtype=np.uint64)
+_B1: Final = np.zeros(1, dtype=np.bool_)
+_B2: Final = np.zeros((1, 1), dtype=np.bool_)
+_I1: Final = np.zeros(1, dtype=np.int64)
+_I2: Final = np.zeros((1, 1), dtype=np.int64)
+_F2: Final = np.zeros((1, 1), dtype=np.float32)
+_MOVES: Final = (_I1, _I1, _I1)
 
 
 class Compiled:
     """The compiled calls of one engine's rules (``tb``); ``fast``: fast deals."""
 
     def __init__(self, tb: Tables, fast: bool) -> None:
-        self.io, self.dl = load()
+        self.k, self.dl = load()
         rules = tb.rules
         self.fast = fast
         self.cf = np.array(
@@ -101,6 +107,7 @@ class Compiled:
         self.obs_size = tb.enc.observation_size
         self.rules = rules
         self.mt0 = _MT0.astype(np.uint64)
+        self.sc = scratch(tb.S, tb.A)
 
     # -- deals -----------------------------------------------------------------------------------
 
@@ -132,7 +139,7 @@ class Compiled:
             tiles = np.arange(90, dtype=np.int64)
             keys, lens = keys_of(texts)
             got = np.zeros((4, 90), dtype=np.int64)
-            self.dl.shuffles(0, tiles, self.mt0, keys, lens, np.zeros(2, dtype=np.uint64),
+            self.dl.shuffles(scratch(90, 1), 0, tiles, self.mt0, keys, lens, np.zeros(2, dtype=np.uint64),
                              _NO_SEEDS, np.uint64(0), _NO_ORDERS, got)  # fmt: skip
             ok = True
             for row, text in zip(got.tolist(), texts, strict=True):
@@ -149,35 +156,74 @@ class Compiled:
             part = seeds[i : i + BLOCK]
             mode, keys, lens, s64, orders = self._source(e, part)
             lanes = np.ascontiguousarray(g[i : i + BLOCK], dtype=np.int64)
-            self.dl.deal_lanes(arrays(e), self.cf, self.tb, lanes, mode, orders, tiles, self.mt0,
-                               keys, lens, key, s64, np.uint64(e.round & _M64), centre, leader)  # fmt: skip
+            dl = (mode, orders, tiles, self.mt0, keys, lens, key, s64, np.uint64(e.round & _M64),
+                  centre, leader, 0, 0)  # fmt: skip
+            self._play(0, e, lanes, dl=dl)
         for j, lane in enumerate(g.tolist()):
             e.seeds[lane] = seeds[j]
+
+    def _dl(self) -> tuple[Any, ...]:
+        return (0, _NO_ORDERS, _I1, self.mt0, _NO_KEYS[0], _NO_KEYS[1], _NO_SEEDS, _NO_SEEDS,
+                np.uint64(0), 0, 0, 0, 0)  # fmt: skip
+
+    def _play(
+        self,
+        op: int,
+        e: Store,
+        lanes: I64 = _I1,
+        rs: NDArray[np.uint64] = _NO_SEEDS,
+        moves: tuple[I64, I64, I64] = _MOVES,
+        ended: Bools = _B1,
+        dl: tuple[Any, ...] | None = None,
+        out: I64 = _I1,
+        pens: I64 = _I2,
+        plies: I64 = _I1,
+    ) -> None:
+        """:func:`._kernels_run.play`, the arguments ``op`` does not use filled in."""
+        self.k.play(op, arrays(e), self.cf, self.tb, self.sc, rs, _lanes(lanes), moves, ended,
+                    self._dl() if dl is None else dl, out, pens, plies)  # fmt: skip
+
+    def _read(
+        self,
+        op: int,
+        e: Store,
+        lanes: I64,
+        seat: int = -1,
+        mask: Bools = _B2,
+        ids: I64 = _I2,
+        obs: NDArray[np.float32] = _F2,
+        counts: I64 = _I1,
+        act: I64 = _I1,
+        moves: tuple[I64, I64, I64] = _MOVES,
+    ) -> int:
+        """:func:`._kernels_run.read`, the arguments ``op`` does not use filled in."""
+        got = self.k.read(op, arrays(e), self.cf, self.tb, self.sc, _lanes(lanes), seat,
+                          self.off, mask, ids, obs, counts, act, moves)  # fmt: skip
+        return int(got)
 
     # -- reads -------------------------------------------------------------------------------------
 
     def legal_mask(self, e: Store, lanes: I64) -> Bools:
         out = np.zeros((len(lanes), int(self.cf[5])), dtype=bool)
-        self.io.legal_masks(arrays(e), self.cf, self.tb, _lanes(lanes), out)
+        self._read(0, e, lanes, mask=out)
         return out
 
     def legal_actions(self, e: Store, lanes: I64) -> I64:
         counts = np.zeros(len(lanes), dtype=np.int64)
-        st, ln = arrays(e), _lanes(lanes)
-        self.io.legal_counts(st, self.cf, self.tb, ln, counts)
+        self._read(1, e, lanes, counts=counts)
         out = np.full((len(lanes), int(counts.max(initial=0))), -1, dtype=np.int64)
-        self.io.legal_ids(st, self.cf, self.tb, ln, out)
+        self._read(2, e, lanes, ids=out)
         return out
 
     def observe(self, e: Store, g: I64, seat: int | None) -> NDArray[np.float32]:
         out = np.zeros((len(g), self.obs_size), dtype=np.float32)
         me = -1 if seat is None else seat
-        self.io.observe(arrays(e), self.cf, self.tb, _lanes(g), me, self.off, out)
+        self._read(3, e, g, seat=me, obs=out)
         return out
 
     def penalties(self, e: Store, g: I64) -> I64:
         out = np.zeros((len(g), int(self.cf[3])), dtype=np.int64)
-        self.io.penalties(arrays(e), self.cf, self.tb, _lanes(g), out)
+        self._read(5, e, g, ids=out)
         return out
 
     # -- moves ------------------------------------------------------------------------------------
@@ -189,39 +235,37 @@ class Compiled:
         tile = np.zeros(k, dtype=np.int64)
         anc = np.zeros(k, dtype=np.int64)
         a = np.ascontiguousarray(act, dtype=np.int64)
-        bad = self.io.check(arrays(e), self.cf, self.tb, _lanes(g), a, kind, tile, anc)
+        bad = self._read(4, e, g, act=a, moves=(kind, tile, anc))
         return None if bad >= 0 else (kind, tile, anc)
 
     def apply(self, e: Store, g: I64, kind: I64, t: I64, a: I64) -> I64:
         """Make the checked moves; returns the rounds that ended."""
         ended = np.zeros(len(g), dtype=np.bool_)
         ln = _lanes(g)
-        self.io.apply_moves(arrays(e), self.cf, self.tb, ln, _lanes(kind), _lanes(t), _lanes(a),
-                            ended)  # fmt: skip
+        self._play(3, e, ln, moves=(_lanes(kind), _lanes(t), _lanes(a)), ended=ended)
         out: I64 = ln[ended]
         return out
 
     def random_actions(self, e: Store, rs: NDArray[np.uint64]) -> I64:
         out = np.zeros(e.n, dtype=np.int64)
-        self.io.random_actions(arrays(e), self.cf, self.tb, rs, out)
+        self._play(2, e, rs=rs, out=out)
         return out
 
     def random_steps(self, e: Store, g: I64, rs: NDArray[np.uint64]) -> None:
         """One step of the random playout in each round ``g`` (none over)."""
-        self.io.random_steps(arrays(e), self.cf, self.tb, rs, _lanes(g))
+        self._play(1, e, g, rs=rs)
 
     def random_playout(
         self, e: Store, k: int | None, rs: NDArray[np.uint64], key: NDArray[np.uint64]
     ) -> Results:
         """``random_playout(k)``: round ``j`` of ``k`` in lane ``j % min(k, n)``."""
         p, n = int(self.cf[3]), e.n
-        st = arrays(e)
         if k is None:
             seeds = [-1 if x is None else x for x in e.seeds]
             out = np.zeros(n, dtype=np.int64)
             pens = np.zeros((n, p), dtype=np.int64)
             plies = np.zeros(n, dtype=np.int64)
-            self.io.playout_lanes(st, self.cf, self.tb, rs, _lanes(np.arange(n)), out, pens, plies)
+            self._play(4, e, np.arange(n), rs=rs, out=out, pens=pens, plies=plies)
             return Results._of(seeds, out, pens, plies)
         seeds = e._take_seeds(k)
         out = np.zeros(k, dtype=np.int64)
@@ -233,12 +277,21 @@ class Compiled:
         for j0 in range(0, k, BLOCK):
             j1 = min(j0 + BLOCK, k)
             mode, keys, lens, s64, orders = self._source(e, seeds[j0:j1])
-            self.io.playout_new(st, self.cf, self.tb, rs, h, j0, mode, tiles, self.mt0, keys,
-                                lens, key, s64, r64, orders, centre, leader, out[j0:j1],
-                                pens[j0:j1], plies[j0:j1])  # fmt: skip
+            dl = (mode, orders, tiles, self.mt0, keys, lens, key, s64, r64, centre, leader, h, j0)
+            self._play(5, e, rs=rs, dl=dl, out=out[j0:j1], pens=pens[j0:j1], plies=plies[j0:j1])
         for i in range(h):
             e.seeds[i] = seeds[i + h * ((k - 1 - i) // h)]
         return Results._of(seeds, out, pens, plies)
+
+
+def scratch(tiles: int, actions: int) -> tuple[Any, ...]:
+    """The kernels' working arrays (they allocate nothing: compiled without numba's
+    reference counting, ``_nrt=False``, which costs more than the rules themselves): a
+    shuffle's tiles, an MT19937 state and its position, a generator state, a row of
+    action ids."""
+    return (np.zeros(tiles, dtype=np.int64), np.zeros(624, dtype=np.uint64),
+            np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.uint64),
+            np.zeros(actions, dtype=np.int64))  # fmt: skip
 
 
 def _lanes(g: Any) -> I64:
@@ -247,6 +300,14 @@ def _lanes(g: Any) -> I64:
 
 
 def arrays(e: Store) -> tuple[Any, ...]:
-    """The store's arrays in the kernels' order (:mod:`._kernels`, ``H`` to ``PLIES``)."""
-    return (e.hands, e.ends, e.mask, e.table, e.bone, e.bpos, e.bend, e.nums, e.pending,
-            e.need, e.turn, e.drawn, e.centre, e.result, e.board, e.nboard, e.plies)  # fmt: skip
+    """The store's arrays in the kernels' order (:mod:`._kernels`, ``H`` to ``PLIES``),
+    the round first (as the compiled backend holds them: C-contiguous)."""
+    return (
+        _first(e.hands), _first(e.ends), _first(e.mask), _first(e.table), _first(e.bone),
+        e.bpos, e.bend, e.nums, e.pending, e.need, e.turn, e.drawn, e.centre, e.result,
+        _first(e.board), e.nboard, e.plies,
+    )  # fmt: skip
+
+
+def _first(a: Any) -> Any:
+    return np.moveaxis(a, -1, 0)

@@ -129,7 +129,7 @@ class BatchEngine(Plays):
         seeds of the engine's sequence."""
         chosen = self._take_seeds(self.n) if seeds is None else args.seeds_arg(seeds, self.n)
         if self.bone.shape[0] < max(self._tb.bone0, 1):
-            self.bone = np.zeros((max(self._tb.bone0, 1), self.n), dtype=np.int16)
+            self.bone = self._zeros((max(self._tb.bone0, 1), self.n), np.int16)
         self._deal(np.arange(self.n), chosen)
 
     # -- the public steps -------------------------------------------------------------------

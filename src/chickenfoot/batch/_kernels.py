@@ -56,13 +56,13 @@ def _cttz(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def popc(x):
     """Set bits of a uint64 word."""
     return np.int64(_ctpop(x))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def kth_word(x, k):
     """The index of the k-th set bit (from 0) of the word ``x`` (k below its popcount)."""
     for _ in range(k):
@@ -70,7 +70,7 @@ def kth_word(x, k):
     return np.int64(_cttz(x))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def bitw(t, w):
     """Word ``w`` of the set holding tile ``t`` alone (empty for ``t < 0``)."""
     if t >= 0 and (t >> 6) == w:
@@ -78,16 +78,16 @@ def bitw(t, w):
     return ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def has_bit(arr, r, t, i):
-    """Whether tile ``t`` is in the set ``arr[r, :, i]``."""
-    return (arr[r, t >> 6, i] >> np.uint64(t & 63)) & ONE != ZERO
+    """Whether tile ``t`` is in the set ``arr[i, r, :]``."""
+    return (arr[i, r, t >> 6] >> np.uint64(t & 63)) & ONE != ZERO
 
 
 # -- random numbers ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def mix(z):
     """splitmix64's finaliser."""
     z = (z ^ (z >> S30)) * MIX1
@@ -95,14 +95,14 @@ def mix(z):
     return z ^ (z >> S31)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def next64(rs):
     """The next output of the splitmix64 generator whose state is ``rs[0]``."""
     rs[0] += GOLD
     return mix(rs[0])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def below(rs, n):
     """An exactly uniform integer from 0 to ``n - 1`` (1 <= n < 2**32), Lemire's method."""
     bound = np.uint64(n)
@@ -119,18 +119,18 @@ def below(rs, n):
 # -- the rules ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def cand(st, i, w):
     """Word ``w`` of the tiles the seat to act in round ``i`` may play: its hand (or the
     drawn tile) and the playable tiles."""
-    c = st[H][st[TURN][i], w, i] & st[MASK][w, i]
+    c = st[H][i, st[TURN][i], w] & st[MASK][i, w]
     d = st[DRAWN][i]
     if d >= 0:
         c &= bitw(d, w)
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def any_cand(st, cf, i):
     for w in range(cf[C_W]):
         if cand(st, i, w) != ZERO:
@@ -138,7 +138,7 @@ def any_cand(st, cf, i):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def set_union(st, cf, tb, i):
     """The playable tiles: every tile showing an open number."""
     nums = st[NUMS][i]
@@ -147,16 +147,16 @@ def set_union(st, cf, tb, i):
         for v in range(cf[C_V]):
             if (nums >> v) & 1:
                 m |= tb[0][v, w]
-        st[MASK][w, i] = m
+        st[MASK][i, w] = m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def set_with(st, cf, tb, i, x):
     for w in range(cf[C_W]):
-        st[MASK][w, i] = tb[0][x, w]
+        st[MASK][i, w] = tb[0][x, w]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def check_blocked(st, cf, i):
     """R10: round ``i`` (nothing drawn) is blocked if the boneyard is empty and no hand
     holds a playable tile."""
@@ -165,13 +165,13 @@ def check_blocked(st, cf, i):
     for w in range(cf[C_W]):
         held = ZERO
         for s in range(cf[C_P]):
-            held |= st[H][s, w, i]
-        if held & st[MASK][w, i] != ZERO:
+            held |= st[H][i, s, w]
+        if held & st[MASK][i, w] != ZERO:
             return
     st[RESULT][i] = cf[C_P]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def count_moves(st, cf, tb, i):
     """``(has, plays, extra)`` of round ``i`` (in play): whether a tile can be played, the
     plays (tile and anchor pairs), and 1 if a draw or pass is legal beside them."""
@@ -196,7 +196,7 @@ def count_moves(st, cf, tb, i):
             ec = 0
             c = 0
             for w in range(w_):
-                ec += popc(st[E][v, w, i])
+                ec += popc(st[E][i, v, w])
             if ec:
                 for w in range(w_):
                     c += popc(cand(st, i, w) & tb[0][v, w])
@@ -206,7 +206,7 @@ def count_moves(st, cf, tb, i):
     return True, total, extra
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def stuck_move(st, cf, i):
     """The one legal move of a seat with nothing to play: 1 (draw) or 2 (pass)."""
     if st[BPOS][i] < st[BEND][i] and (st[DRAWN][i] < 0 or cf[C_UNTIL]):
@@ -214,7 +214,7 @@ def stuck_move(st, cf, i):
     return 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def play_number(st, cf, tb, i, r):
     """Play ``r`` (from 0) of round ``i``'s plays, in the order of :func:`count_moves`:
     ``(tile, anchor)`` (anchor -1: the centre)."""
@@ -232,7 +232,7 @@ def play_number(st, cf, tb, i, r):
         ec = 0
         c = 0
         for w in range(w_):
-            ec += popc(st[E][v, w, i])
+            ec += popc(st[E][i, v, w])
         if not ec:
             continue
         for w in range(w_):
@@ -248,7 +248,7 @@ def play_number(st, cf, tb, i, r):
                     break
                 q -= pc
             for w in range(w_):
-                ew = st[E][v, w, i]
+                ew = st[E][i, v, w]
                 pc = popc(ew)
                 if rem < pc:
                     return t, w * 64 + kth_word(ew, rem)
@@ -257,7 +257,7 @@ def play_number(st, cf, tb, i, r):
     return -1, -1  # pragma: no cover - r is below the count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def choose(st, cf, tb, i, rs):
     """A uniformly random legal move of round ``i`` (in play): ``(kind, tile, anchor)``,
     kind 0 plays, 1 draws, 2 passes."""
@@ -271,27 +271,27 @@ def choose(st, cf, tb, i, rs):
     return 0, t, a
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def apply_move(st, cf, tb, i, kind, t, a):
     """Make the (legal) move ``(kind, t, a)`` in round ``i``."""
     w_ = cf[C_W]
     st[PLIES][i] += 1
     seat = st[TURN][i]
     if kind == 1:  # a draw: the boneyard's next tile, and the seat acts again
-        tile = np.int64(st[BONE][st[BPOS][i], i])
+        tile = np.int64(st[BONE][i, st[BPOS][i]])
         st[DRAWN][i] = tile
         st[BPOS][i] += 1
-        st[H][seat, tile >> 6, i] |= bitw(tile, tile >> 6)
+        st[H][i, seat, tile >> 6] |= bitw(tile, tile >> 6)
         return
     st[DRAWN][i] = -1
     if kind == 0:
         wt = t >> 6
         bt = bitw(t, wt)
-        st[H][seat, wt, i] ^= bt
+        st[H][i, seat, wt] ^= bt
         nb = st[NBOARD][i]
-        st[BOARD][nb, i] = np.int32((t << 16) + a + 1)
+        st[BOARD][i, nb] = np.int32((t << 16) + a + 1)
         st[NBOARD][i] = nb + 1
-        st[TABLE][wt, i] |= bt
+        st[TABLE][i, wt] |= bt
         x, y = tb[1][t], tb[2][t]
         pend = st[PEND][i]
         if a < 0:  # the centre, laid by its holder
@@ -300,7 +300,7 @@ def apply_move(st, cf, tb, i, kind, t, a):
             set_with(st, cf, tb, i, x)
         elif pend >= 0:  # a toe of the pending hub
             o = x + y - tb[1][pend]
-            st[E][o, wt, i] |= bt
+            st[E][i, o, wt] |= bt
             st[NUMS][i] |= 1 << o
             st[NEED][i] -= 1
             if st[NEED][i] == 0:
@@ -309,10 +309,10 @@ def apply_move(st, cf, tb, i, kind, t, a):
         else:  # on an open end, number v
             v = x if has_bit(st[E], x, a, i) else y
             wa = a >> 6
-            st[E][v, wa, i] ^= bitw(a, wa)
+            st[E][i, v, wa] ^= bitw(a, wa)
             empty = True
             for w in range(w_):
-                if st[E][v, w, i] != ZERO:
+                if st[E][i, v, w] != ZERO:
                     empty = False
             if empty:
                 st[NUMS][i] ^= 1 << v
@@ -322,12 +322,12 @@ def apply_move(st, cf, tb, i, kind, t, a):
                 set_with(st, cf, tb, i, x)
             else:
                 o = x + y - v
-                st[E][o, wt, i] |= bt
+                st[E][i, o, wt] |= bt
                 st[NUMS][i] |= 1 << o
                 set_union(st, cf, tb, i)
         out = True
         for w in range(w_):
-            if st[H][seat, w, i] != ZERO:
+            if st[H][i, seat, w] != ZERO:
                 out = False
         if out:
             st[RESULT][i] = seat
@@ -335,7 +335,7 @@ def apply_move(st, cf, tb, i, kind, t, a):
     pass_turn(st, cf, i)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def pass_turn(st, cf, i):
     """The turn passes; with an empty boneyard the round may be blocked."""
     st[TURN][i] = (st[TURN][i] + 1) % cf[C_P]
@@ -343,7 +343,7 @@ def pass_turn(st, cf, i):
         check_blocked(st, cf, i)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def random_step(st, cf, tb, i, rs):
     """One step of ``random_playout`` in round ``i`` (in play): the forced draw of a seat
     with nothing to play, a uniformly random legal move, and the pass an unplayable draw
@@ -354,33 +354,33 @@ def random_step(st, cf, tb, i, rs):
     kind, t, a = choose(st, cf, tb, i, rs)
     apply_move(st, cf, tb, i, kind, t, a)
     d = st[DRAWN][i]
-    unplayable = d >= 0 and st[MASK][d >> 6, i] & bitw(d, d >> 6) == ZERO
+    unplayable = d >= 0 and st[MASK][i, d >> 6] & bitw(d, d >> 6) == ZERO
     if unplayable and (not cf[C_UNTIL] or st[BPOS][i] >= st[BEND][i]):
         st[PLIES][i] += 1
         st[DRAWN][i] = -1
         pass_turn(st, cf, i)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def play_out(st, cf, tb, i, rs):
     """Play round ``i`` to its end with random moves."""
     while st[RESULT][i] == -1:
         random_step(st, cf, tb, i, rs)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def penalty(st, tb, i, s, w_):
     """Seat ``s``'s penalty in round ``i`` (R11)."""
     total = 0
     for w in range(w_):
-        h = st[H][s, w, i]
+        h = st[H][i, s, w]
         while h != ZERO:
             total += tb[3][w * 64 + np.int64(_cttz(h))]
             h &= h - ONE
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def action_of(cf, tb, kind, t, a):
     """The action id of the move ``(kind, t, a)``."""
     if kind == 1:

@@ -52,7 +52,7 @@ LOWER = np.uint64(0x7FFF_FFFF)
 MATRIX_A = np.uint64(0x9908_B0DF)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def mt_seed(mt0, key, klen, mt):
     """``init_by_array(key[:klen])`` into ``mt`` (624 words held in uint64); ``mt0`` is
     ``init_genrand(19650218)``."""
@@ -81,7 +81,7 @@ def mt_seed(mt0, key, klen, mt):
     mt[0] = UPPER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def mt_next(mt, pos):
     """The next 32-bit output; ``pos[0]`` counts the outputs of this twist. Word ``k`` is
     twisted just before it is read: in order, each reads what the whole twist would."""
@@ -100,7 +100,7 @@ def mt_next(mt, pos):
     return y & M32
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def mt_shuffle(mt, pos, x, m):
     """``random.shuffle(x[:m])`` with the generator ``mt``: ``_randbelow`` by
     ``getrandbits(bound.bit_length())`` until below the bound."""
@@ -116,13 +116,13 @@ def mt_shuffle(mt, pos, x, m):
         x[i], x[r] = x[r], x[i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def fast_state(key0, key1, seed64, round64):
     """The splitmix64 state that shuffles the fast deal of ``seed`` (mod 2**64)."""
     return mix(mix(seed64 ^ key0) ^ (round64 + key1))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def fast_shuffle(rs, x, m):
     """Fisher-Yates on ``x[:m]`` with exactly uniform draws (:func:`._kernels.below`)."""
     for i in range(m - 1, 0, -1):
@@ -130,24 +130,24 @@ def fast_shuffle(rs, x, m):
         x[i], x[j] = x[j], x[i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def deal_lane(st, cf, tb, i, order, centre, leader):
     """Deal the shuffled tiles ``order`` into lane ``i`` (as :meth:`~._store.Store._deal`)."""
     p, hs, w_ = cf[C_P], cf[C_HAND], cf[C_W]
     for s in range(p):
         for w in range(w_):
-            st[H][s, w, i] = ZERO
+            st[H][i, s, w] = ZERO
     for j in range(p * hs):
         t = order[j]
-        st[H][j // hs, t >> 6, i] |= bitw(t, t >> 6)
+        st[H][i, j // hs, t >> 6] |= bitw(t, t >> 6)
     nb = cf[C_BONE0]
     for j in range(nb):
-        st[BONE][j, i] = order[p * hs + j]
+        st[BONE][i, j] = order[p * hs + j]
     st[BPOS][i] = 0
     st[BEND][i] = nb
     for v in range(cf[C_V]):
         for w in range(w_):
-            st[E][v, w, i] = ZERO
+            st[E][i, v, w] = ZERO
     st[NUMS][i] = 0
     st[DRAWN][i] = -1
     st[PLIES][i] = 0
@@ -155,23 +155,23 @@ def deal_lane(st, cf, tb, i, order, centre, leader):
     turn = leader
     wc = centre >> 6
     for w in range(w_):
-        st[TABLE][w, i] = ZERO
+        st[TABLE][i, w] = ZERO
     if cf[C_ASIDE]:
-        st[BOARD][0, i] = np.int32(centre << 16)
+        st[BOARD][i, 0] = np.int32(centre << 16)
         st[NBOARD][i] = 1
         st[PEND][i] = centre
         st[NEED][i] = cf[C_OTOES]
         for w in range(w_):
-            st[MASK][w, i] = tb[0][tb[1][centre], w]
-        st[TABLE][wc, i] = bitw(centre, wc)
+            st[MASK][i, w] = tb[0][tb[1][centre], w]
+        st[TABLE][i, wc] = bitw(centre, wc)
     else:
         st[NBOARD][i] = 0
         st[PEND][i] = -1
         st[NEED][i] = 0
         for w in range(w_):
-            st[MASK][w, i] = bitw(centre, w)
+            st[MASK][i, w] = bitw(centre, w)
         for s in range(p):
-            if st[H][s, wc, i] & bitw(centre, wc) != ZERO:
+            if st[H][i, s, wc] & bitw(centre, wc) != ZERO:
                 turn = s
                 break
     st[TURN][i] = turn
@@ -180,7 +180,7 @@ def deal_lane(st, cf, tb, i, order, centre, leader):
         check_blocked(st, cf, i)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, key0, key1, seed64, round64,
              orders):  # fmt: skip
     """The shuffle of deal ``j`` of a block into ``x``: exact (mode 0, from ``keys[j]``),
@@ -201,30 +201,31 @@ def shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, key0, key1, seed6
         fast_shuffle(rs, x, m)
 
 
-@njit(cache=True)
-def deal_lanes(st, cf, tb, lanes, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64,
-               centre, leader):  # fmt: skip
+@njit(cache=True, _nrt=False)
+def deal_lanes(st, cf, tb, sc, lanes, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
+               round64, centre, leader):  # fmt: skip
     """Deal round ``j`` into lane ``lanes[j]``: mode 0 exact, 1 fast, 2 the given
-    ``orders[j]``."""
-    m = tiles.shape[0]
-    x = np.empty(m, dtype=np.int64)
-    mt = np.empty(N, dtype=np.uint64)
-    pos = np.zeros(1, dtype=np.int64)
-    rs = np.zeros(1, dtype=np.uint64)
+    ``orders[j]`` (``sc``: the scratch arrays, :func:`._compiled.scratch`)."""
     for j in range(lanes.shape[0]):
-        shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, fkey[0], fkey[1], seeds64,
-                 round64, orders)  # fmt: skip
-        deal_lane(st, cf, tb, lanes[j], x, centre, leader)
+        deal_one(st, cf, tb, sc, j, lanes[j], mode, orders, tiles, mt0, keys, klens, fkey,
+                 seeds64, round64, centre, leader)  # fmt: skip
 
 
-@njit(cache=True)
-def shuffles(mode, tiles, mt0, keys, klens, fkey, seeds64, round64, orders, out):
+@njit(cache=True, _nrt=False)
+def deal_one(st, cf, tb, sc, j, i, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
+             round64, centre, leader):  # fmt: skip
+    """Deal round ``j`` of a block into lane ``i`` (compiled once, called once a round)."""
+    x, mt, pos, rs = sc[0], sc[1], sc[2], sc[3]
+    shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, fkey[0], fkey[1], seeds64,
+             round64, orders)  # fmt: skip
+    deal_lane(st, cf, tb, i, x, centre, leader)
+
+
+@njit(cache=True, _nrt=False)
+def shuffles(sc, mode, tiles, mt0, keys, klens, fkey, seeds64, round64, orders, out):
     """The shuffles alone (for the self-check against ``random.Random``), as rows of ``out``."""
     m = tiles.shape[0]
-    x = np.empty(m, dtype=np.int64)
-    mt = np.empty(N, dtype=np.uint64)
-    pos = np.zeros(1, dtype=np.int64)
-    rs = np.zeros(1, dtype=np.uint64)
+    x, mt, pos, rs = sc[0], sc[1], sc[2], sc[3]
     for j in range(out.shape[0]):
         shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, fkey[0], fkey[1], seeds64,
                  round64, orders)  # fmt: skip

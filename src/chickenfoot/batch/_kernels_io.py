@@ -44,10 +44,36 @@ from ._kernels import (
     popc,
     random_step,
 )
-from ._kernels_deal import N, deal_lane, shuffled
+from ._kernels_deal import deal_one
+
+# -- the units compiled once and called once per round or row: the rules are inlined into
+# each (a call that passes the store's arrays costs more than a move), and the entry
+# points below call them, so each part of the rules is compiled once or twice in all
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def play_round(st, cf, tb, i, rs):
+    """Play round ``i`` to its end with random moves."""
+    play_out(st, cf, tb, i, rs)
+
+
+@njit(cache=True, _nrt=False)
+def step_one(st, cf, tb, i, rs):
+    random_step(st, cf, tb, i, rs)
+
+
+@njit(cache=True, _nrt=False)
+def move_one(st, cf, tb, i, kind, t, a):
+    apply_move(st, cf, tb, i, kind, t, a)
+
+
+@njit(cache=True, _nrt=False)
+def choose_one(st, cf, tb, i, rs):
+    kind, t, a = choose(st, cf, tb, i, rs)
+    return action_of(cf, tb, kind, t, a)
+
+
+@njit(cache=True, _nrt=False)
 def legal_row(st, cf, tb, i, row):
     """The legal action ids of round ``i`` into ``row`` (unsorted); returns how many."""
     if st[RESULT][i] != -1:
@@ -86,7 +112,7 @@ def legal_row(st, cf, tb, i, row):
             for k in range(1 if x == y else 2):
                 v = x if k == 0 else y
                 for ww in range(w_):
-                    e = st[E][v, ww, i]
+                    e = st[E][i, v, ww]
                     while e != ZERO:
                         a = ww * 64 + kth_word(e, 0)
                         e &= e - np.uint64(1)
@@ -95,34 +121,40 @@ def legal_row(st, cf, tb, i, row):
     return n
 
 
-@njit(cache=True)
-def legal_masks(st, cf, tb, lanes, out):
-    row = np.empty(cf[C_A], dtype=np.int64)
+@njit(cache=True, _nrt=False)
+def legal_masks(st, cf, tb, sc, lanes, out):
+    row = sc[4]
     for r in range(lanes.shape[0]):
         k = legal_row(st, cf, tb, lanes[r], row)
         for j in range(k):
             out[r, row[j]] = True
 
 
-@njit(cache=True)
-def legal_counts(st, cf, tb, lanes, counts):
-    row = np.empty(cf[C_A], dtype=np.int64)
+@njit(cache=True, _nrt=False)
+def legal_counts(st, cf, tb, sc, lanes, counts):
+    row = sc[4]
     for r in range(lanes.shape[0]):
         counts[r] = legal_row(st, cf, tb, lanes[r], row)
 
 
-@njit(cache=True)
-def legal_ids(st, cf, tb, lanes, out):
+@njit(cache=True, _nrt=False)
+def legal_ids(st, cf, tb, sc, lanes, out):
     """The legal action ids of each lane, ascending, padded with -1."""
-    row = np.empty(cf[C_A], dtype=np.int64)
+    row = sc[4]
     for r in range(lanes.shape[0]):
         k = legal_row(st, cf, tb, lanes[r], row)
-        srt = np.sort(row[:k])
+        for j in range(1, k):  # insertion sort: a few dozen ids at most
+            x = row[j]
+            q = j - 1
+            while q >= 0 and row[q] > x:
+                row[q + 1] = row[q]
+                q -= 1
+            row[q + 1] = x
         for j in range(k):
-            out[r, j] = srt[j]
+            out[r, j] = row[j]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe(st, cf, tb, g, seat, off, out):
     """``Encoding.observe`` of each round ``g[r]`` from ``seat`` (-1: the seat to act)."""
     w_, p, v_ = cf[C_W], cf[C_P], cf[C_V]
@@ -131,11 +163,11 @@ def observe(st, cf, tb, g, seat, off, out):
         turn = st[TURN][i]
         me = turn if seat < 0 else seat
         for w in range(w_):
-            hw = st[H][me, w, i]
-            tw = st[TABLE][w, i]
+            hw = st[H][i, me, w]
+            tw = st[TABLE][i, w]
             aw = ZERO
             for v in range(v_):
-                aw |= st[E][v, w, i]
+                aw |= st[E][i, v, w]
             for b in range(64):
                 t = w * 64 + b
                 if t >= cf[C_S]:
@@ -150,7 +182,7 @@ def observe(st, cf, tb, g, seat, off, out):
         for v in range(v_):
             c = 0
             for w in range(w_):
-                c += popc(st[E][v, w, i])
+                c += popc(st[E][i, v, w])
             out[r, off[3] + v] = c
         pend = st[PEND][i]
         if pend >= 0:
@@ -163,14 +195,14 @@ def observe(st, cf, tb, g, seat, off, out):
         for s in range(p):
             c = 0
             for w in range(w_):
-                c += popc(st[H][s, w, i])
+                c += popc(st[H][i, s, w])
             out[r, off[8] + (s - me) % p] = c
         out[r, off[9]] = st[BEND][i] - st[BPOS][i]
         if st[RESULT][i] == -1:
             out[r, off[10] + (turn - me) % p] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check(st, cf, tb, g, act, kind, tile, anc):
     """Judge action ``act[r]`` of round ``g[r]`` (in play) and decode it into ``kind``,
     ``tile``, ``anc``; returns the first row that is not a legal move, or -1."""
@@ -219,33 +251,32 @@ def check(st, cf, tb, g, act, kind, tile, anc):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_moves(st, cf, tb, g, kind, tile, anc, ended):
     """Make the (checked) moves; ``ended[r]`` says whether round ``g[r]`` ended."""
     for r in range(g.shape[0]):
         i = g[r]
-        apply_move(st, cf, tb, i, kind[r], tile[r], anc[r])
+        move_one(st, cf, tb, i, kind[r], tile[r], anc[r])
         ended[r] = st[RESULT][i] != -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_actions(st, cf, tb, rs, out):
     for i in range(out.shape[0]):
         if st[RESULT][i] == -1:
-            kind, t, a = choose(st, cf, tb, i, rs)
-            out[i] = action_of(cf, tb, kind, t, a)
+            out[i] = choose_one(st, cf, tb, i, rs)
         else:
             out[i] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def penalties(st, cf, tb, g, out):
     for r in range(g.shape[0]):
         for s in range(cf[C_P]):
             out[r, s] = penalty(st, tb, g[r], s, cf[C_W])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def record(st, cf, tb, i, j, out, pens, plies):
     res = st[RESULT][i]
     out[j] = -1 if res == cf[C_P] else res
@@ -254,37 +285,31 @@ def record(st, cf, tb, i, j, out, pens, plies):
     plies[j] = st[PLIES][i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def playout_lanes(st, cf, tb, rs, lanes, out, pens, plies):
     """Play the rounds in ``lanes`` to their ends; their results go to row ``r``."""
     for r in range(lanes.shape[0]):
         i = lanes[r]
-        play_out(st, cf, tb, i, rs)
+        play_round(st, cf, tb, i, rs)
         record(st, cf, tb, i, r, out, pens, plies)
 
 
-@njit(cache=True)
-def playout_new(st, cf, tb, rs, h, j0, mode, tiles, mt0, keys, klens, fkey, seeds64, round64,
-                orders, centre, leader, out, pens, plies):  # fmt: skip
+@njit(cache=True, _nrt=False)
+def playout_new(st, cf, tb, sc, rs, h, j0, mode, tiles, mt0, keys, klens, fkey, seeds64,
+                round64, orders, centre, leader, out, pens, plies):  # fmt: skip
     """Deal and play ``len(out)`` new rounds, round ``j`` of the block (``j0 + j`` of the
     playout) in lane ``(j0 + j) % h``: exact deals (mode 0) from ``keys[j]``, fast ones
     (mode 1) from seed ``seeds64[j]``."""
-    m = tiles.shape[0]
-    x = np.empty(m, dtype=np.int64)
-    mt = np.empty(N, dtype=np.uint64)
-    pos = np.zeros(1, dtype=np.int64)
-    ds = np.zeros(1, dtype=np.uint64)
     for j in range(out.shape[0]):
         i = (j0 + j) % h
-        shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, ds, fkey[0], fkey[1], seeds64,
-                 round64, orders)  # fmt: skip
-        deal_lane(st, cf, tb, i, x, centre, leader)
-        play_out(st, cf, tb, i, rs)
+        deal_one(st, cf, tb, sc, j, i, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
+                 round64, centre, leader)  # fmt: skip
+        play_round(st, cf, tb, i, rs)
         record(st, cf, tb, i, j, out, pens, plies)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_steps(st, cf, tb, rs, g):
     """One step of the random playout in each round ``g[r]`` (none over)."""
     for r in range(g.shape[0]):
-        random_step(st, cf, tb, g[r], rs)
+        step_one(st, cf, tb, g[r], rs)

@@ -38,6 +38,7 @@ class Store:
 
     rules: Rules
     n: int
+    backend: str
     round: int
     rng: np.random.Generator
     _tb: Tables
@@ -59,11 +60,12 @@ class Store:
         self.n = n
         self._tb = tb
         s, v, w, p = tb.S, tb.V, tb.W, tb.P
-        self.hands = np.zeros((p, w, n), dtype=np.uint64)
-        self.ends = np.zeros((v, w, n), dtype=np.uint64)  # anchors whose line ends in v
-        self.mask = np.zeros((w, n), dtype=np.uint64)  # tiles with a legal play
-        self.table = np.zeros((w, n), dtype=np.uint64)  # tiles on the table
-        self.bone = np.zeros((max(bone_width, 1), n), dtype=np.int16)  # draw order
+        z = self._zeros
+        self.hands = z((p, w, n), np.uint64)
+        self.ends = z((v, w, n), np.uint64)  # anchors whose line ends in v
+        self.mask = z((w, n), np.uint64)  # tiles with a legal play
+        self.table = z((w, n), np.uint64)  # tiles on the table
+        self.bone = z((max(bone_width, 1), n), np.int16)  # draw order
         self.bpos = np.zeros(n, dtype=np.int64)  # tiles drawn
         self.bend = np.zeros(n, dtype=np.int64)  # boneyard length at the start
         self.nums = np.zeros(n, dtype=np.int64)  # open numbers, a bitmask
@@ -74,11 +76,19 @@ class Store:
         self.centre = np.zeros(n, dtype=np.int64)
         self.result = np.zeros(n, dtype=np.int64)  # -1 in play, a seat out, P blocked
         # placements in order, tile t on anchor a (-1: none) as (t << 16) + a + 1
-        self.board = np.zeros((s, n), dtype=np.int32)
+        self.board = z((s, n), np.int32)
         self.nboard = np.zeros(n, dtype=np.int64)
         self.plies = np.zeros(n, dtype=np.int64)
         self.seeds: list[int | None] = [None] * n
         self._all = np.arange(n)  # every lane: _sel turns it into a slice
+
+    def _zeros(self, shape: tuple[int, ...], dtype: Any) -> Any:
+        """A zeroed array, the round its last axis; under the compiled backend held round
+        first in memory (a view), so that a round's words, which its kernels read
+        together, lie together."""
+        if self.backend != "numba":
+            return np.zeros(shape, dtype=dtype)
+        return np.moveaxis(np.zeros((shape[-1], *shape[:-1]), dtype=dtype), 0, -1)
 
     @property
     def bytes_per_round(self) -> int:

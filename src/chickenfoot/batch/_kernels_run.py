@@ -1,0 +1,70 @@
+"""The compiled entry points of the batched engine (see :mod:`._kernels`), by ``op``.
+
+The rules' functions are inlined into the kernel of each call (numba's
+``inline="always"``: a call that passes the store's arrays costs more than the rules it
+runs); :func:`play` and :func:`read` are plain functions that pick the kernel of ``op``
+(so each kernel compiles on its first use). Arguments a call does not use are small
+arrays of the right type (:mod:`._compiled`), so each kernel has one signature.
+"""
+
+from __future__ import annotations
+
+from ._kernels_deal import deal_lanes
+from ._kernels_io import (
+    apply_moves,
+    check,
+    legal_counts,
+    legal_ids,
+    legal_masks,
+    observe,
+    penalties,
+    playout_lanes,
+    playout_new,
+    random_actions,
+    random_steps,
+)
+
+DEAL, STEPS, ACTIONS, APPLY, LANES, NEW = range(6)
+MASK, COUNTS, IDS, OBSERVE, CHECK, PENALTIES = range(6)
+
+
+def play(op, st, cf, tb, sc, rs, lanes, moves, ended, dl, out, pens, plies):
+    """The moves: deal (``DEAL``), random steps, random actions (into ``out``), the
+    given ``moves`` (``(kind, tile, anchor)``; ``ended`` says which rounds ended), and
+    the playouts of the rounds in ``lanes`` or of new rounds. ``dl``: the deals'
+    arguments ``(mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64, centre,
+    leader, h, j0)``."""
+    mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64, centre, leader, h, j0 = dl
+    if op == DEAL:
+        deal_lanes(st, cf, tb, sc, lanes, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
+                   round64, centre, leader)  # fmt: skip
+    elif op == STEPS:
+        random_steps(st, cf, tb, rs, lanes)
+    elif op == ACTIONS:
+        random_actions(st, cf, tb, rs, out)
+    elif op == APPLY:
+        apply_moves(st, cf, tb, lanes, moves[0], moves[1], moves[2], ended)
+    elif op == LANES:
+        playout_lanes(st, cf, tb, rs, lanes, out, pens, plies)
+    else:
+        playout_new(st, cf, tb, sc, rs, h, j0, mode, tiles, mt0, keys, klens, fkey, seeds64,
+                    round64, orders, centre, leader, out, pens, plies)  # fmt: skip
+
+
+def read(op, st, cf, tb, sc, lanes, seat, off, mask, ids, obs, counts, act, moves):
+    """The reads: legal masks, counts and ids (``ids`` also takes the penalties), the
+    observations from ``seat`` (-1: the seat to act) and the check of the actions ``act``
+    (decoded into ``moves``; returns the first refused row, or -1)."""
+    if op == MASK:
+        legal_masks(st, cf, tb, sc, lanes, mask)
+    elif op == COUNTS:
+        legal_counts(st, cf, tb, sc, lanes, counts)
+    elif op == IDS:
+        legal_ids(st, cf, tb, sc, lanes, ids)
+    elif op == OBSERVE:
+        observe(st, cf, tb, lanes, seat, off, obs)
+    elif op == CHECK:
+        return check(st, cf, tb, lanes, act, moves[0], moves[1], moves[2])
+    else:
+        penalties(st, cf, tb, lanes, ids)
+    return -1
