@@ -316,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         "calls/s": "same call on the reference's tuples",
         "nodes/s": "reference apply calls/s",
         "deals/s": "reference new_state/s",
+        "C rounds/s": "C loop rounds/s (cf.c, same run)",
     }
     for name, unit, ours, theirs in rows:
         if ours is None:
