@@ -43,6 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "picture",
         "agents",
         "simulation",
+        "_protocol",
     ),
     # 5. Front ends and adapters, which nothing in the library imports.
     (

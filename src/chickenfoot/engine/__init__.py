@@ -22,9 +22,9 @@ True
 
 from __future__ import annotations
 
+from chickenfoot._protocol import EXTENSIONS, MAX_LINE, PROTOCOL
 from chickenfoot.engine._host import MAX_MESSAGE, EngineAgent
 from chickenfoot.engine._process import STDERR_LINES
-from chickenfoot.engine._protocol import EXTENSIONS, MAX_LINE, PROTOCOL
 from chickenfoot.engine._serve import serve
 
 __all__ = [

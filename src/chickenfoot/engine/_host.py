@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from chickenfoot import _checks as checks
-from chickenfoot.engine import _protocol as wire
+from chickenfoot import _protocol as wire
 from chickenfoot.engine._process import (
     EOF,
     TIMEOUT,

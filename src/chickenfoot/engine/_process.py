@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Final
 
-from chickenfoot.engine._protocol import MAX_LINE, printable
+from chickenfoot._protocol import MAX_LINE, printable
 
 __all__ = ["EOF", "TIMEOUT", "TOO_LONG", "EngineProcess", "StartError", "describe_exit"]
 

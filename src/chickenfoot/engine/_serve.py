@@ -11,8 +11,8 @@ from typing import IO, Any
 import attrs
 
 from chickenfoot import _checks as checks
+from chickenfoot import _protocol as wire
 from chickenfoot.agents import Agent
-from chickenfoot.engine import _protocol as wire
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import Move
 from chickenfoot.view import View

@@ -33,7 +33,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from chickenfoot.engine._protocol import PROTOCOL, ProtocolError, decode
+from chickenfoot._protocol import PROTOCOL, ProtocolError, decode
 from chickenfoot.errors import brief
 from chickenfoot.server._hub import Connection, Hub
 from chickenfoot.server._store import Store

@@ -30,7 +30,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from chickenfoot.engine._protocol import PROTOCOL, ProtocolError, go, read_move
+from chickenfoot._protocol import PROTOCOL, ProtocolError, go, read_move
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move, Pass, Play
 from chickenfoot.picture import svg

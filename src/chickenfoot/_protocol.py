@@ -1,4 +1,8 @@
-"""The wire format of the engine protocol: the only module that knows it.
+"""The wire format of the engine protocol: the only module that knows it (private).
+
+One message schema for everything that speaks it: the engine host and server
+(:mod:`chickenfoot.engine`) and ``chickenfoot serve`` (:mod:`chickenfoot.server`), whose
+WebSocket sends the same ``go`` and reads the same ``move``.
 
 Messages are JSON objects, one per line, UTF-8 (docs: Engine protocol). This module builds
 the messages each side sends and checks the ones it receives; a message that breaks the
@@ -12,7 +16,7 @@ b'{"type":"quit"}\\n'
 >>> decode(b"bestmove e2e4\\n")
 Traceback (most recent call last):
 ...
-chickenfoot.engine._protocol.ProtocolError: sent a line that is not JSON: 'bestmove e2e4'
+chickenfoot._protocol.ProtocolError: sent a line that is not JSON: 'bestmove e2e4'
 """
 
 from __future__ import annotations
@@ -148,7 +152,7 @@ def parse_hello(message: Mapping[str, Any]) -> Hello:
     >>> parse_hello({"type": "hello", "protocol": 2})
     Traceback (most recent call last):
     ...
-    chickenfoot.engine._protocol.ProtocolError: speaks protocol 2, not 1
+    chickenfoot._protocol.ProtocolError: speaks protocol 2, not 1
     """
     if message.get("type") != "hello":
         raise ProtocolError(f"answered hello with a {brief(message.get('type'))} message")
@@ -340,7 +344,7 @@ def read_move(message: Mapping[str, Any], legal: Sequence[Move], max_pip: int) -
     >>> read_move({"type": "move", "move": "pass"}, v.legal_moves, 9)
     Traceback (most recent call last):
     ...
-    chickenfoot.engine._protocol.ProtocolError: chose pass, which is not legal here (legal: 9-2@9-9, 9-7@9-9)
+    chickenfoot._protocol.ProtocolError: chose pass, which is not legal here (legal: 9-2@9-9, 9-7@9-9)
     """
     text = message.get("move")
     if not isinstance(text, str):
