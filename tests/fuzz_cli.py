@@ -43,9 +43,9 @@ from hypothesis import strategies as st
 
 import chickenfoot as cf
 from chickenfoot.cli import main as cli_main
-from chickenfoot.cli._agents import agents_of
 from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli.play import Game, Session
+from chickenfoot.cli.specs import agents_of
 from fuzz_targets import LONG_TEXTS, MOVE_TEXTS, TEXTS, TILE_TEXTS, Case, _target, describe
 
 __all__ = [

@@ -21,9 +21,9 @@ import pytest
 
 import chickenfoot as cf
 from chickenfoot.cli import main
-from chickenfoot.cli._agents import agents_of
 from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli.play import Game, Session
+from chickenfoot.cli.specs import agents_of
 from chickenfoot.match import Match
 from chickenfoot.record import Record
 from helpers import SRC, WITHOUT_RICH, Transcript, decision

@@ -169,6 +169,20 @@ def test_no_module_takes_a_private_name_from_another() -> None:
     assert not taken, "\n".join(taken)
 
 
+def test_a_subpackage_keeps_its_private_modules_to_itself() -> None:
+    # ``chickenfoot._kernel`` or ``chickenfoot._checks`` is shared by the whole package (a
+    # named internal module with a contract); ``chickenfoot.cli._common`` only within cli.
+    taken = []
+    for m, edges in EDGES.items():
+        for t, _ in edges:
+            parts = t.split(".")
+            for i in range(1, len(parts)):
+                owner = ".".join(parts[:i])
+                if parts[i].startswith("_") and not (m == owner or m.startswith(owner + ".")):
+                    taken.append(f"chickenfoot.{m} imports chickenfoot.{t}, private to {owner}")
+    assert not taken, "\n".join(sorted(set(taken)))
+
+
 def test_there_is_no_import_circle() -> None:
     graph = {m: {t for t, _ in e if t in MODULES and t != m} for m, e in EDGES.items()}
     # A package's __init__ re-exports its modules: an edge into a package is into __init__.

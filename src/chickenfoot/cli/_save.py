@@ -40,8 +40,8 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from chickenfoot.cli._agents import parse_spec
 from chickenfoot.cli._common import PLAY_FORMAT, UsageError
+from chickenfoot.cli.specs import parse_spec
 from chickenfoot.deal import deal
 from chickenfoot.errors import ChickenFootError, FormatError, brief, within_digits
 from chickenfoot.formats import VERSION, check_header, loads

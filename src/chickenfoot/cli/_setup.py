@@ -13,7 +13,6 @@ import random
 import attrs
 
 from chickenfoot.agents import Agent
-from chickenfoot.cli._agents import agents_of, parse_spec
 from chickenfoot.cli._common import (
     MATCH_FORMAT,
     PLAY_FORMAT,
@@ -25,6 +24,7 @@ from chickenfoot.cli._common import (
 from chickenfoot.cli._documents import describe_kind, read_document
 from chickenfoot.cli._game import Game, Snapshot, decisions
 from chickenfoot.cli._save import PlaySave, round_moves
+from chickenfoot.cli.specs import agents_of, parse_spec
 from chickenfoot.deal import deal
 from chickenfoot.errors import brief
 from chickenfoot.match import Match

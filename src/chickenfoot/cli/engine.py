@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import TextIO
 
-from chickenfoot.cli._agents import parse_spec
 from chickenfoot.cli._common import EXIT_OK, UsageError
+from chickenfoot.cli.specs import parse_spec
 
 __all__ = ["cmd_engine"]
 

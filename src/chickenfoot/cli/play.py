@@ -19,7 +19,6 @@ from collections.abc import Callable
 from typing import TextIO
 
 from chickenfoot.agents import Agent, ask
-from chickenfoot.cli._agents import said
 from chickenfoot.cli._common import EXIT_FAILURE, EXIT_INTERRUPTED, UsageError
 from chickenfoot.cli._game import Game, Snapshot, chosen
 from chickenfoot.cli._prompt import (
@@ -34,6 +33,7 @@ from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli._screen import Screen, screen_for
 from chickenfoot.cli._setup import MAX_ROUND, Resume, start_of
 from chickenfoot.cli._streams import OutputError, write_file
+from chickenfoot.cli.specs import said
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move, Pass, Play

@@ -9,9 +9,9 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from chickenfoot.cli._agents import agents_of, parse_spec, said, split_specs
 from chickenfoot.cli._common import UsageError, rules_from_args, write
 from chickenfoot.cli._streams import OutputError
+from chickenfoot.cli.specs import agents_of, parse_spec, said, split_specs
 from chickenfoot.errors import ChickenFootError, brief, within_digits
 from chickenfoot.simulation import SimulationResult, simulate
 

@@ -25,8 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from chickenfoot.agents import Agent, ask
-from chickenfoot.cli._agents import parse_spec
-from chickenfoot.cli._common import UsageError
+from chickenfoot.cli.specs import SpecError, parse_spec
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import parse_move
 from chickenfoot.rules import PRESETS, Rules
@@ -83,7 +82,7 @@ def check_bot_spec(spec: object, engines: Sequence[str]) -> str:
         raise RefusedError(f"a bot is named by a string, not {brief(spec)}")
     try:
         parsed = parse_spec(spec)
-    except (UsageError, ChickenFootError) as err:
+    except (SpecError, ChickenFootError) as err:
         raise RefusedError(str(err)) from None
     if parsed.kind == "search" and int(parsed.value) > MAX_SEARCH:
         raise RefusedError(f"search:N takes at most {MAX_SEARCH:,} iterations on this server")

@@ -1,4 +1,5 @@
-"""Agents named on the command line (``--bots`` of ``play``, ``--agents`` of ``simulate``).
+"""Agents named in text: ``--bots`` of ``play``, ``--agents`` of ``simulate``, and the bot
+seats of ``chickenfoot serve`` (:mod:`chickenfoot.server`, which shares this module).
 
 An agent spec is read in two steps. :func:`parse_spec` checks the text and says which
 form it is, importing nothing (so ``validate`` can check the bots of a saved game without
@@ -28,7 +29,7 @@ AgentSpec(name='engine:node examples/engine.js', kind='engine', value='node exam
 >>> parse_spec("search:Bot")
 Traceback (most recent call last):
 ...
-chickenfoot.cli._common.UsageError: agent 'search:Bot': search:N takes N from 1 to 100,000 (iterations per decision)
+chickenfoot.cli.specs.SpecError: agent 'search:Bot': search:N takes N from 1 to 100,000 (iterations per decision)
 """
 
 from __future__ import annotations
@@ -51,12 +52,19 @@ __all__ = [
     "AGENT_NAMES",
     "MAX_SPEC",
     "AgentSpec",
+    "SpecError",
     "agent_of",
     "agents_of",
     "parse_spec",
     "said",
     "split_specs",
 ]
+
+
+class SpecError(UsageError):
+    """An agent spec that is not one: unknown, malformed, or naming something that cannot
+    be imported or is not an agent. The command line reports it as any usage error."""
+
 
 AGENT_NAMES = ("random", "greedy", "heuristic", "search")
 MAX_ITERATIONS = 100_000
@@ -101,7 +109,7 @@ class AgentSpec:
 def _search(spec: str, arg: str) -> AgentSpec:
     n = ascii_number(arg, 6)
     if n is None or not 1 <= n <= MAX_ITERATIONS:
-        raise UsageError(
+        raise SpecError(
             f"agent {brief(spec)}: search:N takes N from 1 to {MAX_ITERATIONS:,} "
             "(iterations per decision)"
         )
@@ -111,13 +119,13 @@ def _search(spec: str, arg: str) -> AgentSpec:
 def _engine(spec: str, arg: str) -> AgentSpec:
     command = arg.strip()
     if len(command) > MAX_COMMAND:
-        raise UsageError(f"agent {brief(spec)}: too long (at most {MAX_COMMAND:,} characters)")
+        raise SpecError(f"agent {brief(spec)}: too long (at most {MAX_COMMAND:,} characters)")
     try:
         argv = shlex.split(command)
     except ValueError as err:  # No closing quotation, No escaped character
-        raise UsageError(f"agent {brief(spec)}: the command cannot be split: {err}") from None
+        raise SpecError(f"agent {brief(spec)}: the command cannot be split: {err}") from None
     if not argv:
-        raise UsageError(f"agent {brief(spec)}: engine:COMMAND needs a command to run")
+        raise SpecError(f"agent {brief(spec)}: engine:COMMAND needs a command to run")
     return AgentSpec(f"engine:{command}", "engine", command)
 
 
@@ -131,14 +139,14 @@ _WITH_ARGUMENT: dict[str, Callable[[str, str], AgentSpec]] = {
 def parse_spec(text: str) -> AgentSpec:
     """Check one agent spec (see the module's docstring for the forms); import nothing.
 
-    Raises :class:`~chickenfoot.cli._common.UsageError` saying what is expected.
+    Raises :class:`~chickenfoot.cli.specs.SpecError` saying what is expected.
 
     >>> parse_spec(" Greedy ")
     AgentSpec(name='greedy', kind='builtin', value='greedy')
     >>> parse_spec("smart")
     Traceback (most recent call last):
     ...
-    chickenfoot.cli._common.UsageError: unknown agent 'smart': expected one of random, greedy, heuristic, search, search:N (N iterations), engine:COMMAND (a program speaking the engine protocol), or module:Class (an agent class of yours, importable from the working directory)
+    chickenfoot.cli.specs.SpecError: unknown agent 'smart': expected one of random, greedy, heuristic, search, search:N (N iterations), engine:COMMAND (a program speaking the engine protocol), or module:Class (an agent class of yours, importable from the working directory)
     """
     spec = text.strip()
     head, colon, arg = spec.partition(":")
@@ -148,17 +156,17 @@ def parse_spec(text: str) -> AgentSpec:
     if colon and key in _WITH_ARGUMENT:
         return _WITH_ARGUMENT[key](spec, arg)
     if colon and key in AGENT_NAMES:
-        raise UsageError(f"unknown agent {brief(spec)}: {key} takes no argument ({EXPECTED})")
+        raise SpecError(f"unknown agent {brief(spec)}: {key} takes no argument ({EXPECTED})")
     if len(spec) > MAX_SPEC:
-        raise UsageError(f"agent {brief(spec)}: too long (at most {MAX_SPEC} characters)")
+        raise SpecError(f"agent {brief(spec)}: too long (at most {MAX_SPEC} characters)")
     if colon and _DOTTED.fullmatch(head) and _DOTTED.fullmatch(arg):
         return AgentSpec(spec, "module", spec)
     if colon and head and arg:
-        raise UsageError(
+        raise SpecError(
             f"agent {brief(spec)}: module:Class takes a module name and an attribute, "
             "each made of Python names (e.g. mybot:Bot, bots.simple:Greedy)"
         )
-    raise UsageError(f"unknown agent {brief(spec)}: {EXPECTED}")
+    raise SpecError(f"unknown agent {brief(spec)}: {EXPECTED}")
 
 
 def _builtin(spec: AgentSpec) -> Agent:
@@ -199,15 +207,15 @@ def _import(spec: str, module: str) -> object:
     except ModuleNotFoundError as err:
         missing = err.name or ""
         if missing and (module == missing or module.startswith(missing + ".")):
-            raise UsageError(
+            raise SpecError(
                 f"agent {brief(spec)}: no module named {missing!r} (looked in the working "
                 f"directory {brief(here, 80)} and on Python's path)"
             ) from None
-        raise UsageError(f"agent {brief(spec)}: importing {module} failed: {said(err)}") from None
+        raise SpecError(f"agent {brief(spec)}: importing {module} failed: {said(err)}") from None
     except KeyboardInterrupt:
         raise
     except BaseException as err:  # SyntaxError, SystemExit, anything the module raised
-        raise UsageError(f"agent {brief(spec)}: importing {module} raised {said(err)}") from None
+        raise SpecError(f"agent {brief(spec)}: importing {module} raised {said(err)}") from None
 
 
 def _agents_in(module: object) -> list[str]:
@@ -230,13 +238,13 @@ def _module_agent(spec: AgentSpec) -> Agent:
         except AttributeError:
             some = _agents_in(module)
             hint = f" (it has {', '.join(some)})" if some else ""
-            raise UsageError(
+            raise SpecError(
                 f"agent {brief(text)}: the module {module_name} has no attribute {path!r}{hint}"
             ) from None
         except Exception as err:
-            raise UsageError(f"agent {brief(text)}: reading {path} raised {said(err)}") from None
+            raise SpecError(f"agent {brief(text)}: reading {path} raised {said(err)}") from None
     if not callable(target):
-        raise UsageError(
+        raise SpecError(
             f"agent {brief(text)}: {path} is {brief(target, 40)}, which cannot be called: give "
             "a class whose instances have a choose method"
         )
@@ -245,15 +253,15 @@ def _module_agent(spec: AgentSpec) -> Agent:
     except KeyboardInterrupt:
         raise
     except BaseException as err:
-        raise UsageError(
+        raise SpecError(
             f"agent {brief(text)}: {path}() raised {said(err)} (it is called with no arguments)"
         ) from None
     try:
         choose = getattr(agent, "choose", None)
     except Exception as err:
-        raise UsageError(f"agent {brief(text)}: reading its choose raised {said(err)}") from None
+        raise SpecError(f"agent {brief(text)}: reading its choose raised {said(err)}") from None
     if not callable(choose):
-        raise UsageError(
+        raise SpecError(
             f"agent {brief(text)}: {path}() made {_kind(agent)} without a callable choose "
             "method (an agent needs choose(view, legal, rng); docs: Agents)"
         )
@@ -323,7 +331,7 @@ def agents_of(text: str, count: int, what: str) -> list[tuple[str, Agent]]:
     if len(names) == 1:
         names *= count
     if len(names) != count:
-        raise UsageError(
+        raise SpecError(
             f"{what} names {len(names)} agents, but {count} are needed (or give one name for all)"
         )
     specs = [parse_spec(n) for n in names]
