@@ -288,10 +288,11 @@ def scratch(tiles: int, actions: int) -> tuple[Any, ...]:
     """The kernels' working arrays (they allocate nothing: compiled without numba's
     reference counting, ``_nrt=False``, which costs more than the rules themselves): a
     shuffle's tiles, an MT19937 state and its position, a generator state, a row of
-    action ids."""
+    action ids, four MT19937 states seeded together and which deals they are."""
     return (np.zeros(tiles, dtype=np.int64), np.zeros(624, dtype=np.uint64),
             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.uint64),
-            np.zeros(actions, dtype=np.int64))  # fmt: skip
+            np.zeros(actions, dtype=np.int64), np.zeros((624, 4), dtype=np.uint64),
+            np.zeros(2, dtype=np.int64))  # fmt: skip
 
 
 def _lanes(g: Any) -> I64:

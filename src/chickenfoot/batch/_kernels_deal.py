@@ -82,6 +82,42 @@ def mt_seed(mt0, key, klen, mt):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def mt_seed4(mt0, keys, klen, j, mt4):  # fmt: skip
+    """:func:`mt_seed` of the keys ``j`` to ``j + 3`` (all of ``klen`` words) at once, into
+    the columns of ``mt4`` ``(624, 4)``: four independent chains of dependent steps, which
+    the processor overlaps (the seeding is most of an exact deal)."""
+    for k in range(N):
+        for q in range(4):
+            mt4[k, q] = mt0[k]
+    i, jj = 1, 0
+    for _ in range(max(N, klen)):
+        for q in range(4):
+            prev = mt4[i - 1, q]
+            mt4[i, q] = ((mt4[i, q] ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525))
+                                       & M32)) + keys[j + q, jj] + np.uint64(jj)) & M32  # fmt: skip
+        i += 1
+        jj += 1
+        if i >= N:
+            for q in range(4):
+                mt4[0, q] = mt4[N - 1, q]
+            i = 1
+        if jj >= klen:
+            jj = 0
+    for _ in range(N - 1):
+        for q in range(4):
+            prev = mt4[i - 1, q]
+            mt4[i, q] = ((mt4[i, q] ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941))
+                                       & M32)) - np.uint64(i)) & M32  # fmt: skip
+        i += 1
+        if i >= N:
+            for q in range(4):
+                mt4[0, q] = mt4[N - 1, q]
+            i = 1
+    for q in range(4):
+        mt4[0, q] = UPPER
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def mt_next(mt, pos):
     """The next 32-bit output; ``pos[0]`` counts the outputs of this twist. Word ``k`` is
     twisted just before it is read: in order, each reads what the whole twist would."""
@@ -206,6 +242,7 @@ def deal_lanes(st, cf, tb, sc, lanes, mode, orders, tiles, mt0, keys, klens, fke
                round64, centre, leader):  # fmt: skip
     """Deal round ``j`` into lane ``lanes[j]``: mode 0 exact, 1 fast, 2 the given
     ``orders[j]`` (``sc``: the scratch arrays, :func:`._compiled.scratch`)."""
+    sc[6][1] = 0  # no seeded group of this call yet
     for j in range(lanes.shape[0]):
         deal_one(st, cf, tb, sc, j, lanes[j], mode, orders, tiles, mt0, keys, klens, fkey,
                  seeds64, round64, centre, leader)  # fmt: skip
@@ -214,8 +251,33 @@ def deal_lanes(st, cf, tb, sc, lanes, mode, orders, tiles, mt0, keys, klens, fke
 @njit(cache=True, _nrt=False)
 def deal_one(st, cf, tb, sc, j, i, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
              round64, centre, leader):  # fmt: skip
-    """Deal round ``j`` of a block into lane ``i`` (compiled once, called once a round)."""
-    x, mt, pos, rs = sc[0], sc[1], sc[2], sc[3]
+    """Deal round ``j`` of a block into lane ``i`` (compiled once, called once a round; the
+    calls of a block come in order of ``j``, from a call that cleared ``sc[6][1]``).
+
+    Exact deals are seeded four at a time (:func:`mt_seed4`) when four keys of a group
+    have the same length; the group's states wait in ``sc[5]``."""
+    x, mt, pos, rs, mt4, grp = sc[0], sc[1], sc[2], sc[3], sc[5], sc[6]
+    if mode == 0:
+        g0 = j - j % 4
+        if grp[1] == 0 or grp[0] != g0:
+            grp[0] = g0
+            grp[1] = 1 if g0 + 3 < klens.shape[0] else 2
+            if grp[1] == 1:
+                for q in range(1, 4):
+                    if klens[g0 + q] != klens[g0]:
+                        grp[1] = 2
+            if grp[1] == 1:
+                mt_seed4(mt0, keys, klens[g0], g0, mt4)
+        if grp[1] == 1:
+            m = tiles.shape[0]
+            for k in range(m):
+                x[k] = tiles[k]
+            for k in range(N):
+                mt[k] = mt4[k, j - g0]
+            pos[0] = 0
+            mt_shuffle(mt, pos, x, m)
+            deal_lane(st, cf, tb, i, x, centre, leader)
+            return
     shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, fkey[0], fkey[1], seeds64,
              round64, orders)  # fmt: skip
     deal_lane(st, cf, tb, i, x, centre, leader)

@@ -300,6 +300,7 @@ def playout_new(st, cf, tb, sc, rs, h, j0, mode, tiles, mt0, keys, klens, fkey, 
     """Deal and play ``len(out)`` new rounds, round ``j`` of the block (``j0 + j`` of the
     playout) in lane ``(j0 + j) % h``: exact deals (mode 0) from ``keys[j]``, fast ones
     (mode 1) from seed ``seeds64[j]``."""
+    sc[6][1] = 0  # no seeded group of this call yet
     for j in range(out.shape[0]):
         i = (j0 + j) % h
         deal_one(st, cf, tb, sc, j, i, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
