@@ -1,9 +1,15 @@
 """Mutation testing of the core modules with mutmut 3 (issue 8; ``nox -s mutation``).
 
-    nox -s mutation                          # tiles moves rules state deal playout (hours)
+    nox -s mutation                          # every core module (hours)
     nox -s mutation -- tiles moves           # only these modules
+    nox -s mutation -- _kernel state         # the kernel's three modules, and state
     nox -s mutation -- rules --max-children 1 --no-confirm
     python bench/mutation.py tiles           # the same, in an environment with mutmut
+
+A module is named by its path under ``src/chickenfoot`` with dots: ``state``,
+``_kernel.legal`` (``src/chickenfoot/_kernel/legal.py``); ``_kernel`` stands for the kernel's
+three modules ``_kernel.position``, ``_kernel.legal`` and ``_kernel.transitions``. Mutant
+names follow it (``chickenfoot._kernel.legal.x_generate__mutmut_3``).
 
 The mutmut configuration is ``[tool.mutmut]`` in ``pyproject.toml``: the core modules to
 mutate, the fast test selection run against each mutant, the Hypothesis profile of
@@ -29,7 +35,7 @@ mutant processes are forked from a parent that has already imported the package 
 tests, so code that runs at import (``tiles._BY_ID`` built by ``Tile._create``, the
 ``WITH`` and ``DOUBLE_ID`` tables, ``moves._DRAWS`` built by ``Draw._create``, ``deal._BIT``)
 is never run under a mutant, and memo tables filled by the parent (the interned plays of
-``moves._PLAY_ROWS``, ``state._GROUPS``/``_TOES``/``_UNION``) hide mutants of the code that
+``moves._PLAY_ROWS``, the kernel's ``_GROUPS``/``_TOES``/``_UNION``) hide mutants of the code that
 fills them. The configuration therefore uses ``process_isolation = "forkserver"`` with
 ``forkserver_warmup = "none"``: mutants are forked from a server that has imported pytest but
 not chickenfoot, so each one imports the package afresh with the mutant already active.
@@ -57,7 +63,19 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORE = ("tiles", "moves", "rules", "state", "deal", "playout")
+CORE = (
+    "tiles",
+    "moves",
+    "rules",
+    "_kernel.position",
+    "_kernel.legal",
+    "_kernel.transitions",
+    "state",
+    "deal",
+    "playout",
+)
+# names on the command line that stand for several modules
+GROUPS = {"_kernel": ("_kernel.position", "_kernel.legal", "_kernel.transitions")}
 COPIED = ("src", "tests", "bench", "docs", "pyproject.toml", "README.md")
 NOTES = ROOT / "bench" / "mutation.md"
 # The fuzz tests are left out: they search rather than check fixed behaviour, and their
@@ -69,6 +87,7 @@ FULL_SUITE = ("tests", "README.md", "docs", "--ignore=tests/test_fuzz.py")
 # whole suite (about 110 s unmutated, without these files, which they have passed already).
 FIRST = (
     "tests/test_mutation_state.py",
+    "tests/test_mutation_kernel.py",
     "tests/test_mutation_core.py",
     "tests/test_mutation_tiles_moves.py",
     "tests/test_messages.py",
@@ -147,7 +166,7 @@ def run_mutmut(work: Path, modules: list[str], max_children: int) -> None:
 
 
 def results(work: Path, module: str) -> dict[str, int | None]:
-    meta = work / "mutants" / "src" / "chickenfoot" / f"{module}.py.meta"
+    meta = work / "mutants" / "src" / "chickenfoot" / f"{module.replace('.', '/')}.py.meta"
     data = json.loads(meta.read_text())
     codes: dict[str, int | None] = data["exit_code_by_key"]
     return codes
@@ -249,7 +268,12 @@ def diff(work: Path, mutant: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("modules", nargs="*", metavar="MODULE", help=f"of {', '.join(CORE)}")
+    parser.add_argument(
+        "modules",
+        nargs="*",
+        metavar="MODULE",
+        help=f"of {', '.join(CORE)}; {', '.join(GROUPS)} for {', '.join(map(' '.join, GROUPS.values()))}",
+    )
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "mutation")
     parser.add_argument("--no-confirm", action="store_true", help="skip the whole-suite rerun")
@@ -274,9 +298,11 @@ def main(argv: list[str] | None = None) -> int:
         "--first= for none)",
     )
     args = parser.parse_args(argv)
-    if unknown := sorted(set(args.modules) - set(CORE)):
-        parser.error(f"not a core module: {', '.join(unknown)} (choose from {', '.join(CORE)})")
-    modules = [m for m in CORE if m in args.modules] or list(CORE)
+    chosen = {n for m in args.modules for n in GROUPS.get(m, (m,))}
+    if unknown := sorted(chosen - set(CORE)):
+        choices = ", ".join((*CORE, *GROUPS))
+        parser.error(f"not a core module: {', '.join(unknown)} (choose from {choices})")
+    modules = [m for m in CORE if m in chosen] or list(CORE)
     work: Path = args.work.resolve()
 
     if not args.report_only:

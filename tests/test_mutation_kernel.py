@@ -1,0 +1,88 @@
+"""The kernel (``chickenfoot._kernel``): behaviour that mutation testing found untested.
+
+Issue 20 moved the rules kernel out of ``state.py``; the mutation run after the move
+(``python bench/mutation.py _kernel state playout``) found these gaps. Each test names the
+mutants it kills (``bench/mutation.md`` lists them, with the equivalent survivors).
+Expected values are worked out from the rules (docs/rules.md) and the kernel's contract
+(its docstrings), not copied from a run.
+
+Positions are in the double-3 set, whose tile ids are ``high * (high + 1) / 2 + low``:
+0-0 0, 1-0 1, 1-1 2, 2-0 3, 2-1 4, 2-2 5, 3-0 6, 3-1 7, 3-2 8, 3-3 9.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import chickenfoot._kernel.position as position_module
+from chickenfoot import Rules, State, deal
+
+# -- the hook that makes positions States --------------------------------------------------------
+
+
+def test_build_as_refuses_a_class_without_the_slots_of_a_position() -> None:
+    # position.build_as mutants 5 (``getattr`` without its default: a class with no
+    # ``__slots__`` raised AttributeError) and 9 (``TypeError(None)``), and 10 (``_face =
+    # None``: no position could be built). The kernel builds positions as the class it is
+    # handed, so a class whose slots are not a position's is refused before it is kept.
+    class Plain:
+        pass
+
+    class Short:
+        __slots__ = ("board", "rules")
+
+    for cls in (Plain, Short):
+        with pytest.raises(
+            TypeError, match=rf"^{cls.__name__} does not have the slots of a position: \("
+        ):
+            position_module.build_as(cls)
+    # the refused classes were not kept: positions are still States
+    assert type(deal(Rules(players=2), seed=1)) is State
+    assert position_module.is_state(deal(Rules(players=2), seed=1))
+
+
+# -- the derived table after a play (lay) --------------------------------------------------------
+
+SMALL = {"players": 2, "max_pip": 3, "hand_size": 3, "opening_toes": 2, "foot_toes": 1}
+# bits of the tiles showing 0 or 1: 0-0, 1-0, 1-1, 2-0, 2-1, 3-0, 3-1
+SHOWING_0_OR_1 = sum(1 << t for t in (0, 1, 2, 3, 4, 6, 7))
+
+
+def test_the_last_toe_of_the_centre_leaves_no_hub_pending() -> None:
+    # transitions.lay mutants 23 (``-2`` for ``-1``) and 24 (``need`` 1 for 0): the fields
+    # the kernel's contract defines (position.py) after the centre's second toe, R6: no hub
+    # is pending (-1, with 0 toes needed); the lines end in 0 (on 3-0) and 1 (on 3-1), and
+    # every tile showing 0 or 1 has a play. (test_batch.py kills both too, slowly, by
+    # comparing with the batch engine.)
+    s = State.setup(
+        Rules(**SMALL),
+        board=["3-3", "3-0@3-3"],
+        hands=[["3-1", "2-2"], ["2-0", "1-0"]],
+        boneyard=["0-0", "1-1", "2-1", "3-2"],
+    )
+    assert (s._pending, s._need) == (9, 1)  # the centre 3-3 needs one more toe
+    after = s.apply("3-1@3-3")
+    assert (after._pending, after._need) == (-1, 0)
+    assert after._nums == 0b11
+    assert after._ends[0] == 1 << 6 and after._ends[1] == 1 << 7  # 3-0, 3-1
+    # (the masks are over the largest set: look at the double-3 set's ten tiles)
+    assert after._mask & ((1 << 10) - 1) == SHOWING_0_OR_1
+    assert after.pending_hub is None and after.toes_needed == 0
+
+
+def test_the_table_after_going_out_is_the_table_of_the_last_play() -> None:
+    # transitions.do_play mutant 48 (``None`` for the numbers the lines end in, in the state
+    # of a seat that has just gone out). Seat 0 lays its last tile 1-0 on 3-1: the end 1
+    # closes and the new end is 0, so both lines end in 0 (on 3-0 and on 1-0), R10: seat 0
+    # went out.
+    s = State.setup(
+        Rules(**SMALL),
+        board=["3-3", "3-0@3-3", "3-1@3-3"],
+        hands=[["1-0"], ["2-2", "2-0"]],
+        boneyard=["0-0", "1-1", "2-1", "3-2"],
+    )
+    end = s.apply("1-0@3-1")
+    assert end.is_over() and str(end.outcome()) == "seat 0 went out"
+    assert end._ends[0] == (1 << 6) | (1 << 1) and end._ends[1] == 0
+    assert end._nums == 0b1
+    assert (end._pending, end._need) == (-1, 0)
