@@ -46,9 +46,9 @@ from ._kernels import (
 )
 from ._kernels_deal import deal_one
 
-# -- the units compiled once and called once per round or row: the rules are inlined into
-# each (a call that passes the store's arrays costs more than a move), and the entry
-# points below call them, so each part of the rules is compiled once or twice in all
+# -- the rules are inlined into each entry point below (a call that passes the store's
+# arrays costs more than a move), except the playouts', which call play_round once a round
+# (so that the random playout's rules compile once for both)
 
 
 @njit(cache=True, _nrt=False)
@@ -57,23 +57,7 @@ def play_round(st, cf, tb, i, rs):
     play_out(st, cf, tb, i, rs)
 
 
-@njit(cache=True, _nrt=False)
-def step_one(st, cf, tb, i, rs):
-    random_step(st, cf, tb, i, rs)
-
-
-@njit(cache=True, _nrt=False)
-def move_one(st, cf, tb, i, kind, t, a):
-    apply_move(st, cf, tb, i, kind, t, a)
-
-
-@njit(cache=True, _nrt=False)
-def choose_one(st, cf, tb, i, rs):
-    kind, t, a = choose(st, cf, tb, i, rs)
-    return action_of(cf, tb, kind, t, a)
-
-
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def legal_row(st, cf, tb, i, row):
     """The legal action ids of round ``i`` into ``row`` (unsorted); returns how many."""
     if st[RESULT][i] != -1:
@@ -256,7 +240,7 @@ def apply_moves(st, cf, tb, g, kind, tile, anc, ended):
     """Make the (checked) moves; ``ended[r]`` says whether round ``g[r]`` ended."""
     for r in range(g.shape[0]):
         i = g[r]
-        move_one(st, cf, tb, i, kind[r], tile[r], anc[r])
+        apply_move(st, cf, tb, i, kind[r], tile[r], anc[r])
         ended[r] = st[RESULT][i] != -1
 
 
@@ -264,7 +248,8 @@ def apply_moves(st, cf, tb, g, kind, tile, anc, ended):
 def random_actions(st, cf, tb, rs, out):
     for i in range(out.shape[0]):
         if st[RESULT][i] == -1:
-            out[i] = choose_one(st, cf, tb, i, rs)
+            kind, t, a = choose(st, cf, tb, i, rs)
+            out[i] = action_of(cf, tb, kind, t, a)
         else:
             out[i] = -1
 
@@ -313,4 +298,4 @@ def playout_new(st, cf, tb, sc, rs, h, j0, mode, tiles, mt0, keys, klens, fkey, 
 def random_steps(st, cf, tb, rs, g):
     """One step of the random playout in each round ``g[r]`` (none over)."""
     for r in range(g.shape[0]):
-        step_one(st, cf, tb, g[r], rs)
+        random_step(st, cf, tb, g[r], rs)
