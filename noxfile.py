@@ -29,7 +29,9 @@ def tests(session: nox.Session) -> None:
     later test processes of the run find them). Prints the package's line and branch
     coverage.
     """
-    numpy_only = session.env.get("CHICKENFOOT_BATCH_BACKENDS") == "numpy"  # the sdist's run
+    import os
+
+    numpy_only = os.environ.get("CHICKENFOOT_BATCH_BACKENDS") == "numpy"  # the sdist's run
     extras = "cli,server" if numpy_only else "cli,server,fast"
     session.install(
         "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
