@@ -204,7 +204,7 @@ class Compiled:
     # -- reads -------------------------------------------------------------------------------------
 
     def legal_mask(self, e: Store, lanes: I64) -> Bools:
-        out = np.zeros((len(lanes), int(self.cf[5])), dtype=bool)
+        out = np.empty((len(lanes), int(self.cf[5])), dtype=bool)  # the kernel clears it
         self._read(0, e, lanes, mask=out)
         return out
 
@@ -216,7 +216,7 @@ class Compiled:
         return out
 
     def observe(self, e: Store, g: I64, seat: int | None) -> NDArray[np.float32]:
-        out = np.zeros((len(g), self.obs_size), dtype=np.float32)
+        out = np.empty((len(g), self.obs_size), dtype=np.float32)  # the kernel clears it
         me = -1 if seat is None else seat
         self._read(3, e, g, seat=me, obs=out)
         return out

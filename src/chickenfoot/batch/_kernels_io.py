@@ -15,7 +15,6 @@ from ._kernels import (
     C_MDI,
     C_P,
     C_PASS,
-    C_S,
     C_SLOTS,
     C_UNTIL,
     C_V,
@@ -108,7 +107,9 @@ def legal_row(st, cf, tb, i, row):
 @njit(cache=True, _nrt=False)
 def legal_masks(st, cf, tb, sc, lanes, out):
     row = sc[4]
-    for r in range(lanes.shape[0]):
+    for r in range(lanes.shape[0]):  # out is uninitialised: each row is cleared here
+        for j in range(out.shape[1]):
+            out[r, j] = False
         k = legal_row(st, cf, tb, lanes[r], row)
         for j in range(k):
             out[r, row[j]] = True
@@ -140,29 +141,25 @@ def legal_ids(st, cf, tb, sc, lanes, out):
 
 @njit(cache=True, _nrt=False)
 def observe(st, cf, tb, g, seat, off, out):
-    """``Encoding.observe`` of each round ``g[r]`` from ``seat`` (-1: the seat to act)."""
+    """``Encoding.observe`` of each round ``g[r]`` from ``seat`` (-1: the seat to act);
+    ``out`` is uninitialised: each row is cleared here."""
     w_, p, v_ = cf[C_W], cf[C_P], cf[C_V]
+    one = np.uint64(1)
     for r in range(g.shape[0]):
+        for j in range(out.shape[1]):
+            out[r, j] = 0.0
         i = g[r]
         turn = st[TURN][i]
         me = turn if seat < 0 else seat
         for w in range(w_):
-            hw = st[H][i, me, w]
-            tw = st[TABLE][i, w]
             aw = ZERO
             for v in range(v_):
                 aw |= st[E][i, v, w]
-            for b in range(64):
-                t = w * 64 + b
-                if t >= cf[C_S]:
-                    break
-                sb = np.uint64(b)
-                if (hw >> sb) & np.uint64(1):
-                    out[r, off[0] + t] = 1.0
-                if (tw >> sb) & np.uint64(1):
-                    out[r, off[1] + t] = 1.0
-                if (aw >> sb) & np.uint64(1):
-                    out[r, off[2] + t] = 1.0
+            for f, words in ((0, st[H][i, me, w]), (1, st[TABLE][i, w]), (2, aw)):
+                x = words
+                while x != ZERO:
+                    out[r, off[f] + w * 64 + kth_word(x, 0)] = 1.0
+                    x &= x - one
         for v in range(v_):
             c = 0
             for w in range(w_):
