@@ -117,7 +117,7 @@ def typecheck(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """Speed figures beside the shared reference engine, as medians and ratios."""
-    session.install(".[batch]")  # numpy, for the batched engine's figures
+    session.install(".[fast]")  # numpy and numba: the batched engine's figures, both backends
     session.run("python", "bench/run.py", *session.posargs)
 
 
