@@ -40,6 +40,7 @@ import pyspiel
 from hypothesis import strategies as st
 
 import chickenfoot as cf
+import chickenfoot._openspiel_config as cfos_config  # the game parameters' defaults
 from chickenfoot import openspiel as cfos
 from fuzz_targets import (
     INTS,
@@ -396,7 +397,7 @@ def _real_parameters() -> list[dict[str, Any]]:
     return [dict(pyspiel.load_game(text).get_parameters()) for text in CONFIGS.values()]
 
 
-_REAL_NAMES = st.sampled_from(sorted(cfos._DEFAULTS))
+_REAL_NAMES = st.sampled_from(sorted(cfos_config.DEFAULTS))
 # one name in five is not a parameter's (st.one_of would flatten KEY_NAMES' own branches)
 _PARAMETER_NAMES = st.integers(0, 4).flatmap(lambda k: KEY_NAMES if k == 0 else _REAL_NAMES)
 _WORDS = ["round", "match", "auto", "penalty", "zero_sum", "win", "holder", "set_aside", "one"]
@@ -413,7 +414,7 @@ _TYPED: dict[type, Any] = {
 
 
 def _typed(draw: st.DrawFn, name: str) -> Any:
-    kind = type(cfos._DEFAULTS.get(name, ""))
+    kind = type(cfos_config.DEFAULTS.get(name, ""))
     return draw(_TYPED[kind])
 
 

@@ -20,6 +20,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import chickenfoot as cf  # noqa: E402
+import chickenfoot._openspiel_config as cfos_config  # noqa: E402 - the parameters' defaults
 from chickenfoot import openspiel as cfos  # noqa: E402
 from chickenfoot.encoding import Encoding  # noqa: E402
 from chickenfoot.render import render_compact  # noqa: E402
@@ -436,7 +437,7 @@ def test_bad_parameters(params: str, error: type[Exception], match: str) -> None
         pyspiel.load_game(f"python_chickenfoot({params})")
 
 
-_INT_PARAMETERS = [k for k, v in cfos._DEFAULTS.items() if type(v) is int]
+_INT_PARAMETERS = [k for k, v in cfos_config.DEFAULTS.items() if type(v) is int]
 
 
 @pytest.mark.parametrize("name", _INT_PARAMETERS)
