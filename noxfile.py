@@ -50,6 +50,7 @@ def tests(session: nox.Session) -> None:
         "--cov=chickenfoot",
         "--cov-branch",
         "--cov-report=term",
+        "--ignore=tests/test_server_browser.py",  # a session of its own: serve_browser
         *without_numba,
         *session.posargs,
     )

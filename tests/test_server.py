@@ -12,10 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 

@@ -15,16 +15,11 @@ import shutil
 import time
 from pathlib import Path
 
-import pytest
+from playwright import sync_api
 
 from server_helpers import Server
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api")
-
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium installed")
 SHOTS = Path(
     os.environ.get("SCREENSHOTS", Path(__file__).parent.parent / "build" / "serve_screens")
 )

@@ -13,11 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
-pytest.importorskip("websockets")
-
 from websockets.sync.client import ClientConnection
 
 from chickenfoot.cli import main
