@@ -15,7 +15,7 @@ The mutmut configuration is ``[tool.mutmut]`` in ``pyproject.toml``: the core mo
 mutate, the fast test selection run against each mutant, the Hypothesis profile of
 ``bench/mutation_plugin.py`` and the fork-server isolation described below. This script
 
-1. copies ``src``, ``tests``, ``pyproject.toml``, ``bench``, ``README.md`` and ``docs`` into a
+1. copies ``src``, ``tests``, ``pyproject.toml``, ``bench``, ``tools``, ``README.md`` and ``docs`` into a
    work directory (default ``build/mutation``, ignored by git), so the run neither writes a
    ``mutants/`` tree into the checkout nor sees edits made while it runs;
 2. runs ``mutmut run`` there on the mutants of the chosen modules (its log:
@@ -76,7 +76,7 @@ CORE = (
 )
 # names on the command line that stand for several modules
 GROUPS = {"_kernel": ("_kernel.position", "_kernel.legal", "_kernel.transitions")}
-COPIED = ("src", "tests", "bench", "docs", "pyproject.toml", "README.md")
+COPIED = ("src", "tests", "bench", "docs", "tools", "pyproject.toml", "README.md")
 NOTES = ROOT / "bench" / "mutation.md"
 # The fuzz tests are left out: they search rather than check fixed behaviour, and their
 # bound of a second per call is not meant for trampolined code (when this was written they
@@ -126,9 +126,10 @@ def snapshot(work: Path) -> None:
             shutil.copy2(src, dst)
     # tests/ is copied into mutants/ on every run: drop files deleted since the last one
     shutil.rmtree(work / "mutants" / "tests", ignore_errors=True)
-    # the whole-suite rerun runs in mutants/ as mutmut does: give it the Markdown doctests
+    # the whole-suite rerun runs in mutants/ as mutmut does: give it the Markdown doctests,
+    # and tools/ (tests/test_docs_pictures.py imports tools/pictures.py)
     (work / "mutants").mkdir(exist_ok=True)
-    for name in ("README.md", "docs"):
+    for name in ("README.md", "docs", "tools"):
         src, dst = work / name, work / "mutants" / name
         if dst.is_dir():
             shutil.rmtree(dst)

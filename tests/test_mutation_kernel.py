@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 import chickenfoot._kernel.position as position_module
-from chickenfoot import Rules, State, deal
+from chickenfoot import ArgumentError, Rules, State, apply, deal
 
 # -- the hook that makes positions States --------------------------------------------------------
 
@@ -68,6 +68,18 @@ def test_the_last_toe_of_the_centre_leaves_no_hub_pending() -> None:
     # (the masks are over the largest set: look at the double-3 set's ten tiles)
     assert after._mask & ((1 << 10) - 1) == SHOWING_0_OR_1
     assert after.pending_hub is None and after.toes_needed == 0
+    # position.settle mutant 32 (``-2`` for ``-1`` after the hub's last toe): the position
+    # reader derives the same table from the same board
+    read = State.setup(
+        Rules(**SMALL),
+        board=["3-3", "3-0@3-3", "3-1@3-3"],
+        hands=[["2-2"], ["2-0", "1-0"]],
+        boneyard=["0-0", "1-1", "2-1", "3-2"],
+        turn=1,
+    )
+    assert read == after
+    assert (read._pending, read._need, read._nums) == (-1, 0, 0b11)
+    assert read._ends == after._ends and read._mask == after._mask
 
 
 def test_the_table_after_going_out_is_the_table_of_the_last_play() -> None:
@@ -86,3 +98,39 @@ def test_the_table_after_going_out_is_the_table_of_the_last_play() -> None:
     assert end._ends[0] == (1 << 6) | (1 << 1) and end._ends[1] == 0
     assert end._nums == 0b1
     assert (end._pending, end._need) == (-1, 0)
+
+
+def test_a_position_read_before_the_centre_has_one_open_end_row_per_number() -> None:
+    # position.settle mutants 5 (a row too many in ``_ends``) and 9 (``need`` 1 on an empty
+    # board): the fields the kernel's contract defines for a holder-mode position read before
+    # the centre is laid (R5): ``_ends`` has one row per number 0..max_pip, all empty; no hub
+    # needs toes; the only play is the centre 3-3 (id 9). (test_batch.py kills both too.)
+    s = State.setup(
+        Rules(**SMALL, centre="holder"),
+        hands=[["3-3", "2-1", "0-0"], ["2-2", "2-0", "1-0"]],
+        boneyard=["1-1", "3-2", "3-1", "3-0"],
+    )
+    assert s._ends == (0, 0, 0, 0)
+    assert s._need == 0 and s._nums == 0
+    assert s._mask == 1 << 9
+    assert [str(m) for m in s.legal_moves] == ["3-3"]
+
+
+# -- apply's errors --------------------------------------------------------------------------
+
+
+def test_an_attribute_error_of_the_moves_own_making_is_not_blamed_on_the_state() -> None:
+    # transitions.apply mutant 38 (``is_state(None)`` in the ``except AttributeError``:
+    # every AttributeError raised while applying a move to a real State became "apply needs a
+    # State, got State(...)"). apply names the state only when it is not a State; an error
+    # raised by the move's own code (here a str subclass whose ``startswith`` fails) goes
+    # through unchanged.
+    class Odd(str):
+        def startswith(self, *args: object) -> bool:
+            raise AttributeError("odd text")
+
+    s = deal(Rules(players=2), seed=1)
+    with pytest.raises(AttributeError, match=r"^odd text$"):
+        apply(s, Odd("draw:1-0"))
+    with pytest.raises(ArgumentError, match=r"^apply needs a State, got None$"):
+        apply(None, Odd("draw:1-0"))  # type: ignore[arg-type]
