@@ -1,4 +1,4 @@
-"""The kernel (``chickenfoot._kernel``): behaviour that mutation testing found untested.
+"""The kernel (``chickenfoot._kernel``) and the State face: behaviour mutation testing found untested.
 
 Issue 20 moved the rules kernel out of ``state.py``; the mutation run after the move
 (``python bench/mutation.py _kernel state playout``) found these gaps. Each test names the
@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 import chickenfoot._kernel.position as position_module
-from chickenfoot import ArgumentError, Rules, State, apply, deal
+from chickenfoot import ArgumentError, Rules, State, apply, deal, render_compact
 
 # -- the hook that makes positions States --------------------------------------------------------
 
@@ -134,3 +134,18 @@ def test_an_attribute_error_of_the_moves_own_making_is_not_blamed_on_the_state()
         apply(s, Odd("draw:1-0"))
     with pytest.raises(ArgumentError, match=r"^apply needs a State, got None$"):
         apply(None, Odd("draw:1-0"))  # type: ignore[arg-type]
+
+
+# -- the State face --------------------------------------------------------------------------
+
+
+def test_str_of_a_state_is_its_compact_picture_80_columns_wide() -> None:
+    # state.State.__str__ mutants 1-5 (``draw_state`` given ``None`` for the state or the
+    # width, an argument dropped, or 81 columns): no test of the suite printed a State.
+    # ``print(state)`` draws what render_compact draws, 80 columns wide (the docstring's
+    # example: seat 0's first row of 17 tiles is 77 columns, so 9-3 goes to the next row).
+    s = deal(Rules(players=2), seed=1).apply("9-0@9-9")
+    text = str(s)
+    assert text == render_compact(s) == render_compact(s, width=80)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "  seat 0: 1-1 2-1 2-2 3-3 4-1 4-2 4-3 4-4 5-0 5-5 6-0 6-1 7-2 7-4 8-0 8-3 8-7\n" in text
