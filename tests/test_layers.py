@@ -23,8 +23,9 @@ MAX_LINES = 500
 LAYERS: tuple[tuple[str, ...], ...] = (
     # 0. Values and checks: tiles, moves, rules, outcomes, the table structure, errors.
     ("errors", "_checks", "deprecation", "tiles", "moves", "rules", "outcome", "table"),
-    # 1. The kernel: how a position is stored and moves; the parts of documents.
-    ("_kernel.", "_reading"),
+    # 1. The kernel: how a position is stored and moves; the parts of documents; the
+    #    compiled kernels (numba), which import nothing from the package.
+    ("_kernel.", "_jit.", "_reading"),
     # 2. Below State, built from kernel data: position documents, records, determinization,
     #    views and their text picture (State's convenience methods call these).
     ("formats", "record", "_slots", "sampling", "_view_reader", "_compact", "view"),

@@ -1,9 +1,8 @@
 """The typed boundary of the ``numba`` backend: the engine's calls, run by the kernels.
 
 numba is imported here lazily (:func:`load`, when an engine with ``backend="numba"`` is
-made), never by ``import chickenfoot.batch``; the kernels (:mod:`._kernels`,
-:mod:`._kernels_deal`, :mod:`._kernels_io`) are untyped and reached only through this
-module, as ``Any``. They are compiled on first use and cached on disk (numba's
+made), never by ``import chickenfoot.batch``; the kernels (:mod:`chickenfoot._jit`) are
+untyped and reached only through this module, as ``Any``. They are compiled on first use and cached on disk (numba's
 ``cache=True``: in ``__pycache__`` beside them, or ``NUMBA_CACHE_DIR``), so a machine pays
 the compile once (docs/batch.md, "Backends").
 """
@@ -44,8 +43,8 @@ def available() -> bool:
 def load() -> tuple[Any, Any]:
     """The kernel modules (imports numba on the first call)."""
     if not _MODULES:
-        _MODULES["run"] = importlib.import_module("chickenfoot.batch._kernels_run")
-        _MODULES["deal"] = importlib.import_module("chickenfoot.batch._kernels_deal")
+        _MODULES["run"] = importlib.import_module("chickenfoot._jit.run")
+        _MODULES["deal"] = importlib.import_module("chickenfoot._jit.deal")
     return _MODULES["run"], _MODULES["deal"]
 
 
@@ -179,7 +178,7 @@ class Compiled:
         pens: I64 = _I2,
         plies: I64 = _I1,
     ) -> None:
-        """:func:`._kernels_run.play`, the arguments ``op`` does not use filled in."""
+        """:func:`chickenfoot._jit.run.play`, the arguments ``op`` does not use filled in."""
         self.k.play(op, arrays(e), self.cf, self.tb, self.sc, rs, _lanes(lanes), moves, ended,
                     self._dl() if dl is None else dl, out, pens, plies)  # fmt: skip
 
@@ -196,7 +195,7 @@ class Compiled:
         act: I64 = _I1,
         moves: tuple[I64, I64, I64] = _MOVES,
     ) -> int:
-        """:func:`._kernels_run.read`, the arguments ``op`` does not use filled in."""
+        """:func:`chickenfoot._jit.run.read`, the arguments ``op`` does not use filled in."""
         got = self.k.read(op, arrays(e), self.cf, self.tb, self.sc, _lanes(lanes), seat,
                           self.off, mask, ids, obs, counts, act, moves)  # fmt: skip
         return int(got)
@@ -301,7 +300,7 @@ def _lanes(g: Any) -> I64:
 
 
 def arrays(e: Store) -> tuple[Any, ...]:
-    """The store's arrays in the kernels' order (:mod:`._kernels`, ``H`` to ``PLIES``),
+    """The store's arrays in the kernels' order (:mod:`chickenfoot._jit.rules`, ``H`` to ``PLIES``),
     the round first (as the compiled backend holds them: C-contiguous)."""
     return (
         _first(e.hands), _first(e.ends), _first(e.mask), _first(e.table), _first(e.bone),

@@ -1,7 +1,7 @@
 """The numpy rules of the batched engine's reads: legal masks, action checks, observations.
 
 Each function reads whole rows of the :class:`~._store.Store` arrays (one column per
-round); :mod:`._kernels` holds the same reads compiled (the ``numba`` backend).
+round); :mod:`chickenfoot._jit.rules` holds the same reads compiled (the ``numba`` backend).
 """
 
 from __future__ import annotations

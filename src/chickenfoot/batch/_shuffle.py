@@ -286,7 +286,7 @@ def fast_many(
     the bound, redrawn below the threshold) from the splitmix64 state
     ``mix(mix(seed ^ key[0]) ^ (round + key[1]))`` (seed and round mod 2**64): uniformly
     random, reproducible from the key, and not :func:`~chickenfoot.deal`'s. The compiled
-    kernel (:func:`._kernels_deal.fast_shuffle`) makes the same shuffles."""
+    kernel (:func:`chickenfoot._jit.deal.fast_shuffle`) makes the same shuffles."""
     centre = DOUBLE_ID[rules.centre_of_round(round)]
     tiles = list(range(set_size(rules.max_pip)))
     if rules.centre == "set_aside":

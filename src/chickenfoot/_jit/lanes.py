@@ -1,4 +1,4 @@
-"""The batched engine's calls compiled with numba, over many lanes (see :mod:`._kernels`):
+"""The batched engine's calls compiled with numba, over many lanes (see :mod:`.rules`):
 masks, legal action ids, observations, action checks, steps and playouts."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import (
+from .rules import (
     BEND,
     BPOS,
     C_A,
@@ -43,7 +43,7 @@ from ._kernels import (
     popc,
     random_step,
 )
-from ._kernels_deal import deal_one
+from .deal import deal_one
 
 # -- the rules are inlined into each entry point below (a call that passes the store's
 # arrays costs more than a move), except the playouts', which call play_round once a round

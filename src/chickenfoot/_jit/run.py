@@ -1,16 +1,16 @@
-"""The compiled entry points of the batched engine (see :mod:`._kernels`), by ``op``.
+"""The compiled entry points of the batched engine (see :mod:`.rules`), by ``op``.
 
 The rules' functions are inlined into the kernel of each call (numba's
 ``inline="always"``: a call that passes the store's arrays costs more than the rules it
 runs); :func:`play` and :func:`read` are plain functions that pick the kernel of ``op``
 (so each kernel compiles on its first use). Arguments a call does not use are small
-arrays of the right type (:mod:`._compiled`), so each kernel has one signature.
+arrays of the right type (:mod:`chickenfoot.batch._compiled`), so each kernel has one signature.
 """
 
 from __future__ import annotations
 
-from ._kernels_deal import deal_lanes
-from ._kernels_io import (
+from .deal import deal_lanes
+from .lanes import (
     apply_moves,
     check,
     legal_counts,

@@ -1,10 +1,10 @@
-"""The deals of the batched engine compiled with numba (see :mod:`._kernels`).
+"""The deals of the batched engine compiled with numba (see :mod:`.rules`).
 
 An exact deal replays ``random.Random(f"{seed}:{round}").shuffle`` (Python's MT19937,
-seeded by ``init_by_array`` with the key :mod:`._shuffle` derives from the text's SHA-512,
+seeded by ``init_by_array`` with the key :mod:`chickenfoot.batch._shuffle` derives from the text's SHA-512,
 then ``getrandbits`` with rejection); the state is twisted word by word as the outputs
 are read, so a deal computes the ~80 outputs it uses, not 624. A fast deal shuffles with
-splitmix64 from ``(key, seed, round)`` (:func:`fast_state`), as :func:`._shuffle.fast_many`
+splitmix64 from ``(key, seed, round)`` (:func:`fast_state`), as :func:`chickenfoot.batch._shuffle.fast_many`
 does on numpy arrays.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import (
+from .rules import (
     BEND,
     BOARD,
     BONE,
@@ -160,7 +160,7 @@ def fast_state(key0, key1, seed64, round64):
 
 @njit(cache=True, _nrt=False, inline="always")
 def fast_shuffle(rs, x, m):
-    """Fisher-Yates on ``x[:m]`` with exactly uniform draws (:func:`._kernels.below`)."""
+    """Fisher-Yates on ``x[:m]`` with exactly uniform draws (:func:`.rules.below`)."""
     for i in range(m - 1, 0, -1):
         j = below(rs, i + 1)
         x[i], x[j] = x[j], x[i]
@@ -168,7 +168,7 @@ def fast_shuffle(rs, x, m):
 
 @njit(cache=True, _nrt=False, inline="always")
 def deal_lane(st, cf, tb, i, order, centre, leader):
-    """Deal the shuffled tiles ``order`` into lane ``i`` (as :meth:`~._store.Store._deal`)."""
+    """Deal the shuffled tiles ``order`` into lane ``i`` (as :meth:`~chickenfoot.batch._store.Store._deal`)."""
     p, hs, w_ = cf[C_P], cf[C_HAND], cf[C_W]
     for s in range(p):
         for w in range(w_):
@@ -241,7 +241,7 @@ def shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, key0, key1, seed6
 def deal_lanes(st, cf, tb, sc, lanes, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
                round64, centre, leader):  # fmt: skip
     """Deal round ``j`` into lane ``lanes[j]``: mode 0 exact, 1 fast, 2 the given
-    ``orders[j]`` (``sc``: the scratch arrays, :func:`._compiled.scratch`)."""
+    ``orders[j]`` (``sc``: the scratch arrays, :func:`chickenfoot.batch._compiled.scratch`)."""
     sc[6][1] = 0  # no seeded group of this call yet
     for j in range(lanes.shape[0]):
         deal_one(st, cf, tb, sc, j, lanes[j], mode, orders, tiles, mt0, keys, klens, fkey,

@@ -1,11 +1,10 @@
 """The rules of the batched engine compiled with numba, one round at a time (``backend="numba"``).
 
-Imported only by :mod:`._compiled` (which imports it lazily): ``import chickenfoot.batch``
-never imports numba. The functions read and write the same :class:`~._store.Store` arrays
-as the numpy rules (:mod:`._steps`, :mod:`._reads`), round ``i`` being column ``i``, and
+The functions read and write the same arrays as the batch engine's numpy rules
+(``chickenfoot.batch``: its store, steps and reads), round ``i`` being column ``i``, and
 follow those rules step for step; the tests hold both to the core after every move.
 
-Arguments are packed: ``st`` is :func:`._compiled.arrays`' tuple of the store's arrays
+Arguments are packed: ``st`` is the tuple of the store's arrays
 (the ``ST_*`` positions below), ``tb`` the tables ``(WITH, PX, PY, PIP, SLOT)`` and ``cf``
 an int64 array of the rules' numbers (the ``C_*`` positions). Tile sets are ``W`` uint64
 words; set bits are counted and found with LLVM's ``ctpop`` and ``cttz``. Random numbers
@@ -347,7 +346,7 @@ def pass_turn(st, cf, i):
 def random_step(st, cf, tb, i, rs):
     """One step of ``random_playout`` in round ``i`` (in play): the forced draw of a seat
     with nothing to play, a uniformly random legal move, and the pass an unplayable draw
-    leaves as the only legal move (as :meth:`~._steps.Steps._random_step`)."""
+    leaves as the only legal move (as :meth:`~chickenfoot.batch._steps.Steps._random_step`)."""
     d = st[DRAWN][i]
     if d < 0 and st[BPOS][i] < st[BEND][i] and not any_cand(st, cf, i):
         apply_move(st, cf, tb, i, 1, -1, -1)

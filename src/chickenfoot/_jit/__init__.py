@@ -1,0 +1,19 @@
+"""Compiled kernels (numba), below everything that uses them.
+
+The contract:
+
+- Every module here imports ``numba`` (and ``numpy``, ``llvmlite``) and nothing from
+  :mod:`chickenfoot`; this ``__init__`` imports nothing, so ``import chickenfoot`` and
+  ``import chickenfoot.batch`` never import numba. A module above loads a kernel module
+  with :func:`importlib.import_module` only when a compiled path was asked for (the
+  ``[fast]`` extra).
+- The functions take arrays and integers only; what the arrays hold is the caller's
+  layout, written in each module's docstring. Their results are exactly those of the pure
+  Python rules they mirror: the tests hold each kernel to the core.
+- Compiled on first use and cached on disk (numba's ``cache=True``: in ``__pycache__``
+  beside the modules, or ``NUMBA_CACHE_DIR``).
+
+Modules: :mod:`.rules` (the batch engine's rules on tile-set words), :mod:`.deal` (exact
+Mersenne Twister deals and fast splitmix64 deals), :mod:`.lanes` (the batch engine's
+calls over many rounds) and :mod:`.run` (its two entry points).
+"""
