@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .deal import deal_one
 from .rules import (
     BEND,
     BPOS,
@@ -43,7 +44,6 @@ from .rules import (
     popc,
     random_step,
 )
-from .deal import deal_one
 
 # -- the rules are inlined into each entry point below (a call that passes the store's
 # arrays costs more than a move), except the playouts', which call play_round once a round
