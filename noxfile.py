@@ -6,9 +6,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import nox
 
-nox.options.sessions = ["tests", "lint", "typecheck", "smoke", "docs", "cluster"]
+nox.options.sessions = ["tests", "fast", "lint", "typecheck", "smoke", "docs", "cluster"]
 nox.options.reuse_existing_virtualenvs = True
 
 TEST_DEPS = ["pytest>=8", "hypothesis>=6.100", "numpy>=1.24"]  # numpy: chickenfoot.encoding
@@ -31,7 +33,7 @@ def tests(session: nox.Session) -> None:
 
     With ``CHICKENFOOT_BATCH_BACKENDS=numpy`` (the sdist's run, and CI: see ``.ci/run``)
     numba is not installed, and what needs it is left out: the backends' comparison and
-    the compiled kernels' modules, which import numba.
+    the compiled kernels' modules, which import numba (CI runs those in ``fast``).
     """
     import os
 
@@ -41,9 +43,7 @@ def tests(session: nox.Session) -> None:
         "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
     )
     without_numba = (
-        ["--ignore=tests/test_batch_backends.py", "--ignore-glob=*/_jit/*.py"]
-        if numpy_only
-        else []
+        ["--ignore=tests/test_batch_backends.py", "--ignore-glob=*/_jit/*.py"] if numpy_only else []
     )
     session.run(
         "pytest",
@@ -54,6 +54,36 @@ def tests(session: nox.Session) -> None:
         *without_numba,
         *session.posargs,
     )
+
+
+FAST_TESTS = (
+    "tests/test_batch.py",
+    "tests/test_batch_backends.py",
+    "tests/test_batch_hardening.py",
+    "tests/test_agents.py",
+)
+"""What a compiled path runs under: the batch engine's tests and the agents' (with numba
+installed, ``SearchAgent`` rolls out through the kernel)."""
+
+
+@nox.session
+def fast(session: nox.Session) -> None:
+    """The compiled paths (the ``fast`` extra, numba) from a clean cache: the batch
+    engine's tests under both backends, the agents' tests, and the doctests of the batch
+    engine and the kernels.
+
+    The tests session under ``CHICKENFOOT_BATCH_BACKENDS=numpy`` (CI) runs without numba;
+    this one installs it, so CI passes through the package with numba and without. The
+    kernels compile once, into this session's own cache directory (``NUMBA_CACHE_DIR``,
+    under ``.nox/``: empty in a clean clone, so CI pays the first compile here).
+    """
+    session.install("-e", ".[fast]", *TEST_DEPS)
+    cache = Path(session.create_tmp()) / "numba-cache"
+    session.run(
+        "pytest", "-q", "-p", "no:cacheprovider", *FAST_TESTS,
+        "--doctest-modules", "src/chickenfoot/batch", "src/chickenfoot/_jit", *session.posargs,
+        env={"CHICKENFOOT_BATCH_BACKENDS": "numpy,numba", "NUMBA_CACHE_DIR": str(cache)},
+    )  # fmt: skip
 
 
 @nox.session
@@ -240,7 +270,6 @@ def build(session: nox.Session) -> None:
     import os
     import shutil
     import tarfile
-    from pathlib import Path
 
     root = Path.cwd()
     session.install("build", "twine", "check-jsonschema", "nox")
