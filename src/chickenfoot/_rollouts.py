@@ -1,0 +1,217 @@
+"""The typed boundary of the compiled search rollouts (``SearchAgent(backend="numba")``).
+
+:class:`Rollouts` turns a sampled world (a :class:`~chickenfoot.State`) into the arrays of
+the kernel :mod:`chickenfoot._jit.search` and runs, in one call, the rollouts a search
+iteration makes: each legal move made, the round played to its end with the greedy or
+the random rollout, each seat's penalty. The results are exactly those of the pure path
+(``playout(apply(world, move), ...)``); the kernel is the speed-up, never another game.
+
+numba and numpy are imported here lazily (:func:`load`, on the first compiled decision),
+never by ``import chickenfoot`` or ``import chickenfoot.agents``; the kernel is untyped
+and reached only through this module, as ``Any``. It is compiled on first use and cached
+on disk (numba's ``cache=True``: in ``__pycache__`` beside it, or ``NUMBA_CACHE_DIR``), so
+a machine pays the compile once; :func:`load` also makes one small call, so that the
+compile (or the load from the cache) happens before a decision's clock starts.
+
+>>> import random
+>>> from chickenfoot import Rules, apply, deal, playout
+>>> s = deal(Rules(), seed=2)
+>>> legal = s.legal_moves
+>>> if available():
+...     got = Rollouts(s.rules, legal, "random", 0).penalties(s, 7)
+... else:  # (without numba: what the kernel gives)
+...     got = [playout(apply(s, m), random.Random(7)).penalties() for m in legal]
+>>> got == [playout(apply(s, m), random.Random(7)).penalties() for m in legal]
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Sequence
+from typing import Any, Final
+
+from chickenfoot.errors import AgentError
+from chickenfoot.moves import DRAW, PASS, Move, Play
+from chickenfoot.rules import Rules
+from chickenfoot.state import State
+from chickenfoot.tiles import PIPS, WITH, set_size
+
+__all__ = ["BACKENDS", "Rollouts", "available", "load", "resolve"]
+
+BACKENDS: Final = ("auto", "numba", "python")
+"""The values of ``SearchAgent(backend=...)``."""
+
+ROLLOUTS: Final = ("greedy", "random")
+
+_MODULES: dict[str, Any] = {}
+_TABLES: dict[tuple[int, int], tuple[Any, ...]] = {}
+
+
+def available() -> bool:
+    """Whether numba can be imported (without importing it)."""
+    return importlib.util.find_spec("numba") is not None
+
+
+def resolve(backend: str) -> bool:
+    """Whether a search with ``backend`` runs compiled: ``"auto"`` when numba can be
+    imported; ``"numba"`` without numba raises :class:`~chickenfoot.AgentError` naming the
+    extra that brings it."""
+    if backend == "python":
+        return False
+    if backend == "numba" and not available():
+        raise AgentError(
+            "backend='numba' needs numba, which is not installed: "
+            "pip install 'chickenfoot[fast]' (or use backend='python')"
+        )
+    return available()
+
+
+def load() -> Any:
+    """The kernel module, compiled (or loaded from numba's cache) and warmed up once."""
+    if not _MODULES:
+        np = importlib.import_module("numpy")
+        kernel = importlib.import_module("chickenfoot._jit.search")
+        _MODULES["np"] = np
+        _MODULES["kernel"] = kernel
+        _MODULES["mt0"] = np.array(_init_genrand(19650218), dtype=np.uint64)
+        # One call per rollout, so that numba compiles (or loads) both before any clock.
+        warm = _warm_up()
+        for rollout in ROLLOUTS:
+            Rollouts(warm.rules, warm.legal_moves, rollout, warm.turn).run(warm, 1)
+    return _MODULES["kernel"]
+
+
+def _warm_up() -> State:
+    from chickenfoot.deal import deal
+
+    return deal(Rules(), seed=0)
+
+
+def _init_genrand(s: int) -> list[int]:
+    """The Mersenne Twister's state after ``init_genrand(s)`` (CPython's ``_random``)."""
+    mt = [s & 0xFFFF_FFFF]
+    for i in range(1, 624):
+        prev = mt[-1]
+        mt.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFF_FFFF)
+    return mt
+
+
+def _tables(max_pip: int, double_blank: int) -> tuple[Any, ...]:
+    """``(px, py, val, withw)`` of a set (cached)."""
+    key = (max_pip, double_blank)
+    got = _TABLES.get(key)
+    if got is None:
+        np = _MODULES["np"]
+        size = set_size(max_pip)
+        words = (size + 63) // 64
+        full = (1 << size) - 1
+        px = np.array([PIPS[t][0] for t in range(size)], dtype=np.int64)
+        py = np.array([PIPS[t][1] for t in range(size)], dtype=np.int64)
+        val = px + py
+        val[0] = double_blank
+        withw = np.frombuffer(
+            b"".join((WITH[v] & full).to_bytes(8 * words, "little") for v in range(max_pip + 1)),
+            dtype="<u8",
+        ).reshape(max_pip + 1, words)
+        got = _TABLES[key] = (px, py, val, withw.copy())
+    return got
+
+
+class Rollouts:
+    """The compiled rollouts of one decision: the legal moves of the seat ``seat`` to act
+    under ``rules``, finished by ``rollout`` (``"greedy"`` or ``"random"``).
+
+    :meth:`run` adds one sampled world's results to :attr:`totals`, the search agent's
+    scores (per move: the seat's penalty minus the others' mean, summed over the worlds).
+    """
+
+    def __init__(self, rules: Rules, legal: Sequence[Move], rollout: str, seat: int) -> None:
+        kernel = load()
+        np = _MODULES["np"]
+        self._run = kernel.rollouts
+        self._np = np
+        self._mt0 = _MODULES["mt0"]
+        self.seat = seat
+        self.mode = ROLLOUTS.index(rollout)
+        self.players = rules.players
+        self.words = (rules.set_size + 63) // 64
+        self.full = (1 << rules.set_size) - 1
+        self.px, self.py, self.val, self.withw = _tables(rules.max_pip, rules.double_blank)
+        self.cf = np.array(
+            [
+                rules.players,
+                self.words,
+                rules.max_pip + 1,
+                rules.draw == "until_playable",
+                rules.may_draw_instead,
+                rules.drawn_tile == "may_play",
+                rules.opening_toes,
+                rules.foot_toes,
+            ],
+            dtype=np.int64,
+        )
+        self.moves = np.array([_code(m) for m in legal], dtype=np.int64).reshape(len(legal), 2)
+        self.pens = np.zeros((len(legal), rules.players), dtype=np.int64)
+        self.scores = np.zeros(len(legal), dtype=np.float64)
+
+    def run(self, world: State, seed: int) -> None:
+        """Add the rollouts of ``world`` (the random rollout: ``random.Random(seed)``)."""
+        np = self._np
+        nbytes = 8 * self.words
+        full = self.full
+        parts = [h.to_bytes(nbytes, "little") for h in world._hands]
+        parts += [e.to_bytes(nbytes, "little") for e in world._ends]
+        parts.append((world._mask & full).to_bytes(nbytes, "little"))
+        bits = np.frombuffer(b"".join(parts), dtype="<u8")
+        sc = np.array(
+            [
+                world.turn,
+                world._drawn,
+                world._pending,
+                world._need,
+                world._nums,
+                1 if world.board else 0,
+                world._centre,
+            ],
+            dtype=np.int64,
+        )
+        bone = np.array(world._bone, dtype=np.int64)
+        self._run(
+            bits,
+            sc,
+            bone,
+            self.moves,
+            self.px,
+            self.py,
+            self.val,
+            self.withw,
+            self.cf,
+            self.mode,
+            np.uint64(seed),
+            self._mt0,
+            self.pens,
+            self.scores,
+            self.seat,
+        )
+
+    def penalties(self, world: State, seed: int) -> list[tuple[int, ...]]:
+        """Each move's final penalties in ``world`` (what :meth:`run` adds up)."""
+        self.run(world, seed)
+        return [tuple(int(x) for x in row) for row in self.pens]
+
+    @property
+    def totals(self) -> list[float]:
+        """The scores so far, one per legal move."""
+        return [float(x) for x in self.scores]
+
+
+def _code(m: Move) -> tuple[int, int]:
+    if isinstance(m, Play):
+        return m._t, m._a
+    if m is DRAW:
+        return -1, -1
+    if m is PASS:
+        return -2, -1
+    raise AgentError(f"{m} is not a listed legal move")  # a named draw is never listed
