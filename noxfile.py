@@ -41,7 +41,11 @@ def tests(session: nox.Session) -> None:
         "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
     )
     without_numba = (
-        ["--ignore=tests/test_batch_backends.py", "--ignore-glob=*/_jit/*.py"]
+        [
+            "--ignore=tests/test_batch_backends.py",
+            "--ignore=tests/test_search_compiled.py",
+            "--ignore-glob=*/_jit/*.py",
+        ]
         if numpy_only
         else []
     )
