@@ -29,14 +29,18 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import random
+import time
 from collections.abc import Sequence
 from typing import Any, Final
 
 from chickenfoot.errors import AgentError
 from chickenfoot.moves import DRAW, PASS, Move, Play
 from chickenfoot.rules import Rules
-from chickenfoot.state import State
+from chickenfoot.sampling import problem
+from chickenfoot.state import State, apply
 from chickenfoot.tiles import PIPS, WITH, set_size
+from chickenfoot.view import View
 
 __all__ = ["BACKENDS", "Rollouts", "available", "load", "resolve"]
 
@@ -75,11 +79,13 @@ def load() -> Any:
         kernel = importlib.import_module("chickenfoot._jit.search")
         _MODULES["np"] = np
         _MODULES["kernel"] = kernel
+        _MODULES["sample"] = importlib.import_module("chickenfoot._jit.sample")
         _MODULES["mt0"] = np.array(_init_genrand(19650218), dtype=np.uint64)
         # One call per rollout, so that numba compiles (or loads) both before any clock.
         warm = _warm_up()
         for rollout in ROLLOUTS:
             Rollouts(warm.rules, warm.legal_moves, rollout, warm.turn).run(warm, 1)
+        _agrees()  # compiles the sampler, and checks it against this Python's sets
     return _MODULES["kernel"]
 
 
@@ -196,6 +202,35 @@ class Rollouts:
             self.seat,
         )
 
+    def search(
+        self, view: View, rng: random.Random, iterations: int, deadline: float | None
+    ) -> None:
+        """Add up to ``iterations`` sampled worlds of ``view`` (``view.sample(rng)``, the
+        seed ``rng.getrandbits(64)``), stopping after the first past ``deadline``.
+
+        With a plain :class:`random.Random` the samples are dealt by the kernel too, from
+        ``rng``'s state, which is then written back: the same samples, seeds and state as
+        the pure loop; otherwise (a subclass, or a Python whose sets the self-check found
+        to differ) the pure sampler deals them."""
+        sampler = _Sampler(view, self) if type(rng) is random.Random and _agrees() else None
+        if sampler is None or not sampler.ok:
+            for _ in range(iterations):
+                self.run(view.sample(rng), rng.getrandbits(64))
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            return
+        sampler.start(rng)
+        try:
+            if deadline is None:
+                sampler.iterate(iterations)
+            else:
+                for _ in range(iterations):
+                    sampler.iterate(1)
+                    if time.perf_counter() > deadline:
+                        break
+        finally:
+            sampler.finish(rng)
+
     def penalties(self, world: State, seed: int) -> list[tuple[int, ...]]:
         """Each move's final penalties in ``world`` (what :meth:`run` adds up)."""
         self.run(world, seed)
@@ -215,3 +250,129 @@ def _code(m: Move) -> tuple[int, int]:
     if m is PASS:
         return -2, -1
     raise AgentError(f"{m} is not a listed legal move")  # a named draw is never listed
+
+
+class _Sampler:
+    """The arrays of a view's sampling problem (:func:`chickenfoot.sampling.problem`), for
+    the kernel :mod:`chickenfoot._jit.sample`."""
+
+    def __init__(self, view: View, rollouts: Rollouts) -> None:
+        p = problem(view)
+        table = view._table
+        self.ok = p.drawn_slot < 0 and table._drawn == (-1 if view.drawn is None else view.drawn.id)
+        if not self.ok:  # (another seat's drawn tile to deal: never at a decision)
+            return
+        np = _MODULES["np"]
+        self.np = np
+        self.rollouts = rollouts
+        r = rollouts
+        nbytes = 8 * r.words
+        zero = bytes(nbytes)
+        parts = [zero] * view.players
+        parts += [e.to_bytes(nbytes, "little") for e in table._ends]
+        parts.append((table._mask & r.full).to_bytes(nbytes, "little"))
+        self.bits = np.frombuffer(b"".join(parts), dtype="<u8").copy()
+        self.hand = np.frombuffer(table._hands[view.seat].to_bytes(nbytes, "little"), dtype="<u8")
+        self.sc = np.array(
+            [
+                view.turn,
+                table._drawn,
+                table._pending,
+                table._need,
+                table._nums,
+                1 if view.board else 0,
+                view.centre.id,
+            ],
+            dtype=np.int64,
+        )
+        i64 = np.int64
+        offsets = [0]
+        for slots in p.feasible:
+            offsets.append(offsets[-1] + len(slots))
+        tables = [0]
+        for cap in p.cap:
+            size = 8
+            while size <= 4 * (cap + 1):
+                size <<= 1
+            tables.append(tables[-1] + size)
+        self.pr = (
+            np.array(p.tiles, dtype=i64),
+            np.array(offsets, dtype=i64),
+            np.array([g for slots in p.feasible for g in slots] or [0], dtype=i64),
+            np.array(p.cap, dtype=i64),
+            np.array(p.owner, dtype=i64),
+            np.array(p.base, dtype=i64),
+            np.array(p.force, dtype=i64).reshape(len(p.force), 2),
+            np.array([t in p.played for t in p.tiles], dtype=np.bool_),
+            np.array(tables, dtype=i64),
+            np.array([view.players, p.bone_slot, view.seat], dtype=i64),
+        )
+
+    def start(self, rng: random.Random) -> None:
+        np = self.np
+        self.version, words, self.gauss = rng.getstate()
+        self.mt = np.array(words[:624], dtype=np.uint64)
+        self.pos = np.array(words[624:], dtype=np.int64)
+
+    def iterate(self, count: int) -> None:
+        r = self.rollouts
+        ok = _MODULES["sample"].iterations(
+            self.pr,
+            self.mt,
+            self.pos,
+            count,
+            self.bits,
+            self.sc,
+            r.moves,
+            (r.px, r.py, r.val, r.withw),
+            r.cf,
+            r.mode,
+            r._mt0,
+            r.pens,
+            r.scores,
+            r.seat,
+            self.hand,
+        )
+        if not ok:  # pragma: no cover - assign never fails once the problem is built
+            raise AssertionError("a compiled sample failed")
+
+    def finish(self, rng: random.Random) -> None:
+        words = (*(int(x) for x in self.mt), int(self.pos[0]))
+        rng.setstate((self.version, words, self.gauss))
+
+
+def _agrees() -> bool:
+    """Whether the compiled sampler deals as this Python does (checked once a process)."""
+    got = _MODULES.get("agree")
+    if got is None:
+        got = _MODULES["agree"] = _self_check()
+    return bool(got)
+
+
+def _self_check() -> bool:
+    """Compare compiled and pure searches on a few views with histories (draws, passes)."""
+    from chickenfoot.deal import deal
+
+    for k, rules in enumerate(
+        (Rules(), Rules(players=2), Rules(centre="holder", draw="until_playable"))
+    ):
+        s = deal(rules, seed=k)
+        rng = random.Random(k)
+        for ply in range(200):
+            if s.is_over():
+                break
+            legal = s.legal_moves
+            if ply % 9 == 4 and len(legal) > 1:
+                v = s.view(s.turn)
+                a = Rollouts(rules, legal, "random", s.turn)
+                b = Rollouts(rules, legal, "random", s.turn)
+                ra, rb = random.Random(ply), random.Random(ply)
+                _MODULES["agree"] = True
+                a.search(v, ra, 3, None)
+                _MODULES["agree"] = None
+                for _ in range(3):
+                    b.run(v.sample(rb), rb.getrandbits(64))
+                if a.totals != b.totals or ra.getstate() != rb.getstate():
+                    return False
+            s = apply(s, rng.choice(legal))
+    return True

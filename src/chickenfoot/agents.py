@@ -302,11 +302,7 @@ class SearchAgent:
         """:meth:`choose` with the rollouts compiled: the same samples, seeds and scores."""
         rollouts = Rollouts(view.rules, legal, self.rollout, view.seat)  # compiles once
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        for _ in range(self.iterations):
-            world = view.sample(rng)
-            rollouts.run(world, rng.getrandbits(64))
-            if deadline is not None and time.perf_counter() > deadline:
-                break
+        rollouts.search(view, rng, self.iterations, deadline)
         totals = rollouts.totals
         best = min(range(len(legal)), key=totals.__getitem__)
         return legal[best]
