@@ -295,11 +295,13 @@ def rollouts(bits, sc, bone, moves, px, py, val, withw, cf, mode, seed, mt0, pen
     cw = np.empty(w_, dtype=np.uint64)
     st = np.empty(8, dtype=np.int64)
     mt = np.empty(624, dtype=np.uint64)
+    seeded = np.empty(624, dtype=np.uint64)
     pos = np.zeros(1, dtype=np.int64)
-    key = np.empty(2, dtype=np.uint64)
-    key[0] = seed & M32
-    key[1] = seed >> np.uint64(32)
-    klen = 2 if key[1] != ZERO else 1
+    if mode == 1:  # random.Random(seed): init_by_array of the seed's 32-bit words, once
+        key = np.empty(2, dtype=np.uint64)
+        key[0] = seed & M32
+        key[1] = seed >> np.uint64(32)
+        mt_seed(mt0, key, 2 if key[1] != ZERO else 1, seeded)
     for i in range(moves.shape[0]):
         for j in range(p_ * w_):
             hw[j] = bits[j]
@@ -312,7 +314,8 @@ def rollouts(bits, sc, bone, moves, px, py, val, withw, cf, mode, seed, mt0, pen
         st[BPOS] = 0
         st[RES] = -1
         if mode == 1:
-            mt_seed(mt0, key, klen, mt)
+            for j in range(624):
+                mt[j] = seeded[j]
             pos[0] = 0
         t, a = moves[i, 0], moves[i, 1]
         if t == -1:
