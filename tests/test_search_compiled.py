@@ -2,7 +2,8 @@
 
 For the same world, move and seed the kernel ends every rollout with the penalties that
 ``playout(apply(world, move), ...)`` gives, greedy or random; so a search makes the same
-choice on both backends for the same ``rng``, and leaves the ``rng`` in the same state.
+choice on both backends for the same ``rng``, and leaves the ``rng`` in the same state;
+the compiled sampler deals the worlds ``View.sample`` deals from the same generator.
 Needs numba: the numpy-only test run of the noxfile leaves this file out.
 """
 
@@ -18,10 +19,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import chickenfoot._rollouts as rollouts_module
-from chickenfoot import AgentError, Rounds, Rules, State, apply, deal, playout
+from chickenfoot import AgentError, Rounds, Rules, State, View, apply, deal, playout
 from chickenfoot._rollouts import Rollouts
 from chickenfoot.agents import HeuristicAgent, RandomAgent, SearchAgent, _greedy_policy
 from chickenfoot.moves import DRAW, PASS
+from chickenfoot.sampling import problem
 from chickenfoot.simulation import simulate
 from strategies import examples, positions
 from strategies import rules as any_rules
@@ -175,6 +177,64 @@ def test_search_chooses_alike_on_both_backends(
     a = SearchAgent(iterations=iterations, rollout=rollout, backend="numba")
     b = SearchAgent(iterations=iterations, rollout=rollout, backend="python")
     assert a.choose(v, v.legal_moves, fast) is b.choose(v, v.legal_moves, slow)
+    assert fast.getstate() == slow.getstate()
+
+
+def pure_search(view: View, rollout: str, rng: random.Random, iterations: int) -> list[float]:
+    """The pure search's totals (``SearchAgent.choose`` before it picks the best)."""
+    r = Rollouts(view.rules, view.legal_moves, rollout, view.seat)
+    for _ in range(iterations):
+        r.run(view.sample(rng), rng.getrandbits(64))
+    return r.totals
+
+
+def compiled_search(view: View, rollout: str, rng: random.Random, iterations: int) -> list[float]:
+    r = Rollouts(view.rules, view.legal_moves, rollout, view.seat)
+    r.search(view, rng, iterations, None)
+    return r.totals
+
+
+def test_compiled_samples_are_the_pure_ones() -> None:
+    """Through whole rounds of many rules, the compiled search deals the same worlds from
+    the same generator: the same totals, and the generator left in the same state; among
+    the views, some whose samples must keep the round unblocked (the forced pairs)."""
+    forced = decisions = 0
+    for k, rules in enumerate(RULES):
+        rng = random.Random(k)
+        s = deal(rules, seed=k, round=1)
+        ply = 0
+        while not s.is_over():
+            if ply % 4 == 0 or not s.boneyard_size:
+                v = s.view(s.turn)
+                forced += bool(problem(v).force)
+                decisions += 1
+                seed = rng.getrandbits(32)
+                rollout = ROLLOUTS[ply % 2]
+                fast, slow = random.Random(seed), random.Random(seed)
+                assert compiled_search(v, rollout, fast, 3) == pure_search(v, rollout, slow, 3)
+                assert fast.getstate() == slow.getstate()
+            s = apply(s, rng.choice(s.legal_moves))
+            ply += 1
+    assert decisions > 200 and forced > 0, (decisions, forced)
+
+
+def test_other_generators_are_sampled_by_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A subclass of random.Random may draw differently: the pure sampler deals for it, as
+    for a Python whose sets the self-check found to iterate differently."""
+
+    class Loaded(random.Random):
+        def random(self) -> float:
+            return 0.5
+
+    s = a_decision(Rules(), 6, 20)
+    assert s is not None
+    v = s.view(s.turn)
+    fast, slow = Loaded(3), Loaded(3)
+    assert compiled_search(v, "random", fast, 4) == pure_search(v, "random", slow, 4)
+    assert fast.getstate() == slow.getstate()
+    monkeypatch.setitem(rollouts_module._MODULES, "agree", False)
+    fast, slow = random.Random(3), random.Random(3)
+    assert compiled_search(v, "greedy", fast, 4) == pure_search(v, "greedy", slow, 4)
     assert fast.getstate() == slow.getstate()
 
 
