@@ -234,11 +234,12 @@ class SearchAgent:
     ``rollout`` finishes each round: ``"greedy"`` (every seat sheds its heaviest tile;
     deterministic, so every move is judged on the same future) or ``"random"`` (uniform
     random moves, faster, the same random choices after every move of a deal).
-    ``backend`` runs the rollouts: ``"numba"`` compiled (the ``chickenfoot[fast]`` extra;
-    the first decision in a process loads the compiled kernel, and the first ever on a
-    machine compiles it, a few seconds, cached on disk), ``"python"`` in pure Python, or
-    ``"auto"`` (the default): compiled when numba can be imported. Both give exactly the
-    same choices for the same ``rng``: the compiled one is only faster.
+    ``backend`` runs the search: ``"numba"`` compiled, samples and rollouts (the
+    ``chickenfoot[fast]`` extra; the first decision in a process loads the kernel, about a
+    second, and the first ever on a machine compiles it, about ten, cached on disk),
+    ``"python"`` in pure Python, or ``"auto"`` (the default): compiled when numba can be
+    imported. Both make exactly the same choices for the same ``rng`` and leave it in the
+    same state: the compiled one is only faster (docs: Agents, Compiled search).
 
     >>> import random
     >>> from chickenfoot import Rules, deal
