@@ -1,10 +1,13 @@
-"""The typed boundary of the compiled search rollouts (``SearchAgent(backend="numba")``).
+"""The typed boundary of the compiled search (``SearchAgent(backend="numba")``).
 
 :class:`Rollouts` turns a sampled world (a :class:`~chickenfoot.State`) into the arrays of
 the kernel :mod:`chickenfoot._jit.search` and runs, in one call, the rollouts a search
 iteration makes: each legal move made, the round played to its end with the greedy or
 the random rollout, each seat's penalty. The results are exactly those of the pure path
 (``playout(apply(world, move), ...)``); the kernel is the speed-up, never another game.
+:meth:`Rollouts.search` runs whole iterations: with a plain :class:`random.Random` the
+kernel :mod:`chickenfoot._jit.sample` also deals the worlds, exactly as
+:meth:`View.sample <chickenfoot.View.sample>` would from the same generator.
 
 numba and numpy are imported here lazily (:func:`load`, on the first compiled decision),
 never by ``import chickenfoot`` or ``import chickenfoot.agents``; the kernel is untyped
