@@ -10,6 +10,7 @@ rotating; the win rate with its Wilson interval (25% = even).
 
     python bench/search.py rate
     python bench/search.py strength --backend numba --games 400 --time-limit 0.05
+    python bench/search.py strength --backend python --time-limit 0 --iterations 32  # default
 """
 
 from __future__ import annotations
@@ -59,7 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     g = sub.add_parser("strength", help="win rate against three HeuristicAgents")
     g.add_argument("--backend", default="auto", choices=("auto", "numba", "python"))
     g.add_argument("--games", type=int, default=200, help="one-round matches (200)")
-    g.add_argument("--time-limit", type=float, default=0.05, help="seconds a decision (0.05)")
+    g.add_argument(
+        "--time-limit", type=float, default=0.05, help="seconds a decision (0.05; 0: none)"
+    )
+    g.add_argument("--iterations", type=int, default=1_000_000, help="a decision (1,000,000)")
     g.add_argument("--rollout", default="greedy", choices=("greedy", "random"))
     g.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
@@ -78,7 +82,10 @@ def main(argv: list[str] | None = None) -> int:
                 )
         return 0
     search = SearchAgent(
-        iterations=1_000_000, time_limit=args.time_limit, rollout=args.rollout, backend=args.backend
+        iterations=args.iterations,
+        time_limit=args.time_limit or None,
+        rollout=args.rollout,
+        backend=args.backend,
     )
     agents = [search, HeuristicAgent(), HeuristicAgent(), HeuristicAgent()]
     start = time.perf_counter()
