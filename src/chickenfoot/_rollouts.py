@@ -55,11 +55,14 @@ ROLLOUTS: Final = ("greedy", "random")
 _MODULES: dict[str, Any] = {}
 _CHUNK: Final = 0.0005  # seconds of compiled iterations between two reads of the clock
 _TABLES: dict[tuple[int, int], tuple[Any, ...]] = {}
+_FOUND: list[bool] = []
 
 
 def available() -> bool:
-    """Whether numba can be imported (without importing it)."""
-    return importlib.util.find_spec("numba") is not None
+    """Whether numba can be imported (without importing it; looked up once a process)."""
+    if not _FOUND:
+        _FOUND.append(importlib.util.find_spec("numba") is not None)
+    return _FOUND[0]
 
 
 def resolve(backend: str) -> bool:
