@@ -43,7 +43,13 @@ def tests(session: nox.Session) -> None:
         "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
     )
     without_numba = (
-        ["--ignore=tests/test_batch_backends.py", "--ignore-glob=*/_jit/*.py"] if numpy_only else []
+        [
+            "--ignore=tests/test_batch_backends.py",
+            "--ignore=tests/test_search_compiled.py",
+            "--ignore-glob=*/_jit/*.py",
+        ]
+        if numpy_only
+        else []
     )
     session.run(
         "pytest",
@@ -61,16 +67,18 @@ FAST_TESTS = (
     "tests/test_batch_backends.py",
     "tests/test_batch_hardening.py",
     "tests/test_agents.py",
+    "tests/test_search_compiled.py",
 )
-"""What a compiled path runs under: the batch engine's tests and the agents' (with numba
-installed, ``SearchAgent`` rolls out through the kernel)."""
+"""What has a compiled path: the batch engine's tests, the agents' (with numba installed,
+``SearchAgent`` samples and rolls out in the kernel) and the compiled search's exactness
+tests."""
 
 
 @nox.session
 def fast(session: nox.Session) -> None:
     """The compiled paths (the ``fast`` extra, numba) from a clean cache: the batch
-    engine's tests under both backends, the agents' tests, and the doctests of the batch
-    engine and the kernels.
+    engine's tests under both backends, the agents' and the compiled search's tests, and
+    the doctests of the batch engine, the kernels and the agents.
 
     The tests session under ``CHICKENFOOT_BATCH_BACKENDS=numpy`` (CI) runs without numba;
     this one installs it, so CI passes through the package with numba and without. The
@@ -81,7 +89,8 @@ def fast(session: nox.Session) -> None:
     cache = Path(session.create_tmp()) / "numba-cache"
     session.run(
         "pytest", "-q", "-p", "no:cacheprovider", *FAST_TESTS,
-        "--doctest-modules", "src/chickenfoot/batch", "src/chickenfoot/_jit", *session.posargs,
+        "--doctest-modules", "src/chickenfoot/batch", "src/chickenfoot/_jit",
+        "src/chickenfoot/agents.py", "src/chickenfoot/_rollouts.py", *session.posargs,
         env={"CHICKENFOOT_BATCH_BACKENDS": "numpy,numba", "NUMBA_CACHE_DIR": str(cache)},
     )  # fmt: skip
 

@@ -379,6 +379,7 @@ def test_serve_answers_every_message() -> None:
     assert got[0]["options"] == {
         "iterations": {"type": "int", "default": 2},
         "rollout": {"type": "string", "default": "greedy"},
+        "backend": {"type": "string", "default": "auto"},
     }
     rng = random.Random(1)
     view = deal(Rules(), seed=2).view(0)

@@ -42,6 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "render",
         "_layout",
         "picture",
+        "_rollouts",
         "agents",
         "simulation",
         "_protocol",

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from chickenfoot.state import State
     from chickenfoot.view import View
 
-__all__ = ["check_history", "public_facts", "sample_record", "sample_state"]
+__all__ = ["check_history", "problem", "public_facts", "sample_record", "sample_state"]
 
 _FAR: Final = 1 << 30  # "never left the hand"
 _GHOST: Final = 1 << 200  # a bit beyond every tile: keeps a ghost hand from emptying
@@ -90,6 +90,12 @@ def public_facts(view: View) -> list[int]:
             if not tiles & ~mask and not any(tiles & a for a in later):
                 out[seat] |= 1 << v
     return out
+
+
+def problem(view: View) -> Problem:
+    """The assignment problem behind the view's samples (built once per view): for the
+    compiled search (``chickenfoot._rollouts``), which deals exactly as :func:`sample_state`."""
+    return _problem(view)
 
 
 def _fail(path: str, message: str) -> FormatError:

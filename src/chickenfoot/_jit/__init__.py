@@ -15,5 +15,6 @@ The contract:
 
 Modules: :mod:`.rules` (the batch engine's rules on tile-set words), :mod:`.deal` (exact
 Mersenne Twister deals and fast splitmix64 deals), :mod:`.lanes` (the batch engine's
-calls over many rounds) and :mod:`.run` (its two entry points).
+calls over many rounds), :mod:`.run` (its two entry points) and :mod:`.search` (the
+search agent's rollouts, reached through ``chickenfoot._rollouts``).
 """

@@ -1,0 +1,383 @@
+"""Determinization compiled with numba: ``View.sample`` and the search's iterations.
+
+:func:`iterations` runs whole iterations of the search agent: deal the unseen tiles as
+``chickenfoot.sampling.sample_state`` does (``chickenfoot._slots.assign``, then the
+boneyard's shuffle), draw the rollouts' seed (``rng.getrandbits(64)``) and run the
+rollouts (:func:`.search.rollouts`), all from the caller's ``random.Random`` state,
+which it advances exactly as the pure Python code would.
+
+Exactness needs three things of CPython, mirrored here:
+
+- the Mersenne Twister (``mt``: the 624 words of ``random.getstate()``, ``pos[0]`` its
+  index), ``getrandbits(k)`` (one output shifted for k <= 32; two, low word first, for
+  64), ``random()`` (``(a >> 5, b >> 6)`` over 2**53), ``_randbelow`` (``getrandbits``
+  of the bit length until below), ``shuffle`` and ``choices`` with weights
+  (``random() * total`` bisected in the running sums);
+- the iteration order of ``set`` objects of small ints (``assign`` walks ``members[q]``):
+  each slot's set is a CPython set table of ``keys`` (-1 empty, -2 deleted), grown,
+  probed (9 linear probes, then the perturbed jump) and rebuilt as ``Objects/setobject.c``
+  does; the caller's self-check (``chickenfoot._rollouts``) compares with real samples
+  before trusting it, and falls back to the pure sampler if they ever differ;
+- ``bisect`` and the list operations, written out.
+
+Layout of the problem ``pr`` (int64 arrays, from ``chickenfoot._slots.Problem``): tiles,
+the feasible slots of each tile as ``foff``/``fsl`` (offsets, slots in list order), cap,
+owner, base, the force pairs ``(tile index, slot)``, played (1: the tile is on the board,
+in no hand), the set tables' offsets ``toff``, and ``misc`` (players, boneyard slot,
+viewer's seat).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .search import rollouts
+
+N = 624
+ONE = np.uint64(1)
+M32 = np.uint64(0xFFFF_FFFF)
+UPPER = np.uint64(0x8000_0000)
+LOWER = np.uint64(0x7FFF_FFFF)
+MATRIX_A = np.uint64(0x9908_B0DF)
+EMPTY, DUMMY = -1, -2
+LP = 9  # CPython's LINEAR_PROBES
+
+
+# -- CPython's random.Random ------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def genrand(mt, pos):
+    """The next 32-bit output of the generator whose state is ``mt`` and index ``pos[0]``."""
+    if pos[0] >= N:
+        for k in range(N):
+            y = (mt[k] & UPPER) | (mt[(k + 1) % N] & LOWER)
+            mag = MATRIX_A if y & ONE else np.uint64(0)
+            mt[k] = mt[(k + 397) % N] ^ (y >> ONE) ^ mag
+        pos[0] = 0
+    y = mt[pos[0]]
+    pos[0] += 1
+    y ^= y >> np.uint64(11)
+    y ^= (y << np.uint64(7)) & np.uint64(0x9D2C_5680)
+    y ^= (y << np.uint64(15)) & np.uint64(0xEFC6_0000)
+    y ^= y >> np.uint64(18)
+    return y & M32
+
+
+@njit(cache=True, _nrt=False)
+def randbelow(mt, pos, n):
+    k = 0
+    while (1 << k) <= n:
+        k += 1
+    r = np.int64(genrand(mt, pos) >> np.uint64(32 - k))
+    while r >= n:
+        r = np.int64(genrand(mt, pos) >> np.uint64(32 - k))
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def shuffle(mt, pos, x, m):
+    for i in range(m - 1, 0, -1):
+        j = randbelow(mt, pos, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
+@njit(cache=True, _nrt=False)
+def shuffle_pairs(mt, pos, x, m):
+    for i in range(m - 1, 0, -1):
+        j = randbelow(mt, pos, i + 1)
+        a, b = x[i, 0], x[i, 1]
+        x[i, 0], x[i, 1] = x[j, 0], x[j, 1]
+        x[j, 0], x[j, 1] = a, b
+
+
+@njit(cache=True, _nrt=False)
+def random01(mt, pos):
+    a = np.float64(genrand(mt, pos) >> np.uint64(5))
+    b = np.float64(genrand(mt, pos) >> np.uint64(6))
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+# -- CPython's set of small ints --------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def set_clear(keys, toff, sm, g):
+    for j in range(toff[g], toff[g] + 8):
+        keys[j] = EMPTY
+    sm[g, 0] = 7  # mask
+    sm[g, 1] = 0  # fill
+    sm[g, 2] = 0  # used
+
+
+@njit(cache=True, _nrt=False)
+def insert_clean(keys, base, mask, key):
+    perturb = key
+    i = key & mask
+    while True:
+        if keys[base + i] == EMPTY:
+            keys[base + i] = key
+            return
+        if i + LP <= mask:
+            for j in range(1, LP + 1):
+                if keys[base + i + j] == EMPTY:
+                    keys[base + i + j] = key
+                    return
+        perturb >>= 5
+        i = (i * 5 + 1 + perturb) & mask
+
+
+@njit(cache=True, _nrt=False)
+def set_resize(keys, toff, sm, g, minused, tmp):
+    newsize = 8
+    while newsize <= minused:
+        newsize <<= 1
+    base = toff[g]
+    oldsize = sm[g, 0] + 1
+    if newsize == 8 and oldsize == 8 and sm[g, 1] == sm[g, 2]:
+        return
+    for j in range(oldsize):
+        tmp[j] = keys[base + j]
+    for j in range(newsize):
+        keys[base + j] = EMPTY
+    for j in range(oldsize):
+        if tmp[j] >= 0:
+            insert_clean(keys, base, newsize - 1, tmp[j])
+    sm[g, 0] = newsize - 1
+    sm[g, 1] = sm[g, 2]
+
+
+@njit(cache=True, _nrt=False)
+def set_add(keys, toff, sm, g, key, tmp):
+    mask = sm[g, 0]
+    base = toff[g]
+    i = key & mask
+    perturb = key
+    free = -1
+    while True:
+        probes = LP if i + LP <= mask else 0
+        e = i
+        while True:
+            k = keys[base + e]
+            if k == EMPTY:
+                if free >= 0:
+                    keys[base + free] = key
+                    sm[g, 2] += 1
+                    return
+                keys[base + e] = key
+                sm[g, 1] += 1
+                sm[g, 2] += 1
+                if sm[g, 1] * 5 >= mask * 3:
+                    used = sm[g, 2]
+                    set_resize(keys, toff, sm, g, used * 2 if used > 50000 else used * 4, tmp)
+                return
+            if k == key:
+                return
+            if k == DUMMY:
+                free = e
+            e += 1
+            if probes == 0:
+                break
+            probes -= 1
+        perturb >>= 5
+        i = (i * 5 + 1 + perturb) & mask
+
+
+@njit(cache=True, _nrt=False)
+def set_remove(keys, toff, sm, g, key):
+    mask = sm[g, 0]
+    base = toff[g]
+    i = key & mask
+    perturb = key
+    while True:
+        probes = LP if i + LP <= mask else 0
+        e = i
+        while True:
+            k = keys[base + e]
+            if k == EMPTY:
+                return  # pragma: no cover - never absent
+            if k == key:
+                keys[base + e] = DUMMY
+                sm[g, 2] -= 1
+                return
+            e += 1
+            if probes == 0:
+                break
+            probes -= 1
+        perturb >>= 5
+        i = (i * 5 + 1 + perturb) & mask
+
+
+# -- chickenfoot._slots.assign ----------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def move_to(x, g, where, fixed, room, foff, fsl, keys, toff, sm, tmp, par, queue):
+    """``move_to`` of ``assign``: place ``x`` in ``g`` along an alternating path."""
+    home = where[x]
+    if home != g:
+        slots = room.shape[0]
+        for h in range(slots):
+            par[h, 0] = -2  # not in parent
+        par[g, 0] = -1
+        par[g, 1] = -1
+        queue[0] = g
+        qn = 1
+        qi = 0
+        found = False
+        while qi < qn:
+            q = queue[qi]
+            qi += 1
+            base = toff[q]
+            for j in range(sm[q, 0] + 1):
+                y = keys[base + j]
+                if y < 0 or fixed[y] or y == x:
+                    continue
+                for f in range(foff[y], foff[y + 1]):
+                    h = fsl[f]
+                    if par[h, 0] != -2:
+                        continue
+                    par[h, 0] = y
+                    par[h, 1] = q
+                    if h == home:
+                        break
+                    queue[qn] = h
+                    qn += 1
+                if par[home, 0] != -2:
+                    found = True
+                    break
+            if found:
+                break
+        if not found:
+            return False
+        h = home
+        while h != g:
+            y, q = par[h, 0], par[h, 1]
+            set_remove(keys, toff, sm, q, y)
+            set_add(keys, toff, sm, h, y, tmp)
+            where[y] = h
+            h = q
+        set_remove(keys, toff, sm, home, x)
+        set_add(keys, toff, sm, g, x, tmp)
+        where[x] = g
+    fixed[x] = True
+    room[g] -= 1
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
+    """``assign(p, rng)`` into ``where``; False when forcing fails (never, once it worked)."""
+    n = base.shape[0]
+    slots = cap.shape[0]
+    fixed, room, order, cands, cum, tmp, par, queue, pairs = ws
+    for g in range(slots):
+        set_clear(keys, toff, sm, g)
+        room[g] = cap[g]
+    for x in range(n):
+        where[x] = base[x]
+        fixed[x] = False
+        set_add(keys, toff, sm, base[x], x, tmp)
+    nf = force.shape[0]
+    if nf:
+        for i in range(nf):
+            pairs[i, 0], pairs[i, 1] = force[i, 0], force[i, 1]
+        shuffle_pairs(mt, pos, pairs, nf)
+        ok = False
+        for i in range(nf):
+            if move_to(pairs[i, 0], pairs[i, 1], where, fixed, room, foff, fsl, keys, toff,
+                       sm, tmp, par, queue):  # fmt: skip
+                ok = True
+                break
+        if not ok:
+            return False
+    for i in range(n):
+        order[i] = i
+    shuffle(mt, pos, order, n)
+    for i in range(n):
+        x = order[i]
+        if fixed[x]:
+            continue
+        nc = 0
+        for f in range(foff[x], foff[x + 1]):
+            if room[fsl[f]]:
+                cands[nc] = fsl[f]
+                nc += 1
+        while True:
+            if nc == 0:
+                return False  # pragma: no cover - a complete assignment always exists
+            if nc == 1:
+                c = 0
+            else:
+                total = 0
+                for k in range(nc):
+                    total += room[cands[k]]
+                    cum[k] = total
+                r = random01(mt, pos) * np.float64(total)
+                lo, hi = 0, nc - 1
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if r < np.float64(cum[mid]):
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                c = lo
+            g = cands[c]
+            if move_to(x, g, where, fixed, room, foff, fsl, keys, toff, sm, tmp, par, queue):
+                break
+            for k in range(c, nc - 1):
+                cands[k] = cands[k + 1]
+            nc -= 1
+    return True
+
+
+@njit(cache=True)
+def iterations(pr, mt, pos, count, bits, sc, moves, tabs, cf, mode, mt0, pens, totals, seat,
+               hand):  # fmt: skip
+    """``count`` iterations of the search (module docstring): sample, seed, rollouts.
+    ``hand`` is the viewer's hand (``W`` words); returns False if a sample failed."""
+    tiles, foff, fsl, cap, owner, base, force, played, toff, misc = pr
+    p_, w_ = cf[0], cf[1]
+    bone_slot, me = misc[1], misc[2]
+    n = tiles.shape[0]
+    slots = cap.shape[0]
+    keys = np.empty(toff[slots], dtype=np.int64)
+    sm = np.zeros((slots, 3), dtype=np.int64)
+    where = np.empty(n, dtype=np.int64)
+    big = max(n, slots) + 1
+    ws = (
+        np.zeros(n, dtype=np.bool_),
+        np.empty(slots, dtype=np.int64),
+        np.empty(n, dtype=np.int64),
+        np.empty(slots, dtype=np.int64),
+        np.empty(slots, dtype=np.int64),
+        np.empty(toff[slots], dtype=np.int64),
+        np.empty((slots, 2), dtype=np.int64),
+        np.empty(big, dtype=np.int64),
+        np.empty((max(force.shape[0], 1), 2), dtype=np.int64),
+    )
+    bone = np.empty(n, dtype=np.int64)
+    for _ in range(count):
+        if not assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
+            return False
+        for j in range(p_ * w_):
+            bits[j] = np.uint64(0)
+        for w in range(w_):
+            bits[me * w_ + w] = hand[w]
+        nb = 0
+        for i in range(n):
+            g = where[i]
+            t = tiles[i]
+            if g == bone_slot:
+                bone[nb] = t
+                nb += 1
+            elif owner[g] >= 0 and not played[i]:
+                bits[owner[g] * w_ + (t >> 6)] |= ONE << np.uint64(t & 63)
+        shuffle(mt, pos, bone, nb)
+        lo = genrand(mt, pos)
+        hi = genrand(mt, pos)
+        seed = (hi << np.uint64(32)) | lo
+        rollouts(bits, sc, bone[:nb], moves, tabs[0], tabs[1], tabs[2], tabs[3], cf, mode, seed,
+                 mt0, pens, totals, seat)  # fmt: skip
+    return True

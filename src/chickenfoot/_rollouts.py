@@ -1,0 +1,393 @@
+"""The typed boundary of the compiled search (``SearchAgent(backend="numba")``).
+
+:class:`Rollouts` turns a sampled world (a :class:`~chickenfoot.State`) into the arrays of
+the kernel :mod:`chickenfoot._jit.search` and runs, in one call, the rollouts a search
+iteration makes: each legal move made, the round played to its end with the greedy or
+the random rollout, each seat's penalty. The results are exactly those of the pure path
+(``playout(apply(world, move), ...)``); the kernel is the speed-up, never another game.
+:meth:`Rollouts.search` runs whole iterations: with a plain :class:`random.Random` the
+kernel :mod:`chickenfoot._jit.sample` also deals the worlds, exactly as
+:meth:`View.sample <chickenfoot.View.sample>` would from the same generator.
+
+numba and numpy are imported here lazily (:func:`load`, on the first compiled decision),
+never by ``import chickenfoot`` or ``import chickenfoot.agents``; the kernel is untyped
+and reached only through this module, as ``Any``. It is compiled on first use and cached
+on disk (numba's ``cache=True``: in ``__pycache__`` beside it, or ``NUMBA_CACHE_DIR``), so
+a machine pays the compile once; :func:`load` also makes one small call, so that the
+compile (or the load from the cache) happens before a decision's clock starts.
+
+>>> import random
+>>> from chickenfoot import Rules, apply, deal, playout
+>>> s = deal(Rules(), seed=2)
+>>> legal = s.legal_moves
+>>> if available():
+...     got = Rollouts(s.rules, legal, "random", 0).penalties(s, 7)
+... else:  # (without numba: what the kernel gives)
+...     got = [playout(apply(s, m), random.Random(7)).penalties() for m in legal]
+>>> got == [playout(apply(s, m), random.Random(7)).penalties() for m in legal]
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+import time
+from collections.abc import Sequence
+from typing import Any, Final
+
+from chickenfoot.errors import AgentError
+from chickenfoot.moves import DRAW, PASS, Move, Play
+from chickenfoot.rules import Rules
+from chickenfoot.sampling import problem
+from chickenfoot.state import State, apply
+from chickenfoot.tiles import PIPS, WITH, set_size
+from chickenfoot.view import View
+
+__all__ = ["BACKENDS", "Rollouts", "available", "load", "resolve"]
+
+BACKENDS: Final = ("auto", "numba", "python")
+"""The values of ``SearchAgent(backend=...)``."""
+
+ROLLOUTS: Final = ("greedy", "random")
+
+_MODULES: dict[str, Any] = {}
+_CHUNK: Final = 0.0005  # seconds of compiled iterations between two reads of the clock
+_TABLES: dict[tuple[int, int], tuple[Any, ...]] = {}
+_FOUND: list[bool] = []
+
+
+def available() -> bool:
+    """Whether numba can be imported (without importing it; looked up once a process)."""
+    if not _FOUND:
+        _FOUND.append(importlib.util.find_spec("numba") is not None)
+    return _FOUND[0]
+
+
+def resolve(backend: str) -> bool:
+    """Whether a search with ``backend`` runs compiled: ``"auto"`` when numba can be
+    imported; ``"numba"`` without numba raises :class:`~chickenfoot.AgentError` naming the
+    extra that brings it."""
+    if backend == "python":
+        return False
+    if backend == "numba" and not available():
+        raise AgentError(
+            "backend='numba' needs numba, which is not installed: "
+            "pip install 'chickenfoot[fast]' (or use backend='python')"
+        )
+    return available()
+
+
+def load() -> Any:
+    """The kernel module, compiled (or loaded from numba's cache) and warmed up once."""
+    if not _MODULES:
+        np = importlib.import_module("numpy")
+        kernel = importlib.import_module("chickenfoot._jit.search")
+        _MODULES["np"] = np
+        _MODULES["kernel"] = kernel
+        _MODULES["sample"] = importlib.import_module("chickenfoot._jit.sample")
+        _MODULES["mt0"] = np.array(_init_genrand(19650218), dtype=np.uint64)
+        # One call per rollout, so that numba compiles (or loads) both before any clock.
+        warm = _warm_up()
+        for rollout in ROLLOUTS:
+            Rollouts(warm.rules, warm.legal_moves, rollout, warm.turn).run(warm, 1)
+        _agrees()  # compiles the sampler, and checks it against this Python's sets
+    return _MODULES["kernel"]
+
+
+def _warm_up() -> State:
+    from chickenfoot.deal import deal
+
+    return deal(Rules(), seed=0)
+
+
+def _init_genrand(s: int) -> list[int]:
+    """The Mersenne Twister's state after ``init_genrand(s)`` (CPython's ``_random``)."""
+    mt = [s & 0xFFFF_FFFF]
+    for i in range(1, 624):
+        prev = mt[-1]
+        mt.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFF_FFFF)
+    return mt
+
+
+def _tables(max_pip: int, double_blank: int) -> tuple[Any, ...]:
+    """``(px, py, val, withw)`` of a set (cached)."""
+    key = (max_pip, double_blank)
+    got = _TABLES.get(key)
+    if got is None:
+        np = _MODULES["np"]
+        size = set_size(max_pip)
+        words = (size + 63) // 64
+        full = (1 << size) - 1
+        px = np.array([PIPS[t][0] for t in range(size)], dtype=np.int64)
+        py = np.array([PIPS[t][1] for t in range(size)], dtype=np.int64)
+        val = px + py
+        val[0] = double_blank
+        withw = np.frombuffer(
+            b"".join((WITH[v] & full).to_bytes(8 * words, "little") for v in range(max_pip + 1)),
+            dtype="<u8",
+        ).reshape(max_pip + 1, words)
+        got = _TABLES[key] = (px, py, val, withw.copy())
+    return got
+
+
+class Rollouts:
+    """The compiled rollouts of one decision: the legal moves of the seat ``seat`` to act
+    under ``rules``, finished by ``rollout`` (``"greedy"`` or ``"random"``).
+
+    :meth:`run` adds one sampled world's results to :attr:`totals`, the search agent's
+    scores (per move: the seat's penalty minus the others' mean, summed over the worlds).
+    """
+
+    def __init__(self, rules: Rules, legal: Sequence[Move], rollout: str, seat: int) -> None:
+        kernel = load()
+        np = _MODULES["np"]
+        self._run = kernel.rollouts
+        self._np = np
+        self._mt0 = _MODULES["mt0"]
+        self.seat = seat
+        self.mode = ROLLOUTS.index(rollout)
+        self.players = rules.players
+        self.words = (rules.set_size + 63) // 64
+        self.full = (1 << rules.set_size) - 1
+        self.px, self.py, self.val, self.withw = _tables(rules.max_pip, rules.double_blank)
+        self.cf = np.array(
+            [
+                rules.players,
+                self.words,
+                rules.max_pip + 1,
+                rules.draw == "until_playable",
+                rules.may_draw_instead,
+                rules.drawn_tile == "may_play",
+                rules.opening_toes,
+                rules.foot_toes,
+            ],
+            dtype=np.int64,
+        )
+        self.moves = np.array([_code(m) for m in legal], dtype=np.int64).reshape(len(legal), 2)
+        self.pens = np.zeros((len(legal), rules.players), dtype=np.int64)
+        self.scores = np.zeros(len(legal), dtype=np.float64)
+
+    def run(self, world: State, seed: int) -> None:
+        """Add the rollouts of ``world`` (the random rollout: ``random.Random(seed)``)."""
+        np = self._np
+        nbytes = 8 * self.words
+        full = self.full
+        parts = [h.to_bytes(nbytes, "little") for h in world._hands]
+        parts += [e.to_bytes(nbytes, "little") for e in world._ends]
+        parts.append((world._mask & full).to_bytes(nbytes, "little"))
+        bits = np.frombuffer(b"".join(parts), dtype="<u8")
+        sc = np.array(
+            [
+                world.turn,
+                world._drawn,
+                world._pending,
+                world._need,
+                world._nums,
+                1 if world.board else 0,
+                world._centre,
+            ],
+            dtype=np.int64,
+        )
+        bone = np.array(world._bone, dtype=np.int64)
+        self._run(
+            bits,
+            sc,
+            bone,
+            self.moves,
+            self.px,
+            self.py,
+            self.val,
+            self.withw,
+            self.cf,
+            self.mode,
+            np.uint64(seed),
+            self._mt0,
+            self.pens,
+            self.scores,
+            self.seat,
+        )
+
+    def search(
+        self, view: View, rng: random.Random, iterations: int, deadline: float | None
+    ) -> None:
+        """Add up to ``iterations`` sampled worlds of ``view`` (``view.sample(rng)``, the
+        seed ``rng.getrandbits(64)``), stopping once past ``deadline`` (compiled, the clock
+        is read about every half millisecond).
+
+        With a plain :class:`random.Random` the samples are dealt by the kernel too, from
+        ``rng``'s state, which is then written back: the same samples, seeds and state as
+        the pure loop; otherwise (a subclass, or a Python whose sets the self-check found
+        to differ) the pure sampler deals them."""
+        sampler = _Sampler(view, self) if type(rng) is random.Random and _agrees() else None
+        if sampler is None or not sampler.ok:
+            for _ in range(iterations):
+                self.run(view.sample(rng), rng.getrandbits(64))
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            return
+        sampler.start(rng)
+        try:
+            if deadline is None:
+                sampler.iterate(iterations)
+            else:
+                # Chunks of about half a millisecond, the clock read between them.
+                done, chunk = 0, 1
+                while done < iterations:
+                    count = min(chunk, iterations - done)
+                    began = time.perf_counter()
+                    sampler.iterate(count)
+                    done += count
+                    now = time.perf_counter()
+                    if now > deadline:
+                        break
+                    chunk = max(1, int(count * _CHUNK / max(now - began, 1e-9)))
+        finally:
+            sampler.finish(rng)
+
+    def penalties(self, world: State, seed: int) -> list[tuple[int, ...]]:
+        """Each move's final penalties in ``world`` (what :meth:`run` adds up)."""
+        self.run(world, seed)
+        return [tuple(int(x) for x in row) for row in self.pens]
+
+    @property
+    def totals(self) -> list[float]:
+        """The scores so far, one per legal move."""
+        return [float(x) for x in self.scores]
+
+
+def _code(m: Move) -> tuple[int, int]:
+    if isinstance(m, Play):
+        return m._t, m._a
+    if m is DRAW:
+        return -1, -1
+    if m is PASS:
+        return -2, -1
+    raise AgentError(f"{m} is not a listed legal move")  # a named draw is never listed
+
+
+class _Sampler:
+    """The arrays of a view's sampling problem (:func:`chickenfoot.sampling.problem`), for
+    the kernel :mod:`chickenfoot._jit.sample`."""
+
+    def __init__(self, view: View, rollouts: Rollouts) -> None:
+        p = problem(view)
+        table = view._table
+        self.ok = p.drawn_slot < 0 and table._drawn == (-1 if view.drawn is None else view.drawn.id)
+        if not self.ok:  # (another seat's drawn tile to deal: never at a decision)
+            return
+        np = _MODULES["np"]
+        self.np = np
+        self.rollouts = rollouts
+        r = rollouts
+        nbytes = 8 * r.words
+        zero = bytes(nbytes)
+        parts = [zero] * view.players
+        parts += [e.to_bytes(nbytes, "little") for e in table._ends]
+        parts.append((table._mask & r.full).to_bytes(nbytes, "little"))
+        self.bits = np.frombuffer(b"".join(parts), dtype="<u8").copy()
+        self.hand = np.frombuffer(table._hands[view.seat].to_bytes(nbytes, "little"), dtype="<u8")
+        self.sc = np.array(
+            [
+                view.turn,
+                table._drawn,
+                table._pending,
+                table._need,
+                table._nums,
+                1 if view.board else 0,
+                view.centre.id,
+            ],
+            dtype=np.int64,
+        )
+        i64 = np.int64
+        offsets = [0]
+        for slots in p.feasible:
+            offsets.append(offsets[-1] + len(slots))
+        tables = [0]
+        for cap in p.cap:
+            size = 8
+            while size <= 4 * (cap + 1):
+                size <<= 1
+            tables.append(tables[-1] + size)
+        self.pr = (
+            np.array(p.tiles, dtype=i64),
+            np.array(offsets, dtype=i64),
+            np.array([g for slots in p.feasible for g in slots] or [0], dtype=i64),
+            np.array(p.cap, dtype=i64),
+            np.array(p.owner, dtype=i64),
+            np.array(p.base, dtype=i64),
+            np.array(p.force, dtype=i64).reshape(len(p.force), 2),
+            np.array([t in p.played for t in p.tiles], dtype=np.bool_),
+            np.array(tables, dtype=i64),
+            np.array([view.players, p.bone_slot, view.seat], dtype=i64),
+        )
+
+    def start(self, rng: random.Random) -> None:
+        np = self.np
+        self.version, words, self.gauss = rng.getstate()
+        self.mt = np.array(words[:624], dtype=np.uint64)
+        self.pos = np.array(words[624:], dtype=np.int64)
+
+    def iterate(self, count: int) -> None:
+        r = self.rollouts
+        ok = _MODULES["sample"].iterations(
+            self.pr,
+            self.mt,
+            self.pos,
+            count,
+            self.bits,
+            self.sc,
+            r.moves,
+            (r.px, r.py, r.val, r.withw),
+            r.cf,
+            r.mode,
+            r._mt0,
+            r.pens,
+            r.scores,
+            r.seat,
+            self.hand,
+        )
+        if not ok:  # pragma: no cover - assign never fails once the problem is built
+            raise AssertionError("a compiled sample failed")
+
+    def finish(self, rng: random.Random) -> None:
+        words = (*(int(x) for x in self.mt), int(self.pos[0]))
+        rng.setstate((self.version, words, self.gauss))
+
+
+def _agrees() -> bool:
+    """Whether the compiled sampler deals as this Python does (checked once a process)."""
+    got = _MODULES.get("agree")
+    if got is None:
+        got = _MODULES["agree"] = _self_check()
+    return bool(got)
+
+
+def _self_check() -> bool:
+    """Compare compiled and pure searches on a few views with histories (draws, passes)."""
+    from chickenfoot.deal import deal
+
+    for k, rules in enumerate(
+        (Rules(), Rules(players=2), Rules(centre="holder", draw="until_playable"))
+    ):
+        s = deal(rules, seed=k)
+        rng = random.Random(k)
+        for ply in range(200):
+            if s.is_over():
+                break
+            legal = s.legal_moves
+            if ply % 9 == 4 and len(legal) > 1:
+                v = s.view(s.turn)
+                a = Rollouts(rules, legal, "random", s.turn)
+                b = Rollouts(rules, legal, "random", s.turn)
+                ra, rb = random.Random(ply), random.Random(ply)
+                _MODULES["agree"] = True
+                a.search(v, ra, 3, None)
+                _MODULES["agree"] = None
+                for _ in range(3):
+                    b.run(v.sample(rb), rb.getrandbits(64))
+                if a.totals != b.totals or ra.getstate() != rb.getstate():
+                    return False
+            s = apply(s, rng.choice(legal))
+    return True
