@@ -118,6 +118,34 @@ def test_compiled_playout_results_agree_with_the_final_states() -> None:
     assert len(e.random_playout(0)) == 0
 
 
+@pytest.mark.parametrize("deals", ["exact", "fast"])
+@pytest.mark.parametrize("rules", PRESETS)
+def test_new_rounds_play_as_the_same_deals_held_in_the_lanes(rules: cf.Rules, deals: str) -> None:
+    # random_playout(k) plays each new round in its own working state (chickenfoot._jit.local);
+    # the same deals held in the lanes and played by random_playout() (the rules on the
+    # store's arrays, round after round from the same generator) end the same, array for array
+    n = 12
+    a = BatchEngine(rules, n, seed=0, rng_seed=7, deals=deals, **NUMBA)
+    ra = a.random_playout(n)
+    b = BatchEngine(rules, n, seed=n, rng_seed=7, deals=deals, **NUMBA)
+    rb = b.random_playout()
+    assert ra.seeds == rb.seeds == list(range(n, 2 * n))
+    assert ra.out.tolist() == rb.out.tolist() and ra.plies.tolist() == rb.plies.tolist()
+    assert ra.penalties.tolist() == rb.penalties.tolist()
+    assert all(same(a.to_state(i), b.to_state(i)) for i in range(n))
+    for x, y in zip(_compiled.arrays(a), _compiled.arrays(b), strict=True):
+        if x.ndim == 2 and x.dtype == np.int32:  # the board: the placements made
+            x, y = [row[:k] for row, k in zip(x, a.nboard, strict=True)], [
+                row[:k] for row, k in zip(y, b.nboard, strict=True)
+            ]
+            assert all((p == q).all() for p, q in zip(x, y, strict=True))
+        elif x.ndim == 2 and x.dtype == np.int16:  # the boneyard: its tiles
+            assert all((p[:k] == q[:k]).all() for p, q, k in zip(x, y, a.bend, strict=True))
+        else:
+            assert (x == y).all()
+    assert (a.random_actions() == b.random_actions()).all()  # the generators agree after
+
+
 def test_exact_deals_of_any_seed_and_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = cf.Rules(players=6, max_pip=12, hand_size=9)
     picked = [10**3999, -(10**3999), -1, 0, 2**64, 2**64 + 1, 99, 123456789]

@@ -251,8 +251,15 @@ def deal_lanes(st, cf, tb, sc, lanes, mode, orders, tiles, mt0, keys, klens, fke
 @njit(cache=True, _nrt=False)
 def deal_one(st, cf, tb, sc, j, i, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
              round64, centre, leader):  # fmt: skip
-    """Deal round ``j`` of a block into lane ``i`` (compiled once, called once a round; the
-    calls of a block come in order of ``j``, from a call that cleared ``sc[6][1]``).
+    """Deal round ``j`` of a block into lane ``i`` (:func:`shuffle_one`, then :func:`deal_lane`)."""
+    shuffle_one(sc, j, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64)
+    deal_lane(st, cf, tb, i, sc[0], centre, leader)
+
+
+@njit(cache=True, _nrt=False)
+def shuffle_one(sc, j, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64):
+    """The shuffle of round ``j`` of a block into ``sc[0]`` (compiled once, called once a
+    round; the calls of a block come in order of ``j``, from a call that cleared ``sc[6][1]``).
 
     Exact deals are seeded four at a time (:func:`mt_seed4`) when four keys of a group
     have the same length; the group's states wait in ``sc[5]``."""
@@ -276,11 +283,9 @@ def deal_one(st, cf, tb, sc, j, i, mode, orders, tiles, mt0, keys, klens, fkey, 
                 mt[k] = mt4[k, j - g0]
             pos[0] = 0
             mt_shuffle(mt, pos, x, m)
-            deal_lane(st, cf, tb, i, x, centre, leader)
             return
     shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, fkey[0], fkey[1], seeds64,
              round64, orders)  # fmt: skip
-    deal_lane(st, cf, tb, i, x, centre, leader)
 
 
 @njit(cache=True, _nrt=False)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .deal import deal_one
 from .rules import (
     BEND,
     BPOS,
@@ -274,21 +273,6 @@ def playout_lanes(st, cf, tb, rs, lanes, out, pens, plies):
         i = lanes[r]
         play_round(st, cf, tb, i, rs)
         record(st, cf, tb, i, r, out, pens, plies)
-
-
-@njit(cache=True, _nrt=False)
-def playout_new(st, cf, tb, sc, rs, h, j0, mode, tiles, mt0, keys, klens, fkey, seeds64,
-                round64, orders, centre, leader, out, pens, plies):  # fmt: skip
-    """Deal and play ``len(out)`` new rounds, round ``j`` of the block (``j0 + j`` of the
-    playout) in lane ``(j0 + j) % h``: exact deals (mode 0) from ``keys[j]``, fast ones
-    (mode 1) from seed ``seeds64[j]``."""
-    sc[6][1] = 0  # no seeded group of this call yet
-    for j in range(out.shape[0]):
-        i = (j0 + j) % h
-        deal_one(st, cf, tb, sc, j, i, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
-                 round64, centre, leader)  # fmt: skip
-        play_round(st, cf, tb, i, rs)
-        record(st, cf, tb, i, j, out, pens, plies)
 
 
 @njit(cache=True, _nrt=False)

@@ -19,22 +19,22 @@ from .lanes import (
     observe,
     penalties,
     playout_lanes,
-    playout_new,
     random_actions,
     random_steps,
 )
+from .local import playout_new
 
 DEAL, STEPS, ACTIONS, APPLY, LANES, NEW = range(6)
 MASK, COUNTS, IDS, OBSERVE, CHECK, PENALTIES = range(6)
 
 
-def play(op, st, cf, tb, sc, rs, lanes, moves, ended, dl, out, pens, plies):
+def play(op, st, cf, tb, sc, lo, rs, lanes, moves, ended, dl, out, pens, plies):
     """The moves: deal (``DEAL``), random steps, random actions (into ``out``), the
     given ``moves`` (``(kind, tile, anchor)``; ``ended`` says which rounds ended), and
-    the playouts of the rounds in ``lanes`` or of new rounds. ``dl``: the deals'
-    arguments ``(mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64, centre,
-    leader, h, j0)``."""
-    mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64, centre, leader, h, j0 = dl
+    the playouts of the rounds in ``lanes`` or of new rounds (in the working arrays
+    ``lo``, :mod:`.local`). ``dl``: the deals' arguments ``(mode, orders, tiles, mt0,
+    keys, klens, fkey, seeds64, round64, centre, leader, h, j0, k)``."""
+    mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64, centre, leader, h, j0, k = dl
     if op == DEAL:
         deal_lanes(st, cf, tb, sc, lanes, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
                    round64, centre, leader)  # fmt: skip
@@ -47,7 +47,7 @@ def play(op, st, cf, tb, sc, rs, lanes, moves, ended, dl, out, pens, plies):
     elif op == LANES:
         playout_lanes(st, cf, tb, rs, lanes, out, pens, plies)
     else:
-        playout_new(st, cf, tb, sc, rs, h, j0, mode, tiles, mt0, keys, klens, fkey, seeds64,
+        playout_new(st, cf, tb, sc, lo, rs, h, j0, k, mode, tiles, mt0, keys, klens, fkey, seeds64,
                     round64, orders, centre, leader, out, pens, plies)  # fmt: skip
 
 

@@ -107,6 +107,7 @@ class Compiled:
         self.rules = rules
         self.mt0 = _MT0.astype(np.uint64)
         self.sc = scratch(tb.S, tb.A)
+        self.lo = local_scratch(tb.S, tb.V, tb.W, tb.P)
 
     # -- deals -----------------------------------------------------------------------------------
 
@@ -156,14 +157,14 @@ class Compiled:
             mode, keys, lens, s64, orders = self._source(e, part)
             lanes = np.ascontiguousarray(g[i : i + BLOCK], dtype=np.int64)
             dl = (mode, orders, tiles, self.mt0, keys, lens, key, s64, np.uint64(e.round & _M64),
-                  centre, leader, 0, 0)  # fmt: skip
+                  centre, leader, 0, 0, 0)  # fmt: skip
             self._play(0, e, lanes, dl=dl)
         for j, lane in enumerate(g.tolist()):
             e.seeds[lane] = seeds[j]
 
     def _dl(self) -> tuple[Any, ...]:
         return (0, _NO_ORDERS, _I1, self.mt0, _NO_KEYS[0], _NO_KEYS[1], _NO_SEEDS, _NO_SEEDS,
-                np.uint64(0), 0, 0, 0, 0)  # fmt: skip
+                np.uint64(0), 0, 0, 0, 0, 0)  # fmt: skip
 
     def _play(
         self,
@@ -179,7 +180,7 @@ class Compiled:
         plies: I64 = _I1,
     ) -> None:
         """:func:`chickenfoot._jit.run.play`, the arguments ``op`` does not use filled in."""
-        self.k.play(op, arrays(e), self.cf, self.tb, self.sc, rs, _lanes(lanes), moves, ended,
+        self.k.play(op, arrays(e), self.cf, self.tb, self.sc, self.lo, rs, _lanes(lanes), moves, ended,
                     self._dl() if dl is None else dl, out, pens, plies)  # fmt: skip
 
     def _read(
@@ -276,7 +277,22 @@ class Compiled:
         for j0 in range(0, k, BLOCK):
             j1 = min(j0 + BLOCK, k)
             mode, keys, lens, s64, orders = self._source(e, seeds[j0:j1])
-            dl = (mode, orders, tiles, self.mt0, keys, lens, key, s64, r64, centre, leader, h, j0)
+            dl = (
+                mode,
+                orders,
+                tiles,
+                self.mt0,
+                keys,
+                lens,
+                key,
+                s64,
+                r64,
+                centre,
+                leader,
+                h,
+                j0,
+                k,
+            )
             self._play(5, e, rs=rs, dl=dl, out=out[j0:j1], pens=pens[j0:j1], plies=plies[j0:j1])
         for i in range(h):
             e.seeds[i] = seeds[i + h * ((k - 1 - i) // h)]
@@ -292,6 +308,16 @@ def scratch(tiles: int, actions: int) -> tuple[Any, ...]:
             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.uint64),
             np.zeros(actions, dtype=np.int64), np.zeros((624, 4), dtype=np.uint64),
             np.zeros(2, dtype=np.int64))  # fmt: skip
+
+
+def local_scratch(s: int, v: int, w: int, p: int) -> tuple[Any, ...]:
+    """The working arrays of a round played in local state (:mod:`chickenfoot._jit.local`):
+    hands, open ends, their counts per number, the playable tiles, the table, the board
+    and the scalars."""
+    return (np.zeros(p * w, dtype=np.uint64), np.zeros(v * w, dtype=np.uint64),
+            np.zeros(v, dtype=np.int64), np.zeros(w, dtype=np.uint64),
+            np.zeros(w, dtype=np.uint64), np.zeros(max(s, 1), dtype=np.int32),
+            np.zeros(10, dtype=np.int64))  # fmt: skip
 
 
 def _lanes(g: Any) -> I64:
