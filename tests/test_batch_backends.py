@@ -135,10 +135,7 @@ def test_new_rounds_play_as_the_same_deals_held_in_the_lanes(rules: cf.Rules, de
     assert all(same(a.to_state(i), b.to_state(i)) for i in range(n))
     for x, y in zip(_compiled.arrays(a), _compiled.arrays(b), strict=True):
         if x.ndim == 2 and x.dtype == np.int32:  # the board: the placements made
-            x, y = [row[:k] for row, k in zip(x, a.nboard, strict=True)], [
-                row[:k] for row, k in zip(y, b.nboard, strict=True)
-            ]
-            assert all((p == q).all() for p, q in zip(x, y, strict=True))
+            assert all((p[:k] == q[:k]).all() for p, q, k in zip(x, y, a.nboard, strict=True))
         elif x.ndim == 2 and x.dtype == np.int16:  # the boneyard: its tiles
             assert all((p[:k] == q[:k]).all() for p, q, k in zip(x, y, a.bend, strict=True))
         else:

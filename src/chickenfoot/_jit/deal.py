@@ -81,40 +81,81 @@ def mt_seed(mt0, key, klen, mt):
     mt[0] = UPPER
 
 
+LANES = 16
+"""Exact deals seeded together (:func:`mt_seed_lanes`): one vector of 32-bit words each."""
+KEYW = 64
+"""The longest key (32-bit words) seeded with others: seeds of up to about 200 digits."""
+
+
 @njit(cache=True, _nrt=False, inline="always")
-def mt_seed4(mt0, keys, klen, j, mt4):  # fmt: skip
-    """:func:`mt_seed` of the keys ``j`` to ``j + 3`` (all of ``klen`` words) at once, into
-    the columns of ``mt4`` ``(624, 4)``: four independent chains of dependent steps, which
-    the processor overlaps (the seeding is most of an exact deal)."""
+def mt_seed_lanes(mt0, keys, klen, j, kb, ms):
+    """:func:`mt_seed` of the keys ``j`` to ``j + LANES - 1`` (all of ``klen <= KEYW``
+    words) at once, into the columns of ``ms`` ``(624, LANES)`` uint32 (``kb``: a
+    ``(KEYW, LANES)`` uint32 buffer): the same steps on a vector of independent states,
+    in 32-bit arithmetic (the seeding is most of an exact deal)."""
+    for jj in range(klen):
+        for q in range(LANES):
+            kb[jj, q] = np.uint32((keys[j + q, jj] + np.uint64(jj)) & M32)
     for k in range(N):
-        for q in range(4):
-            mt4[k, q] = mt0[k]
+        v = np.uint32(mt0[k])
+        for q in range(LANES):
+            ms[k, q] = v
+    c1, c2 = np.uint32(1664525), np.uint32(1566083941)
+    s30 = np.uint32(30)
     i, jj = 1, 0
-    for _ in range(max(N, klen)):
-        for q in range(4):
-            prev = mt4[i - 1, q]
-            mt4[i, q] = ((mt4[i, q] ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525))
-                                       & M32)) + keys[j + q, jj] + np.uint64(jj)) & M32  # fmt: skip
+    for _ in range(N):
+        for q in range(LANES):
+            prev = ms[i - 1, q]
+            ms[i, q] = (ms[i, q] ^ ((prev ^ (prev >> s30)) * c1)) + kb[jj, q]
         i += 1
         jj += 1
         if i >= N:
-            for q in range(4):
-                mt4[0, q] = mt4[N - 1, q]
+            for q in range(LANES):
+                ms[0, q] = ms[N - 1, q]
             i = 1
         if jj >= klen:
             jj = 0
     for _ in range(N - 1):
-        for q in range(4):
-            prev = mt4[i - 1, q]
-            mt4[i, q] = ((mt4[i, q] ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941))
-                                       & M32)) - np.uint64(i)) & M32  # fmt: skip
+        iw = np.uint32(i)
+        for q in range(LANES):
+            prev = ms[i - 1, q]
+            ms[i, q] = (ms[i, q] ^ ((prev ^ (prev >> s30)) * c2)) - iw
         i += 1
         if i >= N:
-            for q in range(4):
-                mt4[0, q] = mt4[N - 1, q]
+            for q in range(LANES):
+                ms[0, q] = ms[N - 1, q]
             i = 1
-    for q in range(4):
-        mt4[0, q] = UPPER
+    for q in range(LANES):
+        ms[0, q] = np.uint32(UPPER)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def mt_shuffle_lane(ms, q, pos, x, m):
+    """:func:`mt_shuffle` with the generator in column ``q`` of ``ms`` (uint32), its words
+    twisted as :func:`mt_next` twists them."""
+    for i in range(m - 1, 0, -1):
+        bound = i + 1
+        bits = 0
+        while (1 << bits) <= bound:
+            bits += 1
+        shift = np.uint64(32 - bits)
+        while True:
+            k = pos[0]
+            if k >= N:
+                k = 0
+            y = (np.uint64(ms[k, q]) & UPPER) | (np.uint64(ms[(k + 1) % N, q]) & LOWER)
+            mag = MATRIX_A if y & np.uint64(1) else ZERO
+            w = np.uint64(ms[(k + 397) % N, q]) ^ (y >> np.uint64(1)) ^ mag
+            ms[k, q] = np.uint32(w)
+            pos[0] = k + 1
+            w ^= w >> np.uint64(11)
+            w ^= (w << np.uint64(7)) & np.uint64(0x9D2C_5680)
+            w ^= (w << np.uint64(15)) & np.uint64(0xEFC6_0000)
+            w ^= w >> np.uint64(18)
+            r = np.int64((w & M32) >> shift)
+            if r < bound:
+                break
+        x[i], x[r] = x[r], x[i]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -261,28 +302,26 @@ def shuffle_one(sc, j, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, rou
     """The shuffle of round ``j`` of a block into ``sc[0]`` (compiled once, called once a
     round; the calls of a block come in order of ``j``, from a call that cleared ``sc[6][1]``).
 
-    Exact deals are seeded four at a time (:func:`mt_seed4`) when four keys of a group
-    have the same length; the group's states wait in ``sc[5]``."""
-    x, mt, pos, rs, mt4, grp = sc[0], sc[1], sc[2], sc[3], sc[5], sc[6]
+    Exact deals are seeded ``LANES`` at a time (:func:`mt_seed_lanes`) when the keys of a
+    group have the same length; the group's states wait in ``sc[5]``."""
+    x, mt, pos, rs, ms, grp, kb = sc[0], sc[1], sc[2], sc[3], sc[5], sc[6], sc[7]
     if mode == 0:
-        g0 = j - j % 4
+        g0 = j - j % LANES
         if grp[1] == 0 or grp[0] != g0:
             grp[0] = g0
-            grp[1] = 1 if g0 + 3 < klens.shape[0] else 2
+            grp[1] = 1 if g0 + LANES <= klens.shape[0] and klens[g0] <= KEYW else 2
             if grp[1] == 1:
-                for q in range(1, 4):
+                for q in range(1, LANES):
                     if klens[g0 + q] != klens[g0]:
                         grp[1] = 2
             if grp[1] == 1:
-                mt_seed4(mt0, keys, klens[g0], g0, mt4)
+                mt_seed_lanes(mt0, keys, klens[g0], g0, kb, ms)
         if grp[1] == 1:
             m = tiles.shape[0]
             for k in range(m):
                 x[k] = tiles[k]
-            for k in range(N):
-                mt[k] = mt4[k, j - g0]
             pos[0] = 0
-            mt_shuffle(mt, pos, x, m)
+            mt_shuffle_lane(ms, j - g0, pos, x, m)
             return
     shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, fkey[0], fkey[1], seeds64,
              round64, orders)  # fmt: skip
@@ -290,11 +329,12 @@ def shuffle_one(sc, j, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, rou
 
 @njit(cache=True, _nrt=False)
 def shuffles(sc, mode, tiles, mt0, keys, klens, fkey, seeds64, round64, orders, out):
-    """The shuffles alone (for the self-check against ``random.Random``), as rows of ``out``."""
+    """The shuffles alone, as rows of ``out``, as the deals make them (:func:`shuffle_one`:
+    for the self-check against ``random.Random``)."""
     m = tiles.shape[0]
-    x, mt, pos, rs = sc[0], sc[1], sc[2], sc[3]
+    x = sc[0]
+    sc[6][1] = 0
     for j in range(out.shape[0]):
-        shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, fkey[0], fkey[1], seeds64,
-                 round64, orders)  # fmt: skip
+        shuffle_one(sc, j, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64)
         for k in range(m):
             out[j, k] = x[k]
