@@ -39,7 +39,7 @@ from .rules import (
     ZERO,
     E,
     H,
-    below,
+    below_z,
     bitw,
     check_blocked,
     mix,
@@ -133,11 +133,13 @@ def mt_seed_lanes(mt0, keys, klen, j, kb, ms):
 def mt_shuffle_lane(ms, q, pos, x, m):
     """:func:`mt_shuffle` with the generator in column ``q`` of ``ms`` (uint32), its words
     twisted as :func:`mt_next` twists them."""
+    bits = 0  # as in mt_shuffle
+    while (1 << bits) <= m:
+        bits += 1
     for i in range(m - 1, 0, -1):
         bound = i + 1
-        bits = 0
-        while (1 << bits) <= bound:
-            bits += 1
+        if (1 << (bits - 1)) > bound:
+            bits -= 1
         shift = np.uint64(32 - bits)
         while True:
             k = pos[0]
@@ -181,11 +183,13 @@ def mt_next(mt, pos):
 def mt_shuffle(mt, pos, x, m):
     """``random.shuffle(x[:m])`` with the generator ``mt``: ``_randbelow`` by
     ``getrandbits(bound.bit_length())`` until below the bound."""
+    bits = 0  # bound.bit_length(), kept as the bound goes down
+    while (1 << bits) <= m:
+        bits += 1
     for i in range(m - 1, 0, -1):
         bound = i + 1
-        bits = 0
-        while (1 << bits) <= bound:
-            bits += 1
+        if (1 << (bits - 1)) > bound:
+            bits -= 1
         shift = np.uint64(32 - bits)
         r = np.int64(mt_next(mt, pos) >> shift)
         while r >= bound:
@@ -202,9 +206,11 @@ def fast_state(key0, key1, seed64, round64):
 @njit(cache=True, _nrt=False, inline="always")
 def fast_shuffle(rs, x, m):
     """Fisher-Yates on ``x[:m]`` with exactly uniform draws (:func:`.rules.below`)."""
+    z = rs[0]
     for i in range(m - 1, 0, -1):
-        j = below(rs, i + 1)
+        j, z = below_z(z, i + 1)
         x[i], x[j] = x[j], x[i]
+    rs[0] = z
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -214,9 +220,10 @@ def deal_lane(st, cf, tb, i, order, centre, leader):
     for s in range(p):
         for w in range(w_):
             st[H][i, s, w] = ZERO
-    for j in range(p * hs):
-        t = order[j]
-        st[H][i, j // hs, t >> 6] |= bitw(t, t >> 6)
+    for s in range(p):
+        for j in range(s * hs, (s + 1) * hs):
+            t = order[j]
+            st[H][i, s, t >> 6] |= bitw(t, t >> 6)
     nb = cf[C_BONE0]
     for j in range(nb):
         st[BONE][i, j] = order[p * hs + j]

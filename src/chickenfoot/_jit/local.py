@@ -36,8 +36,6 @@ from .rules import (
     C_W,
     CENTRE,
     DRAWN,
-    GOLD,
-    M32,
     MASK,
     NBOARD,
     NEED,
@@ -46,7 +44,6 @@ from .rules import (
     PEND,
     PLIES,
     RESULT,
-    S32,
     TABLE,
     TURN,
     ZERO,
@@ -54,28 +51,12 @@ from .rules import (
     H,
     _ctpop,
     _cttz,
+    below_z,
     kth_word,
-    mix,
 )
 
 # positions in the scalars' row ``sv`` (what the playout leaves there for the write-back)
 L_BPOS, L_BEND, L_NUMS, L_PEND, L_NEED, L_TURN, L_DRAWN, L_NB, L_PLIES, L_RESULT = range(10)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def below_z(z, n):
-    """``(r, z)``: :func:`.rules.below` on the splitmix64 state ``z`` held in a register."""
-    bound = np.uint64(n)
-    z += GOLD
-    m = (mix(z) >> S32) * bound
-    low = m & M32
-    if low < bound:
-        floor = ((M32 + ONE) - bound) % bound
-        while low < floor:
-            z += GOLD
-            m = (mix(z) >> S32) * bound
-            low = m & M32
-    return np.int64(m >> S32), z
 
 
 @njit(cache=True, _nrt=False)
@@ -89,9 +70,10 @@ def play_local(cf, tb, lo, x, base, centre, leader, z):
     until, mdi, mayplay = cf[C_UNTIL] != 0, cf[C_MDI] != 0, cf[C_MAYPLAY]
     for k in range(p * w_):
         hw[k] = ZERO
-    for j in range(p * hs):
-        t = x[j]
-        hw[(j // hs) * w_ + (t >> 6)] |= ONE << np.uint64(t & 63)
+    for s in range(p):  # (no division: a processor's slowest integer instruction)
+        for j in range(s * hs, (s + 1) * hs):
+            t = x[j]
+            hw[s * w_ + (t >> 6)] |= ONE << np.uint64(t & 63)
     bpos = base
     bend = base + cf[C_BONE0]
     for k in range(v_ * w_):
@@ -202,7 +184,10 @@ def play_local(cf, tb, lo, x, base, centre, leader, z):
                             cv = cand_word(hw, mk, hb, w, drawn, cw0) & with_[v, w]
                             c += np.int64(_ctpop(cv))
                         if r < c * e:
-                            q, rem = r // e, r % e
+                            q, rem = 0, r  # r // e and r % e (q is below c: a few steps)
+                            while rem >= e:
+                                rem -= e
+                                q += 1
                             for w in range(w_):
                                 cv = cand_word(hw, mk, hb, w, drawn, cw0) & with_[v, w]
                                 pc = np.int64(_ctpop(cv))
@@ -282,7 +267,9 @@ def play_local(cf, tb, lo, x, base, centre, leader, z):
                 if out:
                     result = turn
                     break
-        turn = (turn + 1) % p  # the turn passes; with an empty boneyard it may be blocked
+        turn += 1  # the turn passes; with an empty boneyard it may be blocked
+        if turn == p:
+            turn = 0
         if bpos >= bend:
             result = blocked(hw, mk, p, w_)
     sv[L_BPOS], sv[L_BEND], sv[L_NUMS], sv[L_PEND], sv[L_NEED] = bpos, bend, nums, pend, need

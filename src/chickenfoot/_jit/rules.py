@@ -115,6 +115,22 @@ def below(rs, n):
     return np.int64(m >> S32)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def below_z(z, n):
+    """``(r, z)``: :func:`below` on the splitmix64 state ``z`` held in a register."""
+    bound = np.uint64(n)
+    z += GOLD
+    m = (mix(z) >> S32) * bound
+    low = m & M32
+    if low < bound:
+        floor = ((M32 + ONE) - bound) % bound
+        while low < floor:
+            z += GOLD
+            m = (mix(z) >> S32) * bound
+            low = m & M32
+    return np.int64(m >> S32), z
+
+
 # -- the rules ----------------------------------------------------------------------------------
 
 
@@ -337,7 +353,8 @@ def apply_move(st, cf, tb, i, kind, t, a):
 @njit(cache=True, _nrt=False, inline="always")
 def pass_turn(st, cf, i):
     """The turn passes; with an empty boneyard the round may be blocked."""
-    st[TURN][i] = (st[TURN][i] + 1) % cf[C_P]
+    turn = st[TURN][i] + 1
+    st[TURN][i] = 0 if turn == cf[C_P] else turn
     if st[BPOS][i] >= st[BEND][i]:
         check_blocked(st, cf, i)
 
