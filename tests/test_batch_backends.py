@@ -143,6 +143,26 @@ def test_new_rounds_play_as_the_same_deals_held_in_the_lanes(rules: cf.Rules, de
     assert (a.random_actions() == b.random_actions()).all()  # the generators agree after
 
 
+@pytest.mark.parametrize("rules", PRESETS)
+def test_a_playout_is_the_random_steps_of_the_store(rules: cf.Rules) -> None:
+    # one round: random_playout() (in local state) draws the same random numbers in the
+    # same order as the random steps on the store's arrays, so it ends in the same round
+    for seed in range(4):
+        a = BatchEngine(rules, 1, seed=seed, rng_seed=seed, **NUMBA)
+        b = BatchEngine(rules, 1, seed=seed, rng_seed=seed, **NUMBA)
+        for _ in range(seed):  # from a round in play, some moves made
+            if not a.done.all():
+                a.step(acts := a.random_actions())
+                b.step(acts)
+        b._rs[:] = a._rs
+        res = a.random_playout()
+        while not b.done.all():
+            b._random_steps(b._all)
+        assert same(a.to_state(0), b.to_state(0))
+        assert res.plies.tolist() == b.plies.tolist()
+        assert (a._rs == b._rs).all()  # the generators agree after
+
+
 def test_exact_deals_of_any_seed_and_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = cf.Rules(players=6, max_pip=12, hand_size=9)
     picked = [10**3999, -(10**3999), -1, 0, 2**64, 2**64 + 1, 99, 123456789]

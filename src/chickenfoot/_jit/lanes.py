@@ -24,7 +24,6 @@ from .rules import (
     NBOARD,
     NEED,
     PEND,
-    PLIES,
     RESULT,
     TABLE,
     TURN,
@@ -39,20 +38,12 @@ from .rules import (
     has_bit,
     kth_word,
     penalty,
-    play_out,
     popc,
     random_step,
 )
 
 # -- the rules are inlined into each entry point below (a call that passes the store's
-# arrays costs more than a move), except the playouts', which call play_round once a round
-# (so that the random playout's rules compile once for both)
-
-
-@njit(cache=True, _nrt=False)
-def play_round(st, cf, tb, i, rs):
-    """Play round ``i`` to its end with random moves."""
-    play_out(st, cf, tb, i, rs)
+# arrays costs more than a move); the playouts are in .local
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -255,24 +246,6 @@ def penalties(st, cf, tb, g, out):
     for r in range(g.shape[0]):
         for s in range(cf[C_P]):
             out[r, s] = penalty(st, tb, g[r], s, cf[C_W])
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def record(st, cf, tb, i, j, out, pens, plies):
-    res = st[RESULT][i]
-    out[j] = -1 if res == cf[C_P] else res
-    for s in range(cf[C_P]):
-        pens[j, s] = penalty(st, tb, i, s, cf[C_W])
-    plies[j] = st[PLIES][i]
-
-
-@njit(cache=True, _nrt=False)
-def playout_lanes(st, cf, tb, rs, lanes, out, pens, plies):
-    """Play the rounds in ``lanes`` to their ends; their results go to row ``r``."""
-    for r in range(lanes.shape[0]):
-        i = lanes[r]
-        play_round(st, cf, tb, i, rs)
-        record(st, cf, tb, i, r, out, pens, plies)
 
 
 @njit(cache=True, _nrt=False)

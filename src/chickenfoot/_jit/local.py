@@ -1,11 +1,12 @@
-"""New rounds played to their ends in local state (``random_playout(k)``; see :mod:`.rules`).
+"""The playouts, each round played to its end in local state (see :mod:`.rules`).
 
-:func:`playout_new` deals each round into small working arrays and scalars of its own
-(not the store's arrays: a round's state stays in registers and a few cache lines for the
-length of its playout), plays it with :func:`.rules.random_step`'s rules, its moves
-drawn in the same order from the same generator (so the results are those of dealing
-into a lane and calling :func:`.lanes.play_round`), records its result and writes the
-round back to its lane only if no later round of the playout takes that lane.
+A round is dealt (:func:`deal_local`, for ``random_playout(k)``) or loaded from its lane
+(:func:`load_lane`, for ``random_playout()``) into small working arrays and scalars of
+its own, not the store's arrays, so that its state stays in registers and a few cache lines
+for the length of its playout (:func:`play_local`: the rules of :func:`.rules.random_step`,
+the moves drawn in the same order from the same generator); then its result is recorded
+and the round goes back to its lane (a new round only if no later round of the playout
+takes that lane).
 
 Beside the rules on the store's arrays this keeps, per open number ``v``, the count of
 its open ends (``ec[v]``), so that counting the plays costs one ``popcount`` per open
@@ -60,14 +61,13 @@ L_BPOS, L_BEND, L_NUMS, L_PEND, L_NEED, L_TURN, L_DRAWN, L_NB, L_PLIES, L_RESULT
 
 
 @njit(cache=True, _nrt=False)
-def play_local(cf, tb, lo, x, base, centre, leader, z):
+def deal_local(cf, tb, lo, x, base, centre, leader):
     """Deal the shuffled tiles ``x`` (hands, then the boneyard from ``x[base]``) into the
-    working arrays ``lo = (hands, ends, counts, mask, table, board, scalars)`` and play the
-    round to its end with random moves; returns the generator's state ``z``."""
+    working arrays ``lo = (hands, ends, counts, mask, table, board, scalars)`` (as
+    :func:`.deal.deal_lane` deals into a lane)."""
     hw, ew, ec, mk, tw, bd, sv = lo
-    with_, px, py = tb[0], tb[1], tb[2]
+    with_, px = tb[0], tb[1]
     p, hs, w_, v_ = cf[C_P], cf[C_HAND], cf[C_W], cf[C_V]
-    until, mdi, mayplay = cf[C_UNTIL] != 0, cf[C_MDI] != 0, cf[C_MAYPLAY]
     for k in range(p * w_):
         hw[k] = ZERO
     for s in range(p):  # (no division: a processor's slowest integer instruction)
@@ -80,9 +80,6 @@ def play_local(cf, tb, lo, x, base, centre, leader, z):
         ew[k] = ZERO
     for v in range(v_):
         ec[v] = 0
-    nums = 0
-    drawn = -1
-    plies = 0
     turn = leader
     wc = centre >> 6
     bc = ONE << np.uint64(centre & 63)
@@ -107,9 +104,53 @@ def play_local(cf, tb, lo, x, base, centre, leader, z):
             if hw[s * w_ + wc] & bc != ZERO:
                 turn = s
                 break
-    result = -1
-    if bpos >= bend:
-        result = blocked(hw, mk, p, w_)
+    sv[L_BPOS], sv[L_BEND], sv[L_NUMS], sv[L_PEND], sv[L_NEED] = bpos, bend, 0, pend, need
+    sv[L_TURN], sv[L_DRAWN], sv[L_NB], sv[L_PLIES] = turn, -1, nb, 0
+    sv[L_RESULT] = blocked(hw, mk, p, w_) if bpos >= bend else -1
+
+
+@njit(cache=True, _nrt=False)
+def load_lane(st, cf, lo, x, i):
+    """The working arrays become round ``i`` of the store (its boneyard into ``x``, from 0)."""
+    hw, ew, ec, mk, tw, bd, sv = lo
+    p, w_, v_ = cf[C_P], cf[C_W], cf[C_V]
+    for s in range(p):
+        for w in range(w_):
+            hw[s * w_ + w] = st[H][i, s, w]
+    for v in range(v_):
+        c = 0
+        for w in range(w_):
+            e = st[E][i, v, w]
+            ew[v * w_ + w] = e
+            c += np.int64(_ctpop(e))
+        ec[v] = c
+    for w in range(w_):
+        mk[w] = st[MASK][i, w]
+        tw[w] = st[TABLE][i, w]
+    bend = st[BEND][i]
+    for j in range(bend):
+        x[j] = st[BONE][i, j]
+    nb = st[NBOARD][i]
+    for k in range(nb):
+        bd[k] = st[BOARD][i, k]
+    sv[L_BPOS], sv[L_BEND], sv[L_NUMS] = st[BPOS][i], bend, st[NUMS][i]
+    sv[L_PEND], sv[L_NEED], sv[L_TURN] = st[PEND][i], st[NEED][i], st[TURN][i]
+    sv[L_DRAWN], sv[L_NB], sv[L_PLIES] = st[DRAWN][i], nb, st[PLIES][i]
+    sv[L_RESULT] = st[RESULT][i]
+
+
+@njit(cache=True, _nrt=False)
+def play_local(cf, tb, lo, x, z):
+    """Play the round in the working arrays ``lo`` (:func:`deal_local`, :func:`load_lane`;
+    its boneyard in ``x``) to its end with random moves from the splitmix64 state ``z``;
+    returns the generator's state."""
+    hw, ew, ec, mk, tw, bd, sv = lo
+    with_, px, py = tb[0], tb[1], tb[2]
+    p, w_ = cf[C_P], cf[C_W]
+    until, mdi, mayplay = cf[C_UNTIL] != 0, cf[C_MDI] != 0, cf[C_MAYPLAY]
+    bpos, bend, nums, pend, need = sv[L_BPOS], sv[L_BEND], sv[L_NUMS], sv[L_PEND], sv[L_NEED]
+    turn, drawn, nb, plies = sv[L_TURN], sv[L_DRAWN], sv[L_NB], sv[L_PLIES]
+    result = sv[L_RESULT]
     while result == -1:
         hb = turn * w_
         t = -1
@@ -353,24 +394,45 @@ def playout_new(st, cf, tb, sc, lo, rs, h, j0, k, mode, tiles, mt0, keys, klens,
     fast ones (mode 1) from seed ``seeds64[j]``, or the given ``orders[j]`` (mode 2)."""
     sc[6][1] = 0  # no seeded group of this call yet
     x = sc[0]
-    hw, sv = lo[0], lo[6]
-    p, w_, base = cf[C_P], cf[C_W], cf[C_P] * cf[C_HAND]
-    pip = tb[3]
+    base = cf[C_P] * cf[C_HAND]
     z = rs[0]
     for j in range(out.shape[0]):
         shuffle_one(sc, j, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64)
-        z = play_local(cf, tb, lo, x, base, centre, leader, z)
-        res = sv[L_RESULT]
-        out[j] = -1 if res == p else res
-        for s in range(p):
-            total = 0
-            for w in range(w_):
-                hand = hw[s * w_ + w]
-                while hand != ZERO:
-                    total += pip[w * 64 + np.int64(_cttz(hand))]
-                    hand &= hand - ONE
-            pens[j, s] = total
-        plies[j] = sv[L_PLIES]
+        deal_local(cf, tb, lo, x, base, centre, leader)
+        z = play_local(cf, tb, lo, x, z)
+        record(cf, tb, lo, j, out, pens, plies)
         if j0 + j + h >= k:  # the last round of its lane
             write_back(st, cf, lo, x, base, (j0 + j) % h, centre)
     rs[0] = z
+
+
+@njit(cache=True, _nrt=False)
+def playout_lanes(st, cf, tb, sc, lo, rs, lanes, out, pens, plies):
+    """Play the rounds in ``lanes`` to their ends; their results go to row ``r``."""
+    x = sc[0]
+    z = rs[0]
+    for r in range(lanes.shape[0]):
+        i = lanes[r]
+        load_lane(st, cf, lo, x, i)
+        z = play_local(cf, tb, lo, x, z)
+        record(cf, tb, lo, r, out, pens, plies)
+        write_back(st, cf, lo, x, 0, i, st[CENTRE][i])
+    rs[0] = z
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def record(cf, tb, lo, j, out, pens, plies):
+    """Row ``j`` of the results: the round in ``lo`` (over)."""
+    hw, sv = lo[0], lo[6]
+    p, w_, pip = cf[C_P], cf[C_W], tb[3]
+    res = sv[L_RESULT]
+    out[j] = -1 if res == p else res
+    for s in range(p):
+        total = 0
+        for w in range(w_):
+            hand = hw[s * w_ + w]
+            while hand != ZERO:
+                total += pip[w * 64 + np.int64(_cttz(hand))]
+                hand &= hand - ONE
+        pens[j, s] = total
+    plies[j] = sv[L_PLIES]

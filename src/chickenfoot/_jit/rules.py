@@ -378,13 +378,6 @@ def random_step(st, cf, tb, i, rs):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_out(st, cf, tb, i, rs):
-    """Play round ``i`` to its end with random moves."""
-    while st[RESULT][i] == -1:
-        random_step(st, cf, tb, i, rs)
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def penalty(st, tb, i, s, w_):
     """Seat ``s``'s penalty in round ``i`` (R11)."""
     total = 0

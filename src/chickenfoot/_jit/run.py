@@ -18,11 +18,10 @@ from .lanes import (
     legal_masks,
     observe,
     penalties,
-    playout_lanes,
     random_actions,
     random_steps,
 )
-from .local import playout_new
+from .local import playout_lanes, playout_new
 
 DEAL, STEPS, ACTIONS, APPLY, LANES, NEW = range(6)
 MASK, COUNTS, IDS, OBSERVE, CHECK, PENALTIES = range(6)
@@ -45,7 +44,7 @@ def play(op, st, cf, tb, sc, lo, rs, lanes, moves, ended, dl, out, pens, plies):
     elif op == APPLY:
         apply_moves(st, cf, tb, lanes, moves[0], moves[1], moves[2], ended)
     elif op == LANES:
-        playout_lanes(st, cf, tb, rs, lanes, out, pens, plies)
+        playout_lanes(st, cf, tb, sc, lo, rs, lanes, out, pens, plies)
     else:
         playout_new(st, cf, tb, sc, lo, rs, h, j0, k, mode, tiles, mt0, keys, klens, fkey, seeds64,
                     round64, orders, centre, leader, out, pens, plies)  # fmt: skip
