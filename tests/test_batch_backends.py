@@ -277,3 +277,21 @@ def test_numba_is_imported_only_for_a_numba_engine() -> None:
         "print('numba' in sys.modules)\n"
     )
     assert out.split() == ["False", "True"]
+
+
+def test_exact_deal_keys_made_in_the_kernel_are_pythons() -> None:
+    # the SHA-512 keys of int64 seeds are made in the kernel (chickenfoot._jit.keys), the
+    # others in Python: the same words
+    rng = random.Random(5)
+    seeds = [rng.randrange(-(1 << 63), 1 << 63) for _ in range(300)]
+    seeds += [0, -1, 10**9, (1 << 63) - 1, -(1 << 63)]
+    _compiled.load()
+    for rnd in (0, 7, 10**20, 10**62):
+        got, glens = _compiled.compiled_keys(np.array(seeds, dtype=np.int64), rnd)
+        want, wlens = _compiled.keys_of([f"{s}:{rnd}" for s in seeds])
+        assert glens.tolist() == wlens.tolist()
+        assert (got[:, : want.shape[1]] == want).all() and not got[:, want.shape[1] :].any()
+    assert _compiled.keys_agree()
+    rules = cf.Rules()
+    e = BatchEngine(rules, 40, seed=(1 << 63) - 20, round=10**62, **NUMBA)  # both kinds of key
+    assert all(same(e.to_state(i), cf.deal(rules, (1 << 63) - 20 + i, 10**62)) for i in range(40))

@@ -45,7 +45,48 @@ def load() -> tuple[Any, Any]:
     if not _MODULES:
         _MODULES["run"] = importlib.import_module("chickenfoot._jit.run")
         _MODULES["deal"] = importlib.import_module("chickenfoot._jit.deal")
+        _MODULES["keys"] = importlib.import_module("chickenfoot._jit.keys")
     return _MODULES["run"], _MODULES["deal"]
+
+
+_I64_MIN: Final = -(1 << 63)
+
+
+def _seeds64(seeds: list[int]) -> I64 | None:
+    """The seeds as int64, or None if one is out of its range."""
+    if not seeds or min(seeds) < _I64_MIN or max(seeds) > _M64 >> 1:
+        return None
+    out: I64 = np.array(seeds, dtype=np.int64)
+    return out
+
+
+def compiled_keys(seeds: I64, rnd: int) -> tuple[NDArray[np.uint64], I64]:
+    """:func:`keys_of` the texts ``f"{seed}:{rnd}"``, computed in the kernel
+    (:func:`chickenfoot._jit.keys.seed_keys`; ``rnd`` of at most 63 digits)."""
+    rtext = np.frombuffer(f":{rnd}".encode(), dtype=np.uint8).copy()
+    keys = np.zeros((len(seeds), 40), dtype=np.uint64)  # (1 + 20 + 64 + 64 bytes) / 4
+    lens = np.zeros(len(seeds), dtype=np.int64)
+    msg, w = np.zeros(256, dtype=np.uint8), np.zeros(80, dtype=np.uint64)
+    _MODULES["keys"].seed_keys(seeds, rtext, msg, w, keys, lens)
+    return keys, lens
+
+
+def keys_agree() -> bool:
+    """Whether :func:`compiled_keys` gives :func:`keys_of`'s keys (checked once a process)."""
+    if not _keys_agree:
+        seeds = [0, 1, -1, 9, 10, -17, 123456789, (1 << 63) - 1, _I64_MIN, 10**18, -(10**18)]
+        ok = True
+        for rnd in (0, 3, 12, 10**62):
+            got, glens = compiled_keys(np.array(seeds, dtype=np.int64), rnd)
+            want, wlens = keys_of([f"{s}:{rnd}" for s in seeds])
+            ok = ok and glens.tolist() == wlens.tolist()
+            ok = ok and bool((got[:, : want.shape[1]] == want).all())
+            ok = ok and not got[:, want.shape[1] :].any()
+        _keys_agree.append(ok)
+    return _keys_agree[0]
+
+
+_keys_agree: list[bool] = []
 
 
 def keys_of(texts: list[str]) -> tuple[NDArray[np.uint64], I64]:
@@ -124,12 +165,20 @@ class Compiled:
     ) -> tuple[int, NDArray[np.uint64], I64, NDArray[np.uint64], I64]:
         """How the deals of ``seeds`` are shuffled: ``(mode, keys, klens, seeds64, orders)``."""
         if self.fast:
-            s64 = np.array([s & _M64 for s in seeds], dtype=np.uint64)
+            fit = _seeds64(seeds)  # the seeds mod 2**64: as int64 if they fit (faster)
+            if fit is not None:
+                s64 = fit.view(np.uint64)
+            else:
+                s64 = np.array([s & _M64 for s in seeds], dtype=np.uint64)
             return 1, _NO_KEYS[0], _NO_KEYS[1], s64, _NO_ORDERS
         if len(seeds) < 4 or not self.agrees():
             orders = np.ascontiguousarray(shuffled_many(self.rules, seeds, e.round))
             return 2, _NO_KEYS[0], _NO_KEYS[1], _NO_SEEDS, orders
-        keys, lens = keys_of([f"{s}:{e.round}" for s in seeds])
+        given = _seeds64(seeds) if e.round < 10**63 else None
+        if given is not None and keys_agree():
+            keys, lens = compiled_keys(given, e.round)
+        else:
+            keys, lens = keys_of([f"{s}:{e.round}" for s in seeds])
         return 0, keys, lens, _NO_SEEDS, _NO_ORDERS
 
     def agrees(self) -> bool:
