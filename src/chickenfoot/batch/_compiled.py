@@ -184,19 +184,20 @@ class Compiled:
     def agrees(self) -> bool:
         """Whether the compiled shuffle gives ``random.Random``'s (checked once a process)."""
         if not _agree:
-            # 16 keys of one length (seeded together) and keys of other lengths
-            texts = [f"{1000 + q}:7" for q in range(16)]
-            texts += ["0:0", "-17:3", f"{2**200}:1", "123456789:12"]
-            tiles = np.arange(90, dtype=np.int64)
-            keys, lens = keys_of(texts)
-            got = np.zeros((len(texts), 90), dtype=np.int64)
-            self.dl.shuffles(scratch(90, 1), 0, tiles, self.mt0, keys, lens, np.zeros(2, dtype=np.uint64),
-                             _NO_SEEDS, np.uint64(0), _NO_ORDERS, got)  # fmt: skip
             ok = True
-            for row, text in zip(got.tolist(), texts, strict=True):
-                want = list(range(90))
-                random.Random(text).shuffle(want)
-                ok = ok and row == want
+            # 16 keys of one length (seeded together), then keys of other lengths
+            same = [f"{1000 + q}:7" for q in range(16)]
+            for texts in (same, ["0:0", "-17:3", f"{2**200}:1", "123456789:12"]):
+                tiles = np.arange(90, dtype=np.int64)
+                keys, lens = keys_of(texts)
+                got = np.zeros((len(texts), 90), dtype=np.int64)
+                self.dl.shuffles(scratch(90, 1), 0, tiles, self.mt0, keys, lens,
+                                 np.zeros(2, dtype=np.uint64), _NO_SEEDS, np.uint64(0),
+                                 _NO_ORDERS, got)  # fmt: skip
+                for row, text in zip(got.tolist(), texts, strict=True):
+                    want = list(range(90))
+                    random.Random(text).shuffle(want)
+                    ok = ok and row == want
             _agree.append(ok)
         return _agree[0]
 
@@ -354,12 +355,13 @@ def scratch(tiles: int, actions: int) -> tuple[Any, ...]:
     """The kernels' working arrays (they allocate nothing: compiled without numba's
     reference counting, ``_nrt=False``, which costs more than the rules themselves): a
     shuffle's tiles, an MT19937 state and its position, a generator state, a row of
-    action ids, 16 MT19937 states seeded together (``chickenfoot._jit.deal.LANES``), which
-    deals they are, and their keys."""
+    action ids, 64 MT19937 states seeded together (``chickenfoot._jit.deal.LANES``), which
+    deals they are, their keys and their first outputs (twice: by output, by state)."""
     return (np.zeros(tiles, dtype=np.int64), np.zeros(624, dtype=np.uint64),
             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.uint64),
-            np.zeros(actions, dtype=np.int64), np.zeros((624, 16), dtype=np.uint32),
-            np.zeros(2, dtype=np.int64), np.zeros((64, 16), dtype=np.uint32))  # fmt: skip
+            np.zeros(actions, dtype=np.int64), np.zeros((624, 64), dtype=np.uint32),
+            np.zeros(2, dtype=np.int64), np.zeros((65, 64), dtype=np.uint32),
+            np.zeros((226, 64), dtype=np.uint32), np.zeros((64, 226), dtype=np.uint32))  # fmt: skip
 
 
 def local_scratch(s: int, v: int, w: int, p: int) -> tuple[Any, ...]:
