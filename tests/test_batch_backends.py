@@ -295,3 +295,18 @@ def test_exact_deal_keys_made_in_the_kernel_are_pythons() -> None:
     rules = cf.Rules()
     e = BatchEngine(rules, 40, seed=(1 << 63) - 20, round=10**62, **NUMBA)  # both kinds of key
     assert all(same(e.to_state(i), cf.deal(rules, (1 << 63) - 20 + i, 10**62)) for i in range(40))
+
+
+@pytest.mark.parametrize("max_pip", [9, 18])
+def test_exact_deals_seeded_in_groups_are_deals(max_pip: int) -> None:
+    # exact deals are seeded 64 at a time, a partial group too; a double-18 set (189
+    # tiles dealt) reads more outputs than are made ahead and twists each state as it goes
+    rules = cf.Rules(players=4, max_pip=max_pip, hand_size=10)
+    e = BatchEngine(rules, 70, seed=10**5, round=2, rng_seed=1, **NUMBA)
+    assert all(same(e.to_state(i), cf.deal(rules, 10**5 + i, 2)) for i in range(70))
+    res = e.random_playout(70)  # the new rounds of a playout: the same deals
+    f = BatchEngine(rules, 70, seed=10**5 + 70, round=2, rng_seed=1, **NUMBA)
+    assert all(same(f.to_state(i), cf.deal(rules, 10**5 + 70 + i, 2)) for i in range(70))
+    got = f.random_playout()
+    assert res.seeds == got.seeds and res.penalties.tolist() == got.penalties.tolist()
+    assert all(same(e.to_state(i), f.to_state(i)) for i in range(70))
