@@ -144,9 +144,10 @@ def test_new_rounds_play_as_the_same_deals_held_in_the_lanes(rules: cf.Rules, de
 
 
 @pytest.mark.parametrize("rules", PRESETS)
-def test_a_playout_is_the_random_steps_of_the_store(rules: cf.Rules) -> None:
-    # one round: random_playout() (in local state) draws the same random numbers in the
-    # same order as the random steps on the store's arrays, so it ends in the same round
+def test_a_playout_is_its_random_steps(rules: cf.Rules) -> None:
+    # one round: random_playout() draws the same random numbers in the same order as the
+    # random steps made one call at a time (each loaded from the store and written back;
+    # test_batch holds every such step to the core), so it ends in the same round
     for seed in range(4):
         a = BatchEngine(rules, 1, seed=seed, rng_seed=seed, **NUMBA)
         b = BatchEngine(rules, 1, seed=seed, rng_seed=seed, **NUMBA)

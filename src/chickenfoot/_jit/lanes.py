@@ -39,7 +39,6 @@ from .rules import (
     kth_word,
     penalty,
     popc,
-    random_step,
 )
 
 # -- the rules are inlined into each entry point below (a call that passes the store's
@@ -246,10 +245,3 @@ def penalties(st, cf, tb, g, out):
     for r in range(g.shape[0]):
         for s in range(cf[C_P]):
             out[r, s] = penalty(st, tb, g[r], s, cf[C_W])
-
-
-@njit(cache=True, _nrt=False)
-def random_steps(st, cf, tb, rs, g):
-    """One step of the random playout in each round ``g[r]`` (none over)."""
-    for r in range(g.shape[0]):
-        random_step(st, cf, tb, g[r], rs)

@@ -3,10 +3,10 @@
 A round is dealt (:func:`deal_local`, for ``random_playout(k)``) or loaded from its lane
 (:func:`load_lane`, for ``random_playout()``) into small working arrays and scalars of
 its own, not the store's arrays, so that its state stays in registers and a few cache lines
-for the length of its playout (:func:`play_local`: the rules of :func:`.rules.random_step`,
-the moves drawn in the same order from the same generator); then its result is recorded
-and the round goes back to its lane (a new round only if no later round of the playout
-takes that lane).
+for the length of its playout (:func:`play_local`); then its result is recorded and the
+round goes back to its lane (a new round only if no later round of the playout takes that
+lane). The random steps (:func:`random_steps`, for the tests) load, play one step and write
+back, so the tests that hold each step to the core hold the playouts' rules.
 
 Beside the rules on the store's arrays this keeps, per open number ``v``, the count of
 its open ends (``ec[v]``), so that counting the plays costs one ``popcount`` per open
@@ -140,10 +140,15 @@ def load_lane(st, cf, lo, x, i):
 
 
 @njit(cache=True, _nrt=False)
-def play_local(cf, tb, lo, x, z):
+def play_local(cf, tb, lo, x, z, steps):
     """Play the round in the working arrays ``lo`` (:func:`deal_local`, :func:`load_lane`;
-    its boneyard in ``x``) to its end with random moves from the splitmix64 state ``z``;
-    returns the generator's state."""
+    its boneyard in ``x``) with random moves from the splitmix64 state ``z``, to its end
+    or for ``steps`` steps (-1: to its end); returns the generator's state.
+
+    A step is one move chosen uniformly among the legal moves, with the forced moves around
+    it: before it the draw of a seat with nothing to play (and nothing drawn), after it the
+    pass that an unplayable draw leaves as the only legal move (as the numpy rules'
+    :meth:`~chickenfoot.batch._steps.Steps._random_step`)."""
     hw, ew, ec, mk, tw, bd, sv = lo
     with_, px, py = tb[0], tb[1], tb[2]
     p, w_ = cf[C_P], cf[C_W]
@@ -152,6 +157,9 @@ def play_local(cf, tb, lo, x, z):
     turn, drawn, nb, plies = sv[L_TURN], sv[L_DRAWN], sv[L_NB], sv[L_PLIES]
     result = sv[L_RESULT]
     while result == -1:
+        if steps == 0:
+            break
+        steps -= 1
         hb = turn * w_
         t = -1
         a = -1
@@ -399,7 +407,7 @@ def playout_new(st, cf, tb, sc, lo, rs, h, j0, k, mode, tiles, mt0, keys, klens,
     for j in range(out.shape[0]):
         shuffle_one(sc, j, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64)
         deal_local(cf, tb, lo, x, base, centre, leader)
-        z = play_local(cf, tb, lo, x, z)
+        z = play_local(cf, tb, lo, x, z, -1)
         record(cf, tb, lo, j, out, pens, plies)
         if j0 + j + h >= k:  # the last round of its lane
             write_back(st, cf, lo, x, base, (j0 + j) % h, centre)
@@ -414,7 +422,7 @@ def playout_lanes(st, cf, tb, sc, lo, rs, lanes, out, pens, plies):
     for r in range(lanes.shape[0]):
         i = lanes[r]
         load_lane(st, cf, lo, x, i)
-        z = play_local(cf, tb, lo, x, z)
+        z = play_local(cf, tb, lo, x, z, -1)
         record(cf, tb, lo, r, out, pens, plies)
         write_back(st, cf, lo, x, 0, i, st[CENTRE][i])
     rs[0] = z
@@ -436,3 +444,16 @@ def record(cf, tb, lo, j, out, pens, plies):
                 hand &= hand - ONE
         pens[j, s] = total
     plies[j] = sv[L_PLIES]
+
+
+@njit(cache=True, _nrt=False)
+def random_steps(st, cf, tb, sc, lo, rs, lanes):
+    """One step of the random playout (:func:`play_local`) in each round ``lanes[r]``."""
+    x = sc[0]
+    z = rs[0]
+    for r in range(lanes.shape[0]):
+        i = lanes[r]
+        load_lane(st, cf, lo, x, i)
+        z = play_local(cf, tb, lo, x, z, 1)
+        write_back(st, cf, lo, x, 0, i, st[CENTRE][i])
+    rs[0] = z

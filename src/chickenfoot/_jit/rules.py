@@ -360,24 +360,6 @@ def pass_turn(st, cf, i):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def random_step(st, cf, tb, i, rs):
-    """One step of ``random_playout`` in round ``i`` (in play): the forced draw of a seat
-    with nothing to play, a uniformly random legal move, and the pass an unplayable draw
-    leaves as the only legal move (as :meth:`~chickenfoot.batch._steps.Steps._random_step`)."""
-    d = st[DRAWN][i]
-    if d < 0 and st[BPOS][i] < st[BEND][i] and not any_cand(st, cf, i):
-        apply_move(st, cf, tb, i, 1, -1, -1)
-    kind, t, a = choose(st, cf, tb, i, rs)
-    apply_move(st, cf, tb, i, kind, t, a)
-    d = st[DRAWN][i]
-    unplayable = d >= 0 and st[MASK][i, d >> 6] & bitw(d, d >> 6) == ZERO
-    if unplayable and (not cf[C_UNTIL] or st[BPOS][i] >= st[BEND][i]):
-        st[PLIES][i] += 1
-        st[DRAWN][i] = -1
-        pass_turn(st, cf, i)
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def penalty(st, tb, i, s, w_):
     """Seat ``s``'s penalty in round ``i`` (R11)."""
     total = 0

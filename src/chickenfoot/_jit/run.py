@@ -19,9 +19,8 @@ from .lanes import (
     observe,
     penalties,
     random_actions,
-    random_steps,
 )
-from .local import playout_lanes, playout_new
+from .local import playout_lanes, playout_new, random_steps
 
 DEAL, STEPS, ACTIONS, APPLY, LANES, NEW = range(6)
 MASK, COUNTS, IDS, OBSERVE, CHECK, PENALTIES = range(6)
@@ -38,7 +37,7 @@ def play(op, st, cf, tb, sc, lo, rs, lanes, moves, ended, dl, out, pens, plies):
         deal_lanes(st, cf, tb, sc, lanes, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
                    round64, centre, leader)  # fmt: skip
     elif op == STEPS:
-        random_steps(st, cf, tb, rs, lanes)
+        random_steps(st, cf, tb, sc, lo, rs, lanes)
     elif op == ACTIONS:
         random_actions(st, cf, tb, rs, out)
     elif op == APPLY:
