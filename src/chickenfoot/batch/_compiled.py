@@ -355,13 +355,17 @@ def scratch(tiles: int, actions: int) -> tuple[Any, ...]:
     """The kernels' working arrays (they allocate nothing: compiled without numba's
     reference counting, ``_nrt=False``, which costs more than the rules themselves): a
     shuffle's tiles, an MT19937 state and its position, a generator state, a row of
-    action ids, 64 MT19937 states seeded together (``chickenfoot._jit.deal.LANES``), which
-    deals they are, their keys and their first outputs (twice: by output, by state)."""
+    action ids, the MT19937 states seeded together (``LANES`` of
+    :mod:`chickenfoot._jit.deal`, which must be loaded), which deals they are, their keys
+    and their first outputs (twice: by output, by state)."""
+    dl = _MODULES["deal"]
+    lanes, keyw, outs = dl.LANES, dl.KEYW, dl.OUTS
     return (np.zeros(tiles, dtype=np.int64), np.zeros(624, dtype=np.uint64),
             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.uint64),
-            np.zeros(actions, dtype=np.int64), np.zeros((624, 64), dtype=np.uint32),
-            np.zeros(2, dtype=np.int64), np.zeros((65, 64), dtype=np.uint32),
-            np.zeros((226, 64), dtype=np.uint32), np.zeros((64, 226), dtype=np.uint32))  # fmt: skip
+            np.zeros(actions, dtype=np.int64), np.zeros((624, lanes), dtype=np.uint32),
+            np.zeros(2, dtype=np.int64), np.zeros((keyw + 1, lanes), dtype=np.uint32),
+            np.zeros((outs, lanes), dtype=np.uint32),
+            np.zeros((lanes, outs), dtype=np.uint32))  # fmt: skip
 
 
 def local_scratch(s: int, v: int, w: int, p: int) -> tuple[Any, ...]:
