@@ -14,6 +14,7 @@ The contract:
   beside the modules, or ``NUMBA_CACHE_DIR``).
 
 Modules: :mod:`.rules` (the batch engine's rules on tile-set words), :mod:`.deal` (exact
-Mersenne Twister deals and fast splitmix64 deals), :mod:`.lanes` (the batch engine's
-calls over many rounds) and :mod:`.run` (its two entry points).
+Mersenne Twister deals and fast splitmix64 deals), :mod:`.keys` (the exact deals' SHA-512
+keys), :mod:`.lanes` (the batch engine's calls over many rounds), :mod:`.local` (its
+playouts, each round in local state) and :mod:`.run` (its two entry points).
 """
