@@ -1,5 +1,6 @@
 """The batched engine's calls compiled with numba, over many lanes (see :mod:`.rules`):
-masks, legal action ids, observations, action checks, steps and playouts."""
+masks, legal action ids, observations, action checks, moves and random actions (the
+playouts and random steps are in :mod:`.local`)."""
 
 from __future__ import annotations
 

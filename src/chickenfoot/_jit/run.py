@@ -1,8 +1,9 @@
 """The compiled entry points of the batched engine (see :mod:`.rules`), by ``op``.
 
-The rules' functions are inlined into the kernel of each call (numba's
+The rules' functions are inlined into the kernel of each step-by-step call (numba's
 ``inline="always"``: a call that passes the store's arrays costs more than the rules it
-runs); :func:`play` and :func:`read` are plain functions that pick the kernel of ``op``
+runs); the playouts and random steps play each round in local state (:mod:`.local`).
+:func:`play` and :func:`read` are plain functions that pick the kernel of ``op``
 (so each kernel compiles on its first use). Arguments a call does not use are small
 arrays of the right type (:mod:`chickenfoot.batch._compiled`), so each kernel has one signature.
 """
