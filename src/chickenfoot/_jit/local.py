@@ -140,7 +140,7 @@ def load_lane(st, cf, lo, x, i):
 
 
 @njit(cache=True, _nrt=False)
-def play_local(cf, tb, lo, x, z, steps):
+def play_local(cf, tb, lo, x, z, steps, words):
     """Play the round in the working arrays ``lo`` (:func:`deal_local`, :func:`load_lane`;
     its boneyard in ``x``) with random moves from the splitmix64 state ``z``, to its end
     or for ``steps`` steps (-1: to its end); returns the generator's state.
@@ -151,7 +151,8 @@ def play_local(cf, tb, lo, x, z, steps):
     :meth:`~chickenfoot.batch._steps.Steps._random_step`)."""
     hw, ew, ec, mk, tw, bd, sv = lo
     with_, px, py = tb[0], tb[1], tb[2]
-    p, w_ = cf[C_P], cf[C_W]
+    p = cf[C_P]
+    w_ = len(words) if len(words) else cf[C_W]  # a constant for one word
     until, mdi, mayplay = cf[C_UNTIL] != 0, cf[C_MDI] != 0, cf[C_MAYPLAY]
     bpos, bend, nums, pend, need = sv[L_BPOS], sv[L_BEND], sv[L_NUMS], sv[L_PEND], sv[L_NEED]
     turn, drawn, nb, plies = sv[L_TURN], sv[L_DRAWN], sv[L_NB], sv[L_PLIES]
@@ -326,6 +327,18 @@ def play_local(cf, tb, lo, x, z, steps):
     return z
 
 
+ONE_WORD = (0,)
+ANY_WORDS = ()
+
+
+@njit(cache=True, _nrt=False)
+def play(cf, tb, lo, x, z, steps):
+    """:func:`play_local`, compiled for one word where the rules' sets have one."""
+    if cf[C_W] == 1:
+        return play_local(cf, tb, lo, x, z, steps, ONE_WORD)
+    return play_local(cf, tb, lo, x, z, steps, ANY_WORDS)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def cand_word(hw, mk, hb, w, drawn, cw0):
     """Word ``w`` of the tiles the seat may play (``cw0``: word 0, computed already)."""
@@ -407,7 +420,7 @@ def playout_new(st, cf, tb, sc, lo, rs, h, j0, k, mode, tiles, mt0, keys, klens,
     for j in range(out.shape[0]):
         shuffle_one(sc, j, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64)
         deal_local(cf, tb, lo, x, base, centre, leader)
-        z = play_local(cf, tb, lo, x, z, -1)
+        z = play(cf, tb, lo, x, z, -1)
         record(cf, tb, lo, j, out, pens, plies)
         if j0 + j + h >= k:  # the last round of its lane
             write_back(st, cf, lo, x, base, (j0 + j) % h, centre)
@@ -422,7 +435,7 @@ def playout_lanes(st, cf, tb, sc, lo, rs, lanes, out, pens, plies):
     for r in range(lanes.shape[0]):
         i = lanes[r]
         load_lane(st, cf, lo, x, i)
-        z = play_local(cf, tb, lo, x, z, -1)
+        z = play(cf, tb, lo, x, z, -1)
         record(cf, tb, lo, r, out, pens, plies)
         write_back(st, cf, lo, x, 0, i, st[CENTRE][i])
     rs[0] = z
@@ -454,6 +467,6 @@ def random_steps(st, cf, tb, sc, lo, rs, lanes):
     for r in range(lanes.shape[0]):
         i = lanes[r]
         load_lane(st, cf, lo, x, i)
-        z = play_local(cf, tb, lo, x, z, 1)
+        z = play(cf, tb, lo, x, z, 1)
         write_back(st, cf, lo, x, 0, i, st[CENTRE][i])
     rs[0] = z
