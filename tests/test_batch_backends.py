@@ -118,6 +118,52 @@ def test_compiled_playout_results_agree_with_the_final_states() -> None:
     assert len(e.random_playout(0)) == 0
 
 
+@pytest.mark.parametrize("deals", ["exact", "fast"])
+@pytest.mark.parametrize("rules", PRESETS)
+def test_new_rounds_play_as_the_same_deals_held_in_the_lanes(rules: cf.Rules, deals: str) -> None:
+    # random_playout(k) plays each new round in its own working state (chickenfoot._jit.local);
+    # the same deals held in the lanes and played by random_playout() (the rules on the
+    # store's arrays, round after round from the same generator) end the same, array for array
+    n = 12
+    a = BatchEngine(rules, n, seed=0, rng_seed=7, deals=deals, **NUMBA)
+    ra = a.random_playout(n)
+    b = BatchEngine(rules, n, seed=n, rng_seed=7, deals=deals, **NUMBA)
+    rb = b.random_playout()
+    assert ra.seeds == rb.seeds == list(range(n, 2 * n))
+    assert ra.out.tolist() == rb.out.tolist() and ra.plies.tolist() == rb.plies.tolist()
+    assert ra.penalties.tolist() == rb.penalties.tolist()
+    assert all(same(a.to_state(i), b.to_state(i)) for i in range(n))
+    for x, y in zip(_compiled.arrays(a), _compiled.arrays(b), strict=True):
+        if x.ndim == 2 and x.dtype == np.int32:  # the board: the placements made
+            assert all((p[:k] == q[:k]).all() for p, q, k in zip(x, y, a.nboard, strict=True))
+        elif x.ndim == 2 and x.dtype == np.int16:  # the boneyard: its tiles
+            assert all((p[:k] == q[:k]).all() for p, q, k in zip(x, y, a.bend, strict=True))
+        else:
+            assert (x == y).all()
+    assert (a.random_actions() == b.random_actions()).all()  # the generators agree after
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_a_playout_is_its_random_steps(rules: cf.Rules) -> None:
+    # one round: random_playout() draws the same random numbers in the same order as the
+    # random steps made one call at a time (each loaded from the store and written back;
+    # test_batch holds every such step to the core), so it ends in the same round
+    for seed in range(4):
+        a = BatchEngine(rules, 1, seed=seed, rng_seed=seed, **NUMBA)
+        b = BatchEngine(rules, 1, seed=seed, rng_seed=seed, **NUMBA)
+        for _ in range(seed):  # from a round in play, some moves made
+            if not a.done.all():
+                a.step(acts := a.random_actions())
+                b.step(acts)
+        b._rs[:] = a._rs
+        res = a.random_playout()
+        while not b.done.all():
+            b._random_steps(b._all)
+        assert same(a.to_state(0), b.to_state(0))
+        assert res.plies.tolist() == b.plies.tolist()
+        assert (a._rs == b._rs).all()  # the generators agree after
+
+
 def test_exact_deals_of_any_seed_and_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = cf.Rules(players=6, max_pip=12, hand_size=9)
     picked = [10**3999, -(10**3999), -1, 0, 2**64, 2**64 + 1, 99, 123456789]
@@ -232,3 +278,36 @@ def test_numba_is_imported_only_for_a_numba_engine() -> None:
         "print('numba' in sys.modules)\n"
     )
     assert out.split() == ["False", "True"]
+
+
+def test_exact_deal_keys_made_in_the_kernel_are_pythons() -> None:
+    # the SHA-512 keys of int64 seeds are made in the kernel (chickenfoot._jit.keys), the
+    # others in Python: the same words
+    rng = random.Random(5)
+    seeds = [rng.randrange(-(1 << 63), 1 << 63) for _ in range(300)]
+    seeds += [0, -1, 10**9, (1 << 63) - 1, -(1 << 63)]
+    _compiled.load()
+    for rnd in (0, 7, 10**20, 10**62):
+        got, glens = _compiled.compiled_keys(np.array(seeds, dtype=np.int64), rnd)
+        want, wlens = _compiled.keys_of([f"{s}:{rnd}" for s in seeds])
+        assert glens.tolist() == wlens.tolist()
+        assert (got[:, : want.shape[1]] == want).all() and not got[:, want.shape[1] :].any()
+    assert _compiled.keys_agree()
+    rules = cf.Rules()
+    e = BatchEngine(rules, 40, seed=(1 << 63) - 20, round=10**62, **NUMBA)  # both kinds of key
+    assert all(same(e.to_state(i), cf.deal(rules, (1 << 63) - 20 + i, 10**62)) for i in range(40))
+
+
+@pytest.mark.parametrize("max_pip", [9, 18])
+def test_exact_deals_seeded_in_groups_are_deals(max_pip: int) -> None:
+    # exact deals are seeded 64 at a time, a partial group too; a double-18 set (189
+    # tiles dealt) reads more outputs than are made ahead and twists each state as it goes
+    rules = cf.Rules(players=4, max_pip=max_pip, hand_size=10)
+    e = BatchEngine(rules, 70, seed=10**5, round=2, rng_seed=1, **NUMBA)
+    assert all(same(e.to_state(i), cf.deal(rules, 10**5 + i, 2)) for i in range(70))
+    res = e.random_playout(70)  # the new rounds of a playout: the same deals
+    f = BatchEngine(rules, 70, seed=10**5 + 70, round=2, rng_seed=1, **NUMBA)
+    assert all(same(f.to_state(i), cf.deal(rules, 10**5 + 70 + i, 2)) for i in range(70))
+    got = f.random_playout()
+    assert res.seeds == got.seeds and res.penalties.tolist() == got.penalties.tolist()
+    assert all(same(e.to_state(i), f.to_state(i)) for i in range(70))

@@ -14,7 +14,9 @@ The contract:
   beside the modules, or ``NUMBA_CACHE_DIR``).
 
 Modules: :mod:`.rules` (the batch engine's rules on tile-set words), :mod:`.deal` (exact
-Mersenne Twister deals and fast splitmix64 deals), :mod:`.lanes` (the batch engine's
-calls over many rounds), :mod:`.run` (its two entry points) and :mod:`.search` (the
-search agent's rollouts, reached through ``chickenfoot._rollouts``).
+Mersenne Twister deals and fast splitmix64 deals), :mod:`.keys` (the exact deals' SHA-512
+keys), :mod:`.lanes` (the batch engine's calls over many rounds), :mod:`.local` (its
+playouts, each round in local state), :mod:`.run` (its two entry points), :mod:`.search`
+(the search agent's rollouts) and :mod:`.sample` (its determinization), the last two
+reached through ``chickenfoot._rollouts``.
 """

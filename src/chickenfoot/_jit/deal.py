@@ -11,7 +11,9 @@ does on numpy arrays.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from .rules import (
     BEND,
@@ -39,7 +41,7 @@ from .rules import (
     ZERO,
     E,
     H,
-    below,
+    below_z,
     bitw,
     check_blocked,
     mix,
@@ -81,40 +83,167 @@ def mt_seed(mt0, key, klen, mt):
     mt[0] = UPPER
 
 
+LANES = 64
+"""Exact deals seeded together (:func:`mt_seed_lanes`), 32-bit words in vectors: four of
+AVX-512's, eight of AVX2's, in flight at once to hide each step's latency."""
+KEYW = 64
+"""The longest key (32-bit words) seeded with others: seeds of up to about 200 digits."""
+
+
+@intrinsic
+def _row_step(typingctx, ms, i, c, kb, jj, addend):
+    """Row ``i`` of ``ms`` ``(624, LANES)`` becomes ``(ms[i] ^ ((p ^ (p >> 30)) * c)) +
+    kb[jj] + addend`` (``p = ms[i - 1]``), in 32-bit words, as one vector operation (numba
+    cannot tell the rows apart, so it would not vectorise the loop)."""
+    sig = types.void(ms, i, c, kb, jj, addend)
+
+    def codegen(context, builder, signature, args):
+        ms_v, i_v, c_v, kb_v, jj_v, add_v = args
+        rows = context.make_array(signature.args[0])(context, builder, value=ms_v)
+        keyb = context.make_array(signature.args[3])(context, builder, value=kb_v)
+        i32, i64 = ir.IntType(32), ir.IntType(64)
+        vec = ir.VectorType(i32, LANES)
+        width = ir.Constant(i64, LANES)
+
+        def row(data, r):
+            return builder.bitcast(builder.gep(data, [builder.mul(r, width)]), vec.as_pointer())
+
+        def splat(x):
+            v = ir.Constant(vec, ir.Undefined)
+            for q in range(LANES):
+                v = builder.insert_element(v, x, ir.Constant(i32, q))
+            return v
+
+        here = row(rows.data, i_v)
+        prev = builder.load(row(rows.data, builder.sub(i_v, ir.Constant(i64, 1))), align=4)
+        mixed = builder.xor(prev, builder.lshr(prev, ir.Constant(vec, [30] * LANES)))
+        out = builder.xor(builder.load(here, align=4), builder.mul(mixed, splat(c_v)))
+        out = builder.add(
+            builder.add(out, builder.load(row(keyb.data, jj_v), align=4)), splat(add_v)
+        )
+        builder.store(out, here, align=4)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
 @njit(cache=True, _nrt=False, inline="always")
-def mt_seed4(mt0, keys, klen, j, mt4):  # fmt: skip
-    """:func:`mt_seed` of the keys ``j`` to ``j + 3`` (all of ``klen`` words) at once, into
-    the columns of ``mt4`` ``(624, 4)``: four independent chains of dependent steps, which
-    the processor overlaps (the seeding is most of an exact deal)."""
+def mt_seed_lanes(mt0, keys, klen, j, count, kb, ms):
+    """:func:`mt_seed` of the keys ``j`` to ``j + count - 1`` (``count <= LANES``, all of
+    ``klen <= KEYW`` words) at once, into the columns of ``ms`` ``(624, LANES)`` uint32
+    (columns from ``count`` on repeat key ``j``; ``kb``: a ``(KEYW + 1, LANES)`` uint32
+    buffer): the same steps on vectors of independent states, in 32-bit arithmetic (the
+    seeding is most of an exact deal)."""
+    for jj in range(klen):
+        for q in range(LANES):
+            src = j + q if q < count else j
+            kb[jj, q] = np.uint32((keys[src, jj] + np.uint64(jj)) & M32)
+    for q in range(LANES):
+        kb[KEYW, q] = np.uint32(0)
     for k in range(N):
-        for q in range(4):
-            mt4[k, q] = mt0[k]
+        v = np.uint32(mt0[k])
+        for q in range(LANES):
+            ms[k, q] = v
+    c1, c2 = np.uint32(1664525), np.uint32(1566083941)
     i, jj = 1, 0
-    for _ in range(max(N, klen)):
-        for q in range(4):
-            prev = mt4[i - 1, q]
-            mt4[i, q] = ((mt4[i, q] ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525))
-                                       & M32)) + keys[j + q, jj] + np.uint64(jj)) & M32  # fmt: skip
+    for _ in range(N):
+        _row_step(ms, i, c1, kb, jj, np.uint32(0))
         i += 1
         jj += 1
         if i >= N:
-            for q in range(4):
-                mt4[0, q] = mt4[N - 1, q]
+            for q in range(LANES):
+                ms[0, q] = ms[N - 1, q]
             i = 1
         if jj >= klen:
             jj = 0
     for _ in range(N - 1):
-        for q in range(4):
-            prev = mt4[i - 1, q]
-            mt4[i, q] = ((mt4[i, q] ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941))
-                                       & M32)) - np.uint64(i)) & M32  # fmt: skip
+        _row_step(ms, i, c2, kb, KEYW, np.uint32((1 << 32) - i))  # - i, mod 2**32
         i += 1
         if i >= N:
-            for q in range(4):
-                mt4[0, q] = mt4[N - 1, q]
+            for q in range(LANES):
+                ms[0, q] = ms[N - 1, q]
             i = 1
-    for q in range(4):
-        mt4[0, q] = UPPER
+    for q in range(LANES):
+        ms[0, q] = np.uint32(UPPER)
+
+
+OUTS = 226
+"""The most outputs made ahead for each state of a group (:func:`mt_outputs_lanes`)."""
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def mt_outputs_lanes(ms, nout, ov, ot):
+    """The first ``nout <= OUTS`` outputs of each state of ``ms`` into ``ot[q, :nout]``
+    (``ov``: ``(OUTS, LANES)`` scratch): twisting word ``k < 227`` reads words the twist
+    has not changed yet, so the words of all the states go through the twist row by row,
+    as vectors, without writing the state back."""
+    for k in range(nout):
+        for q in range(LANES):
+            y = (ms[k, q] & UPPER) | (ms[k + 1, q] & LOWER)
+            w = ms[k + 397, q] ^ (y >> np.uint64(1)) ^ ((ZERO - (y & np.uint64(1))) & MATRIX_A)
+            w ^= w >> np.uint64(11)
+            w ^= (w << np.uint64(7)) & np.uint64(0x9D2C_5680)
+            w ^= (w << np.uint64(15)) & np.uint64(0xEFC6_0000)
+            w ^= w >> np.uint64(18)
+            ov[k, q] = w
+    for q in range(LANES):
+        for k in range(nout):
+            ot[q, k] = ov[k, q]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def shuffle_outputs(ot, q, nout, x, m):
+    """:func:`mt_shuffle` of ``x[:m]`` reading the outputs ``ot[q, :nout]``; False if they
+    ran out (the shuffle is then to be made again from the state)."""
+    bits = 0  # as in mt_shuffle
+    while (1 << bits) <= m:
+        bits += 1
+    p = 0
+    for i in range(m - 1, 0, -1):
+        bound = i + 1
+        if (1 << (bits - 1)) > bound:
+            bits -= 1
+        shift = np.uint64(32 - bits)
+        while True:
+            if p >= nout:
+                return False
+            r = np.int64(np.uint64(ot[q, p]) >> shift)
+            p += 1
+            if r < bound:
+                break
+        x[i], x[r] = x[r], x[i]
+    return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def mt_shuffle_lane(ms, q, pos, x, m):
+    """:func:`mt_shuffle` with the generator in column ``q`` of ``ms`` (uint32), its words
+    twisted as :func:`mt_next` twists them."""
+    bits = 0  # as in mt_shuffle
+    while (1 << bits) <= m:
+        bits += 1
+    for i in range(m - 1, 0, -1):
+        bound = i + 1
+        if (1 << (bits - 1)) > bound:
+            bits -= 1
+        shift = np.uint64(32 - bits)
+        while True:
+            k = pos[0]
+            if k >= N:
+                k = 0
+            y = (np.uint64(ms[k, q]) & UPPER) | (np.uint64(ms[(k + 1) % N, q]) & LOWER)
+            mag = MATRIX_A if y & np.uint64(1) else ZERO
+            w = np.uint64(ms[(k + 397) % N, q]) ^ (y >> np.uint64(1)) ^ mag
+            ms[k, q] = np.uint32(w)
+            pos[0] = k + 1
+            w ^= w >> np.uint64(11)
+            w ^= (w << np.uint64(7)) & np.uint64(0x9D2C_5680)
+            w ^= (w << np.uint64(15)) & np.uint64(0xEFC6_0000)
+            w ^= w >> np.uint64(18)
+            r = np.int64((w & M32) >> shift)
+            if r < bound:
+                break
+        x[i], x[r] = x[r], x[i]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -140,11 +269,13 @@ def mt_next(mt, pos):
 def mt_shuffle(mt, pos, x, m):
     """``random.shuffle(x[:m])`` with the generator ``mt``: ``_randbelow`` by
     ``getrandbits(bound.bit_length())`` until below the bound."""
+    bits = 0  # bound.bit_length(), kept as the bound goes down
+    while (1 << bits) <= m:
+        bits += 1
     for i in range(m - 1, 0, -1):
         bound = i + 1
-        bits = 0
-        while (1 << bits) <= bound:
-            bits += 1
+        if (1 << (bits - 1)) > bound:
+            bits -= 1
         shift = np.uint64(32 - bits)
         r = np.int64(mt_next(mt, pos) >> shift)
         while r >= bound:
@@ -161,9 +292,11 @@ def fast_state(key0, key1, seed64, round64):
 @njit(cache=True, _nrt=False, inline="always")
 def fast_shuffle(rs, x, m):
     """Fisher-Yates on ``x[:m]`` with exactly uniform draws (:func:`.rules.below`)."""
+    z = rs[0]
     for i in range(m - 1, 0, -1):
-        j = below(rs, i + 1)
+        j, z = below_z(z, i + 1)
         x[i], x[j] = x[j], x[i]
+    rs[0] = z
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -173,9 +306,10 @@ def deal_lane(st, cf, tb, i, order, centre, leader):
     for s in range(p):
         for w in range(w_):
             st[H][i, s, w] = ZERO
-    for j in range(p * hs):
-        t = order[j]
-        st[H][i, j // hs, t >> 6] |= bitw(t, t >> 6)
+    for s in range(p):
+        for j in range(s * hs, (s + 1) * hs):
+            t = order[j]
+            st[H][i, s, t >> 6] |= bitw(t, t >> 6)
     nb = cf[C_BONE0]
     for j in range(nb):
         st[BONE][i, j] = order[p * hs + j]
@@ -251,45 +385,56 @@ def deal_lanes(st, cf, tb, sc, lanes, mode, orders, tiles, mt0, keys, klens, fke
 @njit(cache=True, _nrt=False)
 def deal_one(st, cf, tb, sc, j, i, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
              round64, centre, leader):  # fmt: skip
-    """Deal round ``j`` of a block into lane ``i`` (compiled once, called once a round; the
-    calls of a block come in order of ``j``, from a call that cleared ``sc[6][1]``).
+    """Deal round ``j`` of a block into lane ``i`` (:func:`shuffle_one`, then :func:`deal_lane`)."""
+    shuffle_one(sc, j, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64)
+    deal_lane(st, cf, tb, i, sc[0], centre, leader)
 
-    Exact deals are seeded four at a time (:func:`mt_seed4`) when four keys of a group
-    have the same length; the group's states wait in ``sc[5]``."""
-    x, mt, pos, rs, mt4, grp = sc[0], sc[1], sc[2], sc[3], sc[5], sc[6]
+
+@njit(cache=True, _nrt=False)
+def shuffle_one(sc, j, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64):
+    """The shuffle of round ``j`` of a block into ``sc[0]`` (compiled once, called once a
+    round; the calls of a block come in order of ``j``, from a call that cleared ``sc[6][1]``).
+
+    Exact deals are seeded ``LANES`` at a time (:func:`mt_seed_lanes`) when the keys of a
+    group have the same length; the group's states wait in ``sc[5]``."""
+    x, mt, pos, rs, ms, grp, kb = sc[0], sc[1], sc[2], sc[3], sc[5], sc[6], sc[7]
+    m = tiles.shape[0]
+    nout = m + m // 2 + 16  # outputs made ahead: about 1.35 a draw are read
     if mode == 0:
-        g0 = j - j % 4
+        g0 = j - j % LANES
         if grp[1] == 0 or grp[0] != g0:
             grp[0] = g0
-            grp[1] = 1 if g0 + 3 < klens.shape[0] else 2
+            count = min(LANES, klens.shape[0] - g0)
+            grp[1] = 1 if count >= 4 and klens[g0] <= KEYW else 2
             if grp[1] == 1:
-                for q in range(1, 4):
+                for q in range(1, count):
                     if klens[g0 + q] != klens[g0]:
                         grp[1] = 2
             if grp[1] == 1:
-                mt_seed4(mt0, keys, klens[g0], g0, mt4)
+                mt_seed_lanes(mt0, keys, klens[g0], g0, count, kb, ms)
+                if nout <= OUTS:
+                    mt_outputs_lanes(ms, nout, sc[8], sc[9])
         if grp[1] == 1:
-            m = tiles.shape[0]
             for k in range(m):
                 x[k] = tiles[k]
-            for k in range(N):
-                mt[k] = mt4[k, j - g0]
-            pos[0] = 0
-            mt_shuffle(mt, pos, x, m)
-            deal_lane(st, cf, tb, i, x, centre, leader)
-            return
+            if nout > OUTS:  # a large set: the state's words twisted as they are read
+                pos[0] = 0
+                mt_shuffle_lane(ms, j - g0, pos, x, m)
+                return
+            if shuffle_outputs(sc[9], j - g0, nout, x, m):
+                return  # else (rare: more outputs read than made) from the seed alone
     shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, fkey[0], fkey[1], seeds64,
              round64, orders)  # fmt: skip
-    deal_lane(st, cf, tb, i, x, centre, leader)
 
 
 @njit(cache=True, _nrt=False)
 def shuffles(sc, mode, tiles, mt0, keys, klens, fkey, seeds64, round64, orders, out):
-    """The shuffles alone (for the self-check against ``random.Random``), as rows of ``out``."""
+    """The shuffles alone, as rows of ``out``, as the deals make them (:func:`shuffle_one`:
+    for the self-check against ``random.Random``)."""
     m = tiles.shape[0]
-    x, mt, pos, rs = sc[0], sc[1], sc[2], sc[3]
+    x = sc[0]
+    sc[6][1] = 0
     for j in range(out.shape[0]):
-        shuffled(mode, j, tiles, x, mt0, mt, pos, keys, klens, rs, fkey[0], fkey[1], seeds64,
-                 round64, orders)  # fmt: skip
+        shuffle_one(sc, j, mode, orders, tiles, mt0, keys, klens, fkey, seeds64, round64)
         for k in range(m):
             out[j, k] = x[k]

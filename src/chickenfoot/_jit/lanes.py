@@ -1,12 +1,12 @@
 """The batched engine's calls compiled with numba, over many lanes (see :mod:`.rules`):
-masks, legal action ids, observations, action checks, steps and playouts."""
+masks, legal action ids, observations, action checks, moves and random actions (the
+playouts and random steps are in :mod:`.local`)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from .deal import deal_one
 from .rules import (
     BEND,
     BPOS,
@@ -25,7 +25,6 @@ from .rules import (
     NBOARD,
     NEED,
     PEND,
-    PLIES,
     RESULT,
     TABLE,
     TURN,
@@ -40,20 +39,11 @@ from .rules import (
     has_bit,
     kth_word,
     penalty,
-    play_out,
     popc,
-    random_step,
 )
 
 # -- the rules are inlined into each entry point below (a call that passes the store's
-# arrays costs more than a move), except the playouts', which call play_round once a round
-# (so that the random playout's rules compile once for both)
-
-
-@njit(cache=True, _nrt=False)
-def play_round(st, cf, tb, i, rs):
-    """Play round ``i`` to its end with random moves."""
-    play_out(st, cf, tb, i, rs)
+# arrays costs more than a move); the playouts are in .local
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -256,43 +246,3 @@ def penalties(st, cf, tb, g, out):
     for r in range(g.shape[0]):
         for s in range(cf[C_P]):
             out[r, s] = penalty(st, tb, g[r], s, cf[C_W])
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def record(st, cf, tb, i, j, out, pens, plies):
-    res = st[RESULT][i]
-    out[j] = -1 if res == cf[C_P] else res
-    for s in range(cf[C_P]):
-        pens[j, s] = penalty(st, tb, i, s, cf[C_W])
-    plies[j] = st[PLIES][i]
-
-
-@njit(cache=True, _nrt=False)
-def playout_lanes(st, cf, tb, rs, lanes, out, pens, plies):
-    """Play the rounds in ``lanes`` to their ends; their results go to row ``r``."""
-    for r in range(lanes.shape[0]):
-        i = lanes[r]
-        play_round(st, cf, tb, i, rs)
-        record(st, cf, tb, i, r, out, pens, plies)
-
-
-@njit(cache=True, _nrt=False)
-def playout_new(st, cf, tb, sc, rs, h, j0, mode, tiles, mt0, keys, klens, fkey, seeds64,
-                round64, orders, centre, leader, out, pens, plies):  # fmt: skip
-    """Deal and play ``len(out)`` new rounds, round ``j`` of the block (``j0 + j`` of the
-    playout) in lane ``(j0 + j) % h``: exact deals (mode 0) from ``keys[j]``, fast ones
-    (mode 1) from seed ``seeds64[j]``."""
-    sc[6][1] = 0  # no seeded group of this call yet
-    for j in range(out.shape[0]):
-        i = (j0 + j) % h
-        deal_one(st, cf, tb, sc, j, i, mode, orders, tiles, mt0, keys, klens, fkey, seeds64,
-                 round64, centre, leader)  # fmt: skip
-        play_round(st, cf, tb, i, rs)
-        record(st, cf, tb, i, j, out, pens, plies)
-
-
-@njit(cache=True, _nrt=False)
-def random_steps(st, cf, tb, rs, g):
-    """One step of the random playout in each round ``g[r]`` (none over)."""
-    for r in range(g.shape[0]):
-        random_step(st, cf, tb, g[r], rs)

@@ -115,6 +115,22 @@ def below(rs, n):
     return np.int64(m >> S32)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def below_z(z, n):
+    """``(r, z)``: :func:`below` on the splitmix64 state ``z`` held in a register."""
+    bound = np.uint64(n)
+    z += GOLD
+    m = (mix(z) >> S32) * bound
+    low = m & M32
+    if low < bound:
+        floor = ((M32 + ONE) - bound) % bound
+        while low < floor:
+            z += GOLD
+            m = (mix(z) >> S32) * bound
+            low = m & M32
+    return np.int64(m >> S32), z
+
+
 # -- the rules ----------------------------------------------------------------------------------
 
 
@@ -337,34 +353,10 @@ def apply_move(st, cf, tb, i, kind, t, a):
 @njit(cache=True, _nrt=False, inline="always")
 def pass_turn(st, cf, i):
     """The turn passes; with an empty boneyard the round may be blocked."""
-    st[TURN][i] = (st[TURN][i] + 1) % cf[C_P]
+    turn = st[TURN][i] + 1
+    st[TURN][i] = 0 if turn == cf[C_P] else turn
     if st[BPOS][i] >= st[BEND][i]:
         check_blocked(st, cf, i)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def random_step(st, cf, tb, i, rs):
-    """One step of ``random_playout`` in round ``i`` (in play): the forced draw of a seat
-    with nothing to play, a uniformly random legal move, and the pass an unplayable draw
-    leaves as the only legal move (as :meth:`~chickenfoot.batch._steps.Steps._random_step`)."""
-    d = st[DRAWN][i]
-    if d < 0 and st[BPOS][i] < st[BEND][i] and not any_cand(st, cf, i):
-        apply_move(st, cf, tb, i, 1, -1, -1)
-    kind, t, a = choose(st, cf, tb, i, rs)
-    apply_move(st, cf, tb, i, kind, t, a)
-    d = st[DRAWN][i]
-    unplayable = d >= 0 and st[MASK][i, d >> 6] & bitw(d, d >> 6) == ZERO
-    if unplayable and (not cf[C_UNTIL] or st[BPOS][i] >= st[BEND][i]):
-        st[PLIES][i] += 1
-        st[DRAWN][i] = -1
-        pass_turn(st, cf, i)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def play_out(st, cf, tb, i, rs):
-    """Play round ``i`` to its end with random moves."""
-    while st[RESULT][i] == -1:
-        random_step(st, cf, tb, i, rs)
 
 
 @njit(cache=True, _nrt=False, inline="always")

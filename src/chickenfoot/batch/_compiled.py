@@ -45,7 +45,48 @@ def load() -> tuple[Any, Any]:
     if not _MODULES:
         _MODULES["run"] = importlib.import_module("chickenfoot._jit.run")
         _MODULES["deal"] = importlib.import_module("chickenfoot._jit.deal")
+        _MODULES["keys"] = importlib.import_module("chickenfoot._jit.keys")
     return _MODULES["run"], _MODULES["deal"]
+
+
+_I64_MIN: Final = -(1 << 63)
+
+
+def _seeds64(seeds: list[int]) -> I64 | None:
+    """The seeds as int64, or None if one is out of its range."""
+    if not seeds or min(seeds) < _I64_MIN or max(seeds) > _M64 >> 1:
+        return None
+    out: I64 = np.array(seeds, dtype=np.int64)
+    return out
+
+
+def compiled_keys(seeds: I64, rnd: int) -> tuple[NDArray[np.uint64], I64]:
+    """:func:`keys_of` the texts ``f"{seed}:{rnd}"``, computed in the kernel
+    (:func:`chickenfoot._jit.keys.seed_keys`; ``rnd`` of at most 63 digits)."""
+    rtext = np.frombuffer(f":{rnd}".encode(), dtype=np.uint8).copy()
+    keys = np.zeros((len(seeds), 40), dtype=np.uint64)  # (1 + 20 + 64 + 64 bytes) / 4
+    lens = np.zeros(len(seeds), dtype=np.int64)
+    msg, w = np.zeros(256, dtype=np.uint8), np.zeros(80, dtype=np.uint64)
+    _MODULES["keys"].seed_keys(seeds, rtext, msg, w, keys, lens)
+    return keys, lens
+
+
+def keys_agree() -> bool:
+    """Whether :func:`compiled_keys` gives :func:`keys_of`'s keys (checked once a process)."""
+    if not _keys_agree:
+        seeds = [0, 1, -1, 9, 10, -17, 123456789, (1 << 63) - 1, _I64_MIN, 10**18, -(10**18)]
+        ok = True
+        for rnd in (0, 3, 12, 10**62):
+            got, glens = compiled_keys(np.array(seeds, dtype=np.int64), rnd)
+            want, wlens = keys_of([f"{s}:{rnd}" for s in seeds])
+            ok = ok and glens.tolist() == wlens.tolist()
+            ok = ok and bool((got[:, : want.shape[1]] == want).all())
+            ok = ok and not got[:, want.shape[1] :].any()
+        _keys_agree.append(ok)
+    return _keys_agree[0]
+
+
+_keys_agree: list[bool] = []
 
 
 def keys_of(texts: list[str]) -> tuple[NDArray[np.uint64], I64]:
@@ -107,6 +148,7 @@ class Compiled:
         self.rules = rules
         self.mt0 = _MT0.astype(np.uint64)
         self.sc = scratch(tb.S, tb.A)
+        self.lo = local_scratch(tb.S, tb.V, tb.W, tb.P)
 
     # -- deals -----------------------------------------------------------------------------------
 
@@ -123,28 +165,39 @@ class Compiled:
     ) -> tuple[int, NDArray[np.uint64], I64, NDArray[np.uint64], I64]:
         """How the deals of ``seeds`` are shuffled: ``(mode, keys, klens, seeds64, orders)``."""
         if self.fast:
-            s64 = np.array([s & _M64 for s in seeds], dtype=np.uint64)
+            fit = _seeds64(seeds)  # the seeds mod 2**64: as int64 if they fit (faster)
+            if fit is not None:
+                s64 = fit.view(np.uint64)
+            else:
+                s64 = np.array([s & _M64 for s in seeds], dtype=np.uint64)
             return 1, _NO_KEYS[0], _NO_KEYS[1], s64, _NO_ORDERS
         if len(seeds) < 4 or not self.agrees():
             orders = np.ascontiguousarray(shuffled_many(self.rules, seeds, e.round))
             return 2, _NO_KEYS[0], _NO_KEYS[1], _NO_SEEDS, orders
-        keys, lens = keys_of([f"{s}:{e.round}" for s in seeds])
+        given = _seeds64(seeds) if e.round < 10**63 else None
+        if given is not None and keys_agree():
+            keys, lens = compiled_keys(given, e.round)
+        else:
+            keys, lens = keys_of([f"{s}:{e.round}" for s in seeds])
         return 0, keys, lens, _NO_SEEDS, _NO_ORDERS
 
     def agrees(self) -> bool:
         """Whether the compiled shuffle gives ``random.Random``'s (checked once a process)."""
         if not _agree:
-            texts = ["0:0", "-17:3", f"{2**200}:1", "123456789:12"]
-            tiles = np.arange(90, dtype=np.int64)
-            keys, lens = keys_of(texts)
-            got = np.zeros((4, 90), dtype=np.int64)
-            self.dl.shuffles(scratch(90, 1), 0, tiles, self.mt0, keys, lens, np.zeros(2, dtype=np.uint64),
-                             _NO_SEEDS, np.uint64(0), _NO_ORDERS, got)  # fmt: skip
             ok = True
-            for row, text in zip(got.tolist(), texts, strict=True):
-                want = list(range(90))
-                random.Random(text).shuffle(want)
-                ok = ok and row == want
+            # 16 keys of one length (seeded together), then keys of other lengths
+            same = [f"{1000 + q}:7" for q in range(16)]
+            for texts in (same, ["0:0", "-17:3", f"{2**200}:1", "123456789:12"]):
+                tiles = np.arange(90, dtype=np.int64)
+                keys, lens = keys_of(texts)
+                got = np.zeros((len(texts), 90), dtype=np.int64)
+                self.dl.shuffles(scratch(90, 1), 0, tiles, self.mt0, keys, lens,
+                                 np.zeros(2, dtype=np.uint64), _NO_SEEDS, np.uint64(0),
+                                 _NO_ORDERS, got)  # fmt: skip
+                for row, text in zip(got.tolist(), texts, strict=True):
+                    want = list(range(90))
+                    random.Random(text).shuffle(want)
+                    ok = ok and row == want
             _agree.append(ok)
         return _agree[0]
 
@@ -156,14 +209,14 @@ class Compiled:
             mode, keys, lens, s64, orders = self._source(e, part)
             lanes = np.ascontiguousarray(g[i : i + BLOCK], dtype=np.int64)
             dl = (mode, orders, tiles, self.mt0, keys, lens, key, s64, np.uint64(e.round & _M64),
-                  centre, leader, 0, 0)  # fmt: skip
+                  centre, leader, 0, 0, 0)  # fmt: skip
             self._play(0, e, lanes, dl=dl)
         for j, lane in enumerate(g.tolist()):
             e.seeds[lane] = seeds[j]
 
     def _dl(self) -> tuple[Any, ...]:
         return (0, _NO_ORDERS, _I1, self.mt0, _NO_KEYS[0], _NO_KEYS[1], _NO_SEEDS, _NO_SEEDS,
-                np.uint64(0), 0, 0, 0, 0)  # fmt: skip
+                np.uint64(0), 0, 0, 0, 0, 0)  # fmt: skip
 
     def _play(
         self,
@@ -179,7 +232,7 @@ class Compiled:
         plies: I64 = _I1,
     ) -> None:
         """:func:`chickenfoot._jit.run.play`, the arguments ``op`` does not use filled in."""
-        self.k.play(op, arrays(e), self.cf, self.tb, self.sc, rs, _lanes(lanes), moves, ended,
+        self.k.play(op, arrays(e), self.cf, self.tb, self.sc, self.lo, rs, _lanes(lanes), moves, ended,
                     self._dl() if dl is None else dl, out, pens, plies)  # fmt: skip
 
     def _read(
@@ -276,7 +329,22 @@ class Compiled:
         for j0 in range(0, k, BLOCK):
             j1 = min(j0 + BLOCK, k)
             mode, keys, lens, s64, orders = self._source(e, seeds[j0:j1])
-            dl = (mode, orders, tiles, self.mt0, keys, lens, key, s64, r64, centre, leader, h, j0)
+            dl = (
+                mode,
+                orders,
+                tiles,
+                self.mt0,
+                keys,
+                lens,
+                key,
+                s64,
+                r64,
+                centre,
+                leader,
+                h,
+                j0,
+                k,
+            )
             self._play(5, e, rs=rs, dl=dl, out=out[j0:j1], pens=pens[j0:j1], plies=plies[j0:j1])
         for i in range(h):
             e.seeds[i] = seeds[i + h * ((k - 1 - i) // h)]
@@ -287,11 +355,27 @@ def scratch(tiles: int, actions: int) -> tuple[Any, ...]:
     """The kernels' working arrays (they allocate nothing: compiled without numba's
     reference counting, ``_nrt=False``, which costs more than the rules themselves): a
     shuffle's tiles, an MT19937 state and its position, a generator state, a row of
-    action ids, four MT19937 states seeded together and which deals they are."""
+    action ids, the MT19937 states seeded together (``LANES`` of
+    :mod:`chickenfoot._jit.deal`, which must be loaded), which deals they are, their keys
+    and their first outputs (twice: by output, by state)."""
+    dl = _MODULES["deal"]
+    lanes, keyw, outs = dl.LANES, dl.KEYW, dl.OUTS
     return (np.zeros(tiles, dtype=np.int64), np.zeros(624, dtype=np.uint64),
             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.uint64),
-            np.zeros(actions, dtype=np.int64), np.zeros((624, 4), dtype=np.uint64),
-            np.zeros(2, dtype=np.int64))  # fmt: skip
+            np.zeros(actions, dtype=np.int64), np.zeros((624, lanes), dtype=np.uint32),
+            np.zeros(2, dtype=np.int64), np.zeros((keyw + 1, lanes), dtype=np.uint32),
+            np.zeros((outs, lanes), dtype=np.uint32),
+            np.zeros((lanes, outs), dtype=np.uint32))  # fmt: skip
+
+
+def local_scratch(s: int, v: int, w: int, p: int) -> tuple[Any, ...]:
+    """The working arrays of a round played in local state (:mod:`chickenfoot._jit.local`):
+    hands, open ends, their counts per number, the playable tiles, the table, the board
+    and the scalars."""
+    return (np.zeros(p * w, dtype=np.uint64), np.zeros(v * w, dtype=np.uint64),
+            np.zeros(v, dtype=np.int64), np.zeros(w, dtype=np.uint64),
+            np.zeros(w, dtype=np.uint64), np.zeros(max(s, 1), dtype=np.int32),
+            np.zeros(10, dtype=np.int64))  # fmt: skip
 
 
 def _lanes(g: Any) -> I64:
