@@ -188,10 +188,21 @@ def pure_search(view: View, rollout: str, rng: random.Random, iterations: int) -
     return r.totals
 
 
-def compiled_search(view: View, rollout: str, rng: random.Random, iterations: int) -> list[float]:
+def compiled_search(
+    view: View, rollout: str, rng: random.Random, iterations: int, *, kernel_deals: bool = True
+) -> list[float]:
+    """The compiled search's totals; with ``kernel_deals`` the kernel deals the worlds, so
+    ``View.sample`` must not be called (the pure sampler is only the fallback)."""
     r = Rollouts(view.rules, view.legal_moves, rollout, view.seat)
-    r.search(view, rng, iterations, None)
+    with pytest.MonkeyPatch.context() as mp:
+        if kernel_deals:
+            mp.setattr(View, "sample", _not_in_python)
+        r.search(view, rng, iterations, None)
     return r.totals
+
+
+def _not_in_python(*args: object) -> None:
+    raise AssertionError("the compiled search fell back to the pure sampler")
 
 
 def test_compiled_samples_are_the_pure_ones() -> None:
@@ -220,7 +231,7 @@ def test_compiled_samples_are_the_pure_ones() -> None:
 
 def test_other_generators_are_sampled_by_python(monkeypatch: pytest.MonkeyPatch) -> None:
     """A subclass of random.Random may draw differently: the pure sampler deals for it, as
-    for a Python whose sets the self-check found to iterate differently."""
+    for a Python whose generator the self-check found to draw differently."""
 
     class Loaded(random.Random):
         def random(self) -> float:
@@ -230,11 +241,13 @@ def test_other_generators_are_sampled_by_python(monkeypatch: pytest.MonkeyPatch)
     assert s is not None
     v = s.view(s.turn)
     fast, slow = Loaded(3), Loaded(3)
-    assert compiled_search(v, "random", fast, 4) == pure_search(v, "random", slow, 4)
+    got = compiled_search(v, "random", fast, 4, kernel_deals=False)
+    assert got == pure_search(v, "random", slow, 4)
     assert fast.getstate() == slow.getstate()
     monkeypatch.setitem(rollouts_module._MODULES, "agree", False)
     fast, slow = random.Random(3), random.Random(3)
-    assert compiled_search(v, "greedy", fast, 4) == pure_search(v, "greedy", slow, 4)
+    got = compiled_search(v, "greedy", fast, 4, kernel_deals=False)
+    assert got == pure_search(v, "greedy", slow, 4)
     assert fast.getstate() == slow.getstate()
 
 

@@ -92,7 +92,7 @@ def load() -> Any:
         warm = _warm_up()
         for rollout in ROLLOUTS:
             Rollouts(warm.rules, warm.legal_moves, rollout, warm.turn).run(warm, 1)
-        _agrees()  # compiles the sampler, and checks it against this Python's sets
+        _agrees()  # compiles the sampler, and checks it against this Python's random module
     return _MODULES["kernel"]
 
 
@@ -218,7 +218,7 @@ class Rollouts:
 
         With a plain :class:`random.Random` the samples are dealt by the kernel too, from
         ``rng``'s state, which is then written back: the same samples, seeds and state as
-        the pure loop; otherwise (a subclass, or a Python whose sets the self-check found
+        the pure loop; otherwise (a subclass, or a Python whose generator the self-check found
         to differ) the pure sampler deals them."""
         sampler = _Sampler(view, self) if type(rng) is random.Random and _agrees() else None
         if sampler is None or not sampler.ok:
@@ -304,12 +304,9 @@ class _Sampler:
         offsets = [0]
         for slots in p.feasible:
             offsets.append(offsets[-1] + len(slots))
-        tables = [0]
+        tables = [0]  # each slot's list of tiles, with room for one more than it holds
         for cap in p.cap:
-            size = 8
-            while size <= 4 * (cap + 1):
-                size <<= 1
-            tables.append(tables[-1] + size)
+            tables.append(tables[-1] + cap + 1)
         self.pr = (
             np.array(p.tiles, dtype=i64),
             np.array(offsets, dtype=i64),

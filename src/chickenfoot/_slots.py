@@ -96,9 +96,12 @@ def complete(p: Problem) -> list[int] | None:
 def assign(p: Problem, rng: random.Random) -> list[int] | None:
     """A random complete assignment (see the module docstring); ``None`` if forcing fails."""
     where = list(p.base)
-    members: list[set[int]] = [set() for _ in p.cap]
+    # Lists, not sets: the walk below visits a slot's tiles in the order they came, an
+    # order of the language's, where a set's would be its implementation's (the compiled
+    # sampler, chickenfoot._jit.sample, follows the same lists).
+    members: list[list[int]] = [[] for _ in p.cap]
     for x, g in enumerate(where):
-        members[g].add(x)
+        members[g].append(x)
     fixed = [False] * len(where)
     room = list(p.cap)
 
@@ -129,11 +132,11 @@ def assign(p: Problem, rng: random.Random) -> list[int] | None:
             while h != g:
                 y, q = parent[h]
                 members[q].remove(y)
-                members[h].add(y)
+                members[h].append(y)
                 where[y] = h
                 h = q
             members[home].remove(x)
-            members[g].add(x)
+            members[g].append(x)
             where[x] = g
         fixed[x] = True
         room[g] -= 1

@@ -6,24 +6,23 @@ boneyard's shuffle), draw the rollouts' seed (``rng.getrandbits(64)``) and run t
 rollouts (:func:`.search.rollouts`), all from the caller's ``random.Random`` state,
 which it advances exactly as the pure Python code would.
 
-Exactness needs three things of CPython, mirrored here:
+Exactness needs two things of CPython's, mirrored here:
 
 - the Mersenne Twister (``mt``: the 624 words of ``random.getstate()``, ``pos[0]`` its
   index), ``getrandbits(k)`` (one output shifted for k <= 32; two, low word first, for
   64), ``random()`` (``(a >> 5, b >> 6)`` over 2**53), ``_randbelow`` (``getrandbits``
   of the bit length until below), ``shuffle`` and ``choices`` with weights
   (``random() * total`` bisected in the running sums);
-- the iteration order of ``set`` objects of small ints (``assign`` walks ``members[q]``):
-  each slot's set is a CPython set table of ``keys`` (-1 empty, -2 deleted), grown,
-  probed (9 linear probes, then the perturbed jump) and rebuilt as ``Objects/setobject.c``
-  does; the caller's self-check (``chickenfoot._rollouts``) compares with real samples
-  before trusting it, and falls back to the pure sampler if they ever differ;
-- ``bisect`` and the list operations, written out.
+- ``bisect`` and the list operations ``assign`` uses (``append``, ``remove``: each
+  slot's tiles are a list, walked in order), written out.
+
+The caller's self-check (``chickenfoot._rollouts``) compares with real samples once a
+process before trusting the kernel, and falls back to the pure sampler if they differ.
 
 Layout of the problem ``pr`` (int64 arrays, from ``chickenfoot._slots.Problem``): tiles,
 the feasible slots of each tile as ``foff``/``fsl`` (offsets, slots in list order), cap,
 owner, base, the force pairs ``(tile index, slot)``, played (1: the tile is on the board,
-in no hand), the set tables' offsets ``toff``, and ``misc`` (players, boneyard slot,
+in no hand), the slots' list offsets ``toff``, and ``misc`` (players, boneyard slot,
 viewer's seat).
 """
 
@@ -40,8 +39,6 @@ M32 = np.uint64(0xFFFF_FFFF)
 UPPER = np.uint64(0x8000_0000)
 LOWER = np.uint64(0x7FFF_FFFF)
 MATRIX_A = np.uint64(0x9908_B0DF)
-EMPTY, DUMMY = -1, -2
-LP = 9  # CPython's LINEAR_PROBES
 
 
 # -- CPython's random.Random ------------------------------------------------------------------
@@ -99,121 +96,34 @@ def random01(mt, pos):
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-# -- CPython's set of small ints --------------------------------------------------------------
+# -- the slots' lists of tiles ----------------------------------------------------------------
+# Slot ``g``'s list is ``keys[toff[g]:toff[g] + sm[g]]`` (room for ``cap[g] + 1``: a walk
+# adds to a slot before it takes one out).
 
 
 @njit(cache=True, _nrt=False)
-def set_clear(keys, toff, sm, g):
-    for j in range(toff[g], toff[g] + 8):
-        keys[j] = EMPTY
-    sm[g, 0] = 7  # mask
-    sm[g, 1] = 0  # fill
-    sm[g, 2] = 0  # used
+def list_append(keys, toff, sm, g, key):
+    keys[toff[g] + sm[g]] = key
+    sm[g] += 1
 
 
 @njit(cache=True, _nrt=False)
-def insert_clean(keys, base, mask, key):
-    perturb = key
-    i = key & mask
-    while True:
-        if keys[base + i] == EMPTY:
-            keys[base + i] = key
-            return
-        if i + LP <= mask:
-            for j in range(1, LP + 1):
-                if keys[base + i + j] == EMPTY:
-                    keys[base + i + j] = key
-                    return
-        perturb >>= 5
-        i = (i * 5 + 1 + perturb) & mask
-
-
-@njit(cache=True, _nrt=False)
-def set_resize(keys, toff, sm, g, minused, tmp):
-    newsize = 8
-    while newsize <= minused:
-        newsize <<= 1
-    base = toff[g]
-    oldsize = sm[g, 0] + 1
-    if newsize == 8 and oldsize == 8 and sm[g, 1] == sm[g, 2]:
-        return
-    for j in range(oldsize):
-        tmp[j] = keys[base + j]
-    for j in range(newsize):
-        keys[base + j] = EMPTY
-    for j in range(oldsize):
-        if tmp[j] >= 0:
-            insert_clean(keys, base, newsize - 1, tmp[j])
-    sm[g, 0] = newsize - 1
-    sm[g, 1] = sm[g, 2]
-
-
-@njit(cache=True, _nrt=False)
-def set_add(keys, toff, sm, g, key, tmp):
-    mask = sm[g, 0]
-    base = toff[g]
-    i = key & mask
-    perturb = key
-    free = -1
-    while True:
-        probes = LP if i + LP <= mask else 0
-        e = i
-        while True:
-            k = keys[base + e]
-            if k == EMPTY:
-                if free >= 0:
-                    keys[base + free] = key
-                    sm[g, 2] += 1
-                    return
-                keys[base + e] = key
-                sm[g, 1] += 1
-                sm[g, 2] += 1
-                if sm[g, 1] * 5 >= mask * 3:
-                    used = sm[g, 2]
-                    set_resize(keys, toff, sm, g, used * 2 if used > 50000 else used * 4, tmp)
-                return
-            if k == key:
-                return
-            if k == DUMMY:
-                free = e
-            e += 1
-            if probes == 0:
-                break
-            probes -= 1
-        perturb >>= 5
-        i = (i * 5 + 1 + perturb) & mask
-
-
-@njit(cache=True, _nrt=False)
-def set_remove(keys, toff, sm, g, key):
-    mask = sm[g, 0]
-    base = toff[g]
-    i = key & mask
-    perturb = key
-    while True:
-        probes = LP if i + LP <= mask else 0
-        e = i
-        while True:
-            k = keys[base + e]
-            if k == EMPTY:
-                return  # pragma: no cover - never absent
-            if k == key:
-                keys[base + e] = DUMMY
-                sm[g, 2] -= 1
-                return
-            e += 1
-            if probes == 0:
-                break
-            probes -= 1
-        perturb >>= 5
-        i = (i * 5 + 1 + perturb) & mask
+def list_remove(keys, toff, sm, g, key):
+    """``list.remove``: the first ``key`` goes, the ones after it move up."""
+    base, n = toff[g], sm[g]
+    j = 0
+    while keys[base + j] != key:
+        j += 1
+    for k in range(j, n - 1):
+        keys[base + k] = keys[base + k + 1]
+    sm[g] = n - 1
 
 
 # -- chickenfoot._slots.assign ----------------------------------------------------------------
 
 
 @njit(cache=True, _nrt=False)
-def move_to(x, g, where, fixed, room, foff, fsl, keys, toff, sm, tmp, par, queue):
+def move_to(x, g, where, fixed, room, foff, fsl, keys, toff, sm, par, queue):
     """``move_to`` of ``assign``: place ``x`` in ``g`` along an alternating path."""
     home = where[x]
     if home != g:
@@ -230,9 +140,9 @@ def move_to(x, g, where, fixed, room, foff, fsl, keys, toff, sm, tmp, par, queue
             q = queue[qi]
             qi += 1
             base = toff[q]
-            for j in range(sm[q, 0] + 1):
+            for j in range(sm[q]):
                 y = keys[base + j]
-                if y < 0 or fixed[y] or y == x:
+                if fixed[y] or y == x:
                     continue
                 for f in range(foff[y], foff[y + 1]):
                     h = fsl[f]
@@ -254,12 +164,12 @@ def move_to(x, g, where, fixed, room, foff, fsl, keys, toff, sm, tmp, par, queue
         h = home
         while h != g:
             y, q = par[h, 0], par[h, 1]
-            set_remove(keys, toff, sm, q, y)
-            set_add(keys, toff, sm, h, y, tmp)
+            list_remove(keys, toff, sm, q, y)
+            list_append(keys, toff, sm, h, y)
             where[y] = h
             h = q
-        set_remove(keys, toff, sm, home, x)
-        set_add(keys, toff, sm, g, x, tmp)
+        list_remove(keys, toff, sm, home, x)
+        list_append(keys, toff, sm, g, x)
         where[x] = g
     fixed[x] = True
     room[g] -= 1
@@ -271,14 +181,14 @@ def assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
     """``assign(p, rng)`` into ``where``; False when forcing fails (never, once it worked)."""
     n = base.shape[0]
     slots = cap.shape[0]
-    fixed, room, order, cands, cum, tmp, par, queue, pairs = ws
+    fixed, room, order, cands, cum, par, queue, pairs = ws
     for g in range(slots):
-        set_clear(keys, toff, sm, g)
+        sm[g] = 0
         room[g] = cap[g]
     for x in range(n):
         where[x] = base[x]
         fixed[x] = False
-        set_add(keys, toff, sm, base[x], x, tmp)
+        list_append(keys, toff, sm, base[x], x)
     nf = force.shape[0]
     if nf:
         for i in range(nf):
@@ -287,7 +197,7 @@ def assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
         ok = False
         for i in range(nf):
             if move_to(pairs[i, 0], pairs[i, 1], where, fixed, room, foff, fsl, keys, toff,
-                       sm, tmp, par, queue):  # fmt: skip
+                       sm, par, queue):  # fmt: skip
                 ok = True
                 break
         if not ok:
@@ -324,7 +234,7 @@ def assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
                         lo = mid + 1
                 c = lo
             g = cands[c]
-            if move_to(x, g, where, fixed, room, foff, fsl, keys, toff, sm, tmp, par, queue):
+            if move_to(x, g, where, fixed, room, foff, fsl, keys, toff, sm, par, queue):
                 break
             for k in range(c, nc - 1):
                 cands[k] = cands[k + 1]
@@ -343,7 +253,7 @@ def iterations(pr, mt, pos, count, bits, sc, moves, tabs, cf, mode, mt0, pens, t
     n = tiles.shape[0]
     slots = cap.shape[0]
     keys = np.empty(toff[slots], dtype=np.int64)
-    sm = np.zeros((slots, 3), dtype=np.int64)
+    sm = np.zeros(slots, dtype=np.int64)
     where = np.empty(n, dtype=np.int64)
     big = max(n, slots) + 1
     ws = (
@@ -352,7 +262,6 @@ def iterations(pr, mt, pos, count, bits, sc, moves, tabs, cf, mode, mt0, pens, t
         np.empty(n, dtype=np.int64),
         np.empty(slots, dtype=np.int64),
         np.empty(slots, dtype=np.int64),
-        np.empty(toff[slots], dtype=np.int64),
         np.empty((slots, 2), dtype=np.int64),
         np.empty(big, dtype=np.int64),
         np.empty((max(force.shape[0], 1), 2), dtype=np.int64),
