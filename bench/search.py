@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         "--time-limit", type=float, default=0.05, help="seconds a decision (0.05; 0: none)"
     )
     g.add_argument("--iterations", type=int, default=1_000_000, help="a decision (1,000,000)")
-    g.add_argument("--rollout", default="greedy", choices=("greedy", "random"))
+    g.add_argument("--rollout", default="greedy", choices=("greedy", "random", "heuristic"))
+    g.add_argument("--objective", default="margin", choices=("margin", "win"))
     g.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
     if args.command == "rate":
@@ -86,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         time_limit=args.time_limit or None,
         rollout=args.rollout,
         backend=args.backend,
+        objective=args.objective,
     )
     agents = [search, HeuristicAgent(), HeuristicAgent(), HeuristicAgent()]
     start = time.perf_counter()

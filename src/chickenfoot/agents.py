@@ -31,7 +31,15 @@ from typing import TYPE_CHECKING, Final, Protocol
 import attrs
 
 from chickenfoot import _checks as checks
-from chickenfoot._rollouts import BACKENDS, Rollouts, resolve
+from chickenfoot._rollouts import (
+    BACKENDS,
+    OBJECTIVES,
+    ROLLOUTS,
+    Rollouts,
+    heuristic_policy,
+    resolve,
+    score,
+)
 from chickenfoot.errors import AgentError, InvalidMoveError, RulesError, brief
 from chickenfoot.moves import Move, Play, parse_move
 from chickenfoot.playout import playout
@@ -253,6 +261,7 @@ class SearchAgent:
     time_limit: float | None = attrs.field(default=None)
     rollout: str = attrs.field(default="greedy")
     backend: str = attrs.field(default="auto")
+    objective: str = attrs.field(default="margin")
 
     @iterations.validator
     def _check_iterations(self, attribute: attrs.Attribute[int], value: int) -> None:
@@ -265,7 +274,11 @@ class SearchAgent:
 
     @rollout.validator
     def _check_rollout(self, attribute: attrs.Attribute[str], value: object) -> None:
-        checks.choice(value, "rollout", ("greedy", "random"), error=AgentError)
+        checks.choice(value, "rollout", ROLLOUTS, error=AgentError)
+
+    @objective.validator
+    def _check_objective(self, attribute: attrs.Attribute[str], value: object) -> None:
+        checks.choice(value, "objective", OBJECTIVES, error=AgentError)
 
     @backend.validator
     def _check_backend(self, attribute: attrs.Attribute[str], value: object) -> None:
@@ -288,12 +301,13 @@ class SearchAgent:
             for i, m in enumerate(legal):
                 if self.rollout == "greedy":
                     end = playout(apply(world, m), policy=_greedy_policy)
+                elif self.rollout == "heuristic":
+                    end = playout(apply(world, m), policy=heuristic_policy)
                 else:
                     # The same random choices after every move: the comparison of the moves
                     # is not drowned in the noise of the rollouts.
                     end = playout(apply(world, m), random.Random(seed))
-                pens = end.penalties()
-                totals[i] += pens[seat] - (sum(pens) - pens[seat]) / (len(pens) - 1)
+                totals[i] += score(end.penalties(), seat, self.objective)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         best = min(range(len(legal)), key=totals.__getitem__)
@@ -301,7 +315,7 @@ class SearchAgent:
 
     def _choose_compiled(self, view: View, legal: LegalMoves, rng: random.Random) -> Move:
         """:meth:`choose` with the rollouts compiled: the same samples, seeds and scores."""
-        rollouts = Rollouts(view.rules, legal, self.rollout, view.seat)  # compiles once
+        rollouts = Rollouts(view.rules, legal, self.rollout, view.seat, self.objective)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         rollouts.search(view, rng, self.iterations, deadline)
         totals = rollouts.totals
