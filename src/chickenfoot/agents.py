@@ -235,13 +235,18 @@ class SearchAgent:
     each deal, finish the round with a fast random :func:`~chickenfoot.playout`, and play
     the move whose rounds ended best on average.
 
-    A round's result for the agent is its penalty minus the mean penalty of the others
-    (lower is better). ``iterations`` deals (1 to 1,000,000) are tried per decision; with
+    ``objective`` is a round's result for the agent (lower is better): ``"margin"`` (the
+    default) its penalty minus the mean penalty of the others, ``"win"`` minus its share
+    of the round's win (``1/k`` when it is one of ``k`` seats with the lowest penalty).
+    ``iterations`` deals (1 to 1,000,000) are tried per decision; with
     ``time_limit`` (seconds, above 0) it stops early when the time is up (then a seed no
     longer fixes the game).
-    ``rollout`` finishes each round: ``"greedy"`` (every seat sheds its heaviest tile;
-    deterministic, so every move is judged on the same future) or ``"random"`` (uniform
-    random moves, faster, the same random choices after every move of a deal).
+    ``rollout`` finishes each round: ``"greedy"`` (the default: every seat sheds its
+    heaviest tile; deterministic, so every move is judged on the same future),
+    ``"heuristic"`` (every seat plays as a :class:`HeuristicAgent` at its default weights
+    would, without the ``hurt`` term, also deterministic; the strongest at a time limit,
+    docs: Agents, Compiled search) or ``"random"`` (uniform random moves, faster, the same
+    random choices after every move of a deal).
     ``backend`` runs the search: ``"numba"`` compiled, samples and rollouts (the
     ``chickenfoot[fast]`` extra; the first decision in a process loads the kernel, about a
     second, and the first ever on a machine compiles it, about ten, cached on disk),
@@ -255,6 +260,9 @@ class SearchAgent:
     >>> m = SearchAgent(iterations=8).choose(v, v.legal_moves, random.Random(0))
     >>> m in v.legal_moves
     True
+    >>> heuristic = SearchAgent(iterations=8, rollout="heuristic", backend="python")
+    >>> str(heuristic.choose(v, v.legal_moves, random.Random(0)))  # the same on "numba"
+    '9-2@9-9'
     """
 
     iterations: int = attrs.field(default=32)
