@@ -231,7 +231,8 @@ def _search(draw: Draw) -> dict[str, Any]:
     return {
         "iterations": draw(st.integers(1, 3)),
         "time_limit": draw(st.one_of(st.none(), st.floats(0.01, 1))),
-        "rollout": draw(st.sampled_from(["greedy", "random"])),
+        "rollout": draw(st.sampled_from(["greedy", "random", "heuristic"])),
+        "objective": draw(st.sampled_from(["margin", "win"])),
     }
 
 

@@ -187,7 +187,7 @@ def test_search_agent_time_limit_stops_early() -> None:
     assert agent.choose(v, v.legal_moves, random.Random(0)) in v.legal_moves
 
 
-@pytest.mark.parametrize("rollout", ["greedy", "random"])
+@pytest.mark.parametrize("rollout", ["greedy", "random", "heuristic"])
 def test_search_agent_is_deterministic_per_rollout(rollout: str) -> None:
     s = cf.deal(cf.Rules(), seed=6)
     for _ in range(12):

@@ -255,7 +255,7 @@ def test_perft_past_the_end_of_the_round_is_zero() -> None:
         (lambda: cf.HeuristicAgent(keep=10**400), "keep=an integer of about 401 digits is invalid"),
         (lambda: cf.SearchAgent(iterations=HUGE), "iterations=an integer of about 5,001 digits is invalid: must be an integer from 1 to 1,000,000"),
         (lambda: cf.SearchAgent(time_limit=float("inf")), "time_limit=inf is invalid"),
-        (lambda: cf.SearchAgent(rollout=["greedy"]), "rollout=['greedy'] is invalid: must be 'greedy' or 'random'"),
+        (lambda: cf.SearchAgent(rollout=["greedy"]), "rollout=['greedy'] is invalid: must be 'greedy', 'random' or 'heuristic'"),
     ],
 )  # fmt: skip
 def test_agents_check_their_fields(build: Any, message: str) -> None:

@@ -380,6 +380,7 @@ def test_serve_answers_every_message() -> None:
         "iterations": {"type": "int", "default": 2},
         "rollout": {"type": "string", "default": "greedy"},
         "backend": {"type": "string", "default": "auto"},
+        "objective": {"type": "string", "default": "margin"},
     }
     rng = random.Random(1)
     view = deal(Rules(), seed=2).view(0)

@@ -1,7 +1,8 @@
 """The compiled search rollouts (``SearchAgent(backend="numba")``) are the pure ones, faster.
 
 For the same world, move and seed the kernel ends every rollout with the penalties that
-``playout(apply(world, move), ...)`` gives, greedy or random; so a search makes the same
+``playout(apply(world, move), ...)`` gives, greedy, random or heuristic, and scores it as
+the pure search does, for either objective; so a search makes the same
 choice on both backends for the same ``rng``, and leaves the ``rng`` in the same state;
 the compiled sampler deals the worlds ``View.sample`` deals from the same generator.
 Needs numba: the numpy-only test run of the noxfile leaves this file out.
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 import chickenfoot._rollouts as rollouts_module
 from chickenfoot import AgentError, Rounds, Rules, State, View, apply, deal, playout
-from chickenfoot._rollouts import Rollouts
+from chickenfoot._rollouts import OBJECTIVES, Rollouts, heuristic_policy, score
 from chickenfoot.agents import HeuristicAgent, RandomAgent, SearchAgent, _greedy_policy
 from chickenfoot.moves import DRAW, PASS
 from chickenfoot.sampling import problem
@@ -28,7 +29,7 @@ from chickenfoot.simulation import simulate
 from strategies import examples, positions
 from strategies import rules as any_rules
 
-ROLLOUTS = ("greedy", "random")
+ROLLOUTS = ("greedy", "random", "heuristic")
 
 
 def pure(world: State, rollout: str, seed: int) -> list[tuple[int, ...]]:
@@ -38,6 +39,8 @@ def pure(world: State, rollout: str, seed: int) -> list[tuple[int, ...]]:
         after = apply(world, m)
         if rollout == "greedy":
             end = playout(after, policy=_greedy_policy)
+        elif rollout == "heuristic":
+            end = playout(after, policy=heuristic_policy)
         else:
             end = playout(after, random.Random(seed))
         out.append(end.penalties())
@@ -56,6 +59,34 @@ def compiled(world: State, rollout: str, seed: int) -> list[tuple[int, ...]]:
 def test_rollouts_end_as_playout_does(s: State, seed: int, rollout: str) -> None:
     assume(not s.is_over())
     assert compiled(s, rollout, seed) == pure(s, rollout, seed)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    positions(),
+    st.integers(0, 2**64 - 1),
+    st.sampled_from(ROLLOUTS),
+    st.sampled_from(OBJECTIVES),
+)
+def test_rollouts_score_as_the_pure_search_does(
+    s: State, seed: int, rollout: str, objective: str
+) -> None:
+    """Each objective's totals, over two worlds: the pure search's float sums, exactly."""
+    assume(not s.is_over())
+    r = Rollouts(s.rules, s.legal_moves, rollout, s.turn, objective)
+    want = [0.0] * len(s.legal_moves)
+    for k in (seed, seed ^ 1):
+        r.run(s, k)
+        for i, pens in enumerate(pure(s, rollout, k)):
+            want[i] += score(pens, s.turn, objective)
+    assert r.totals == want
+
+
+def test_the_win_objective_counts_shared_wins() -> None:
+    assert score((3, 3, 9, 1), 3, "win") == -1.0
+    assert score((3, 3, 9, 10), 0, "win") == -0.5
+    assert score((3, 3, 9, 10), 2, "win") == 0.0
+    assert score((3, 3, 9, 10), 2, "margin") == 9 - 16 / 3
 
 
 RULES = [
@@ -165,17 +196,19 @@ def a_decision(rules: Rules, seed: int, plies: int) -> State | None:
     st.integers(0, 60),
     st.sampled_from(ROLLOUTS),
     st.integers(1, 6),
+    st.sampled_from(OBJECTIVES),
 )
 def test_search_chooses_alike_on_both_backends(
-    rules: Rules, seed: int, plies: int, rollout: str, iterations: int
+    rules: Rules, seed: int, plies: int, rollout: str, iterations: int, objective: str
 ) -> None:
     s = a_decision(rules, seed, plies)
     assume(s is not None)
     assert s is not None
     v = s.view(s.turn)
     fast, slow = random.Random(seed), random.Random(seed)
-    a = SearchAgent(iterations=iterations, rollout=rollout, backend="numba")
-    b = SearchAgent(iterations=iterations, rollout=rollout, backend="python")
+    options = {"iterations": iterations, "rollout": rollout, "objective": objective}
+    a = SearchAgent(**options, backend="numba")  # type: ignore[arg-type]
+    b = SearchAgent(**options, backend="python")  # type: ignore[arg-type]
     assert a.choose(v, v.legal_moves, fast) is b.choose(v, v.legal_moves, slow)
     assert fast.getstate() == slow.getstate()
 
@@ -220,7 +253,7 @@ def test_compiled_samples_are_the_pure_ones() -> None:
                 forced += bool(problem(v).force)
                 decisions += 1
                 seed = rng.getrandbits(32)
-                rollout = ROLLOUTS[ply % 2]
+                rollout = ROLLOUTS[ply % 3]
                 fast, slow = random.Random(seed), random.Random(seed)
                 assert compiled_search(v, rollout, fast, 3) == pure_search(v, rollout, slow, 3)
                 assert fast.getstate() == slow.getstate()
@@ -275,6 +308,35 @@ def test_auto_is_numba_when_it_can_be_imported() -> None:
     assert SearchAgent().backend == "auto"
     assert rollouts_module.resolve("auto") is True
     assert rollouts_module.resolve("python") is False
+
+
+def test_the_default_search_is_unchanged() -> None:
+    """``SearchAgent()`` is ``rollout="greedy", objective="margin"``: its scores are still
+    the seat's penalty minus the others' mean, summed as before the objective existed."""
+    s = a_decision(Rules(), 9, 12)
+    assert s is not None
+    v = s.view(s.turn)
+    agent = SearchAgent()
+    assert (agent.rollout, agent.objective) == ("greedy", "margin")
+    rng = random.Random(4)
+    totals = [0.0] * len(v.legal_moves)
+    for _ in range(agent.iterations):
+        world = v.sample(rng)
+        rng.getrandbits(64)
+        for i, m in enumerate(v.legal_moves):
+            pens = playout(apply(world, m), policy=_greedy_policy).penalties()
+            totals[i] += pens[s.turn] - (sum(pens) - pens[s.turn]) / (len(pens) - 1)
+    want = v.legal_moves[min(range(len(totals)), key=totals.__getitem__)]
+    for backend in ("python", "numba"):
+        got = SearchAgent(backend=backend).choose(v, v.legal_moves, random.Random(4))
+        assert got is want
+
+
+@pytest.mark.parametrize("option", ["rollout", "objective"])
+@pytest.mark.parametrize("bad", ["best", "Greedy", "", None, 1])
+def test_a_bad_rollout_or_objective_is_refused(option: str, bad: object) -> None:
+    with pytest.raises(AgentError, match=rf"{option}=.* is invalid: must be"):
+        SearchAgent(**{option: bad})  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("bad", ["fast", "NUMBA", "", None, 1, ["numba"]])

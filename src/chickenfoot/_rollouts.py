@@ -45,12 +45,25 @@ from chickenfoot.state import State, apply
 from chickenfoot.tiles import PIPS, WITH, set_size
 from chickenfoot.view import View
 
-__all__ = ["BACKENDS", "Rollouts", "available", "load", "resolve"]
+__all__ = [
+    "BACKENDS",
+    "OBJECTIVES",
+    "ROLLOUTS",
+    "Rollouts",
+    "available",
+    "heuristic_policy",
+    "load",
+    "resolve",
+    "score",
+]
 
 BACKENDS: Final = ("auto", "numba", "python")
 """The values of ``SearchAgent(backend=...)``."""
 
-ROLLOUTS: Final = ("greedy", "random")
+ROLLOUTS: Final = ("greedy", "random", "heuristic")
+"""The values of ``SearchAgent(rollout=...)``, in the kernel's order (its ``mode``)."""
+OBJECTIVES: Final = ("margin", "win")
+"""The values of ``SearchAgent(objective=...)``, in the kernel's order."""
 
 _MODULES: dict[str, Any] = {}
 _CHUNK: Final = 0.0005  # seconds of compiled iterations between two reads of the clock
@@ -137,10 +150,18 @@ class Rollouts:
     under ``rules``, finished by ``rollout`` (``"greedy"`` or ``"random"``).
 
     :meth:`run` adds one sampled world's results to :attr:`totals`, the search agent's
-    scores (per move: the seat's penalty minus the others' mean, summed over the worlds).
+    scores summed over the worlds (per move, with ``objective="margin"``: the seat's
+    penalty minus the others' mean; with ``"win"``: minus its share of the round's win).
     """
 
-    def __init__(self, rules: Rules, legal: Sequence[Move], rollout: str, seat: int) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        legal: Sequence[Move],
+        rollout: str,
+        seat: int,
+        objective: str = "margin",
+    ) -> None:
         kernel = load()
         np = _MODULES["np"]
         self._run = kernel.rollouts
@@ -162,6 +183,7 @@ class Rollouts:
                 rules.drawn_tile == "may_play",
                 rules.opening_toes,
                 rules.foot_toes,
+                OBJECTIVES.index(objective),
             ],
             dtype=np.int64,
         )
@@ -255,6 +277,56 @@ class Rollouts:
     def totals(self) -> list[float]:
         """The scores so far, one per legal move."""
         return [float(x) for x in self.scores]
+
+
+def score(pens: Sequence[int], seat: int, objective: str) -> float:
+    """What one rollout adds to a move's total (lower is better), as the kernel adds it:
+    ``"margin"``, the seat's penalty minus the others' mean; ``"win"``, minus its share of
+    the round's win (``1 / k`` when it is one of ``k`` seats with the lowest penalty)."""
+    own = pens[seat]
+    if objective == "margin":
+        return own - (sum(pens) - own) / (len(pens) - 1)
+    low = min(pens)
+    return -1.0 / pens.count(low) if own == low else 0.0
+
+
+def heuristic_policy(state: State, legal: Sequence[Move]) -> Move:
+    """The rollout ``"heuristic"``: :class:`~chickenfoot.HeuristicAgent`'s choice at its
+    default weights, on a full state and without its ``hurt`` term (which reads the public
+    history). Each play scores the points it sheds; plus 2 for each kept tile matching the
+    number it leaves open (6 each when it also keeps the double of that number); a double
+    laid on an open end plus 6 if a kept tile matches it, else minus 6; minus 3 for a
+    non-double sharing a number with a double still held. The best play, the first listed
+    among equals; without a play, the first move (the draw or the pass). All in integers:
+    the kernel's ``heuristic_play`` is the same choice."""
+    hand = state.hand(state.turn)
+    pending = state.pending_hub
+    blank = state.rules.double_blank
+    best, best_score = legal[0], None
+    for m in legal:
+        if not isinstance(m, Play):
+            continue
+        tile = m.tile
+        rest = [t for t in hand if t is not tile]
+        score = blank if tile.id == 0 else tile.pips
+        number: int | None = None
+        if m.anchor is None:  # the centre
+            pass
+        elif tile.is_double:
+            score += 6 if any(t.has(tile.high) for t in rest) else -6
+        elif pending is not None:  # a toe
+            number = tile.other(pending.high)
+        else:
+            number = next(tile.other(n) for a, n in state.open_ends if a is m.anchor)
+        if number is not None:
+            followers = sum(1 for t in rest if t.has(number))
+            own_double = any(t.is_double and t.high == number for t in rest)
+            score += 2 * followers * (3 if own_double else 1)
+        if not tile.is_double and any(t.is_double and tile.has(t.high) for t in rest):
+            score -= 3
+        if best_score is None or score > best_score:
+            best, best_score = m, score
+    return best
 
 
 def _code(m: Move) -> tuple[int, int]:

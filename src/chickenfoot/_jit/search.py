@@ -2,12 +2,14 @@
 
 :func:`rollouts` takes one position of the core (``chickenfoot._kernel``) as arrays, and
 for each of the listed moves makes it, plays the round to its end and writes every seat's
-penalty. Two rollouts, exactly as the pure Python ones (the tests hold them to
+penalty. Three rollouts, exactly as the pure Python ones (the tests hold them to
 ``chickenfoot.playout.playout``):
 
 - greedy (mode 0): ``_greedy_policy`` of ``chickenfoot.agents``: the play of the tile worth
   the most points (``val``), the first in the core's legal order among equals; else the
   only move (draw or pass);
+- heuristic (mode 2): ``heuristic_policy`` of ``chickenfoot._rollouts`` (HeuristicAgent's
+  scores at its default weights, without ``hurt``, in integers), the first among equals;
 - random (mode 1): the choices of ``random.Random(seed)`` (``seed`` an int below 2**64)
   over the core's legal order, as ``chickenfoot.playout`` makes them: ``_randbelow(n)``
   by ``getrandbits(n.bit_length())`` until below ``n``, one Mersenne Twister output each
@@ -25,9 +27,11 @@ The layout (``W`` uint64 words per tile set, tile ``t`` bit ``t % 64`` of word `
 - tables: ``px``, ``py`` the pips of each tile, ``val`` its points, ``withw`` ``(V, W)`` the
   tiles showing each number; ``cf`` int64: players, words, numbers, ``draw ==
   "until_playable"``, ``may_draw_instead``, ``drawn_tile == "may_play"``, opening toes,
-  foot toes;
-- out: ``pens`` ``(n, P)`` the penalties, and ``totals[i]`` gains seat ``seat``'s penalty
-  minus the others' mean (the search agent's score, in the same float operations).
+  foot toes, the objective (0: margin, 1: win);
+- out: ``pens`` ``(n, P)`` the penalties, and ``totals[i]`` gains the search agent's score
+  of the rollout, in the same float operations: objective 0 (``"margin"``) seat ``seat``'s
+  penalty minus the others' mean; objective 1 (``"win"``) minus its share of the round's
+  win (``1 / k`` when it is one of ``k`` seats with the lowest penalty, else nothing).
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ ONE = np.uint64(1)
 M32 = np.uint64(0xFFFF_FFFF)
 # positions in the scalar state ``st`` of a rollout
 TURN, DRAWN, PEND, NEED, NUMS, LAID, BPOS, RES = range(8)
-C_P, C_W, C_V, C_UNTIL, C_MDI, C_MAYPLAY, C_OTOES, C_FTOES = range(8)
+C_P, C_W, C_V, C_UNTIL, C_MDI, C_MAYPLAY, C_OTOES, C_FTOES, C_OBJ = range(9)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -241,13 +245,82 @@ def greedy_play(st, ew, cw, px, py, val, w_, centre):
 
 
 @njit(cache=True, _nrt=False)
+def kept(hw, withw, px, py, seat, t, v, w_):
+    """Of the seat's tiles but ``t``, how many show ``v``, and whether ``v-v`` is one."""
+    n, double = 0, False
+    for w in range(w_):
+        h = hw[seat * w_ + w] & withw[v, w]
+        if (t >> 6) == w:
+            h &= ~bit(t)
+        n += popc(h)
+        while h != ZERO:
+            u = w * 64 + kth_word(h, 0)
+            h &= h - ONE
+            if px[u] == py[u]:
+                double = True
+    return n, double
+
+
+@njit(cache=True, _nrt=False)
+def follow(hw, withw, px, py, seat, t, o, w_):
+    """2 for each kept tile showing ``o``, the number a play leaves open; 6 with ``o-o``."""
+    n, double = kept(hw, withw, px, py, seat, t, o, w_)
+    return 2 * n * (3 if double else 1)
+
+
+@njit(cache=True, _nrt=False)
+def heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre):
+    """``heuristic_policy`` of ``chickenfoot._rollouts``: the play with the best integer
+    score, the first in legal order among equals."""
+    seat = st[TURN]
+    pending = st[PEND]
+    best_t, best_a, best = -1, -1, np.int64(-(1 << 62))
+    for w in range(w_):
+        c = cw[w]
+        while c != ZERO:
+            t = w * 64 + kth_word(c, 0)
+            c &= c - ONE
+            x, y = px[t], py[t]
+            base = val[t]
+            if x != y and (
+                kept(hw, withw, px, py, seat, t, x, w_)[1]
+                or kept(hw, withw, px, py, seat, t, y, w_)[1]
+            ):
+                base -= 3
+            if pending >= 0:  # a toe
+                o = y if x == px[pending] else x
+                score = base + follow(hw, withw, px, py, seat, t, o, w_)
+                if score > best:
+                    best_t, best_a, best = t, pending, score
+                continue
+            if not st[LAID]:  # the centre
+                if base > best:
+                    best_t, best_a, best = t, -1, base
+                continue
+            for u in range(w_):
+                aw = anchors_word(ew, px, py, t, u, w_)
+                while aw != ZERO:
+                    a = u * 64 + kth_word(aw, 0)
+                    aw &= aw - ONE
+                    if x == y:
+                        helpers = kept(hw, withw, px, py, seat, t, x, w_)[0]
+                        score = base + (6 if helpers > 0 else -6)
+                    else:
+                        o = y if ew[x * w_ + u] & bit(a) != ZERO else x
+                        score = base + follow(hw, withw, px, py, seat, t, o, w_)
+                    if score > best:
+                        best_t, best_a, best = t, a, score
+    return best_t, best_a
+
+
+@njit(cache=True, _nrt=False)
 def getrandbits(mt, pos, k):
     return np.int64(mt_next(mt, pos) >> np.uint64(32 - k))
 
 
 @njit(cache=True, _nrt=False)
 def step(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, mode, mt, pos):
-    """One move of the rollout: greedy (mode 0) or random (mode 1)."""
+    """One move of the rollout: greedy (mode 0), random (mode 1) or heuristic (mode 2)."""
     w_ = cf[C_W]
     d = st[DRAWN]
     if not candidates(st, hw, mw, cw, w_):
@@ -261,6 +334,10 @@ def step(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, mode, mt,
         return
     if mode == 0:
         t, a = greedy_play(st, ew, cw, px, py, val, w_, centre)
+        play(st, hw, ew, mw, withw, px, py, cf, t, a, nb)
+        return
+    if mode == 2:
+        t, a = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre)
         play(st, hw, ew, mw, withw, px, py, cf, t, a, nb)
         return
     total = count_plays(st, ew, cw, withw, w_, cf[C_V])
@@ -337,4 +414,15 @@ def rollouts(bits, sc, bone, moves, px, py, val, withw, cf, mode, seed, mt0, pen
             pens[i, s] = pen
             total += pen
         own = pens[i, seat]
-        totals[i] += np.float64(own) - np.float64(total - own) / np.float64(p_ - 1)
+        if cf[C_OBJ] == 0:
+            totals[i] += np.float64(own) - np.float64(total - own) / np.float64(p_ - 1)
+        else:
+            low = own
+            for s in range(p_):
+                low = min(low, pens[i, s])
+            if own == low:
+                k = 0
+                for s in range(p_):
+                    if pens[i, s] == low:
+                        k += 1
+                totals[i] -= 1.0 / np.float64(k)

@@ -291,7 +291,7 @@ def agent_of(spec: str) -> Agent:
     """The agent a spec stands for; ``search:N`` is a search of ``N`` iterations.
 
     >>> agent_of("search:8")
-    SearchAgent(iterations=8, time_limit=None, rollout='greedy', backend='auto')
+    SearchAgent(iterations=8, time_limit=None, rollout='greedy', backend='auto', objective='margin')
     >>> agent_of("Greedy")
     GreedyAgent()
     """

@@ -46,8 +46,9 @@ def serve(
     extension: with ``rng``, each decision draws from the host's generator, so the games
     are those the agent plays directly. An :mod:`attrs` agent advertises its fields of
     type bool, int, float or str as options (a ``SearchAgent``: ``iterations``,
-    ``rollout``, ``backend``); an ``options`` message rebuilds it with the values given. While the
-    agent chooses, whatever it prints goes to standard error, never into the protocol.
+    ``rollout``, ``backend``, ``objective``); an ``options`` message rebuilds it with the
+    values given. While the agent chooses, whatever it prints goes to standard error, never
+    into the protocol.
     An agent that raises, or a message that cannot be read, is answered with an
     ``error`` message, and serving goes on.
 
