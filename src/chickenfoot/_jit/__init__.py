@@ -11,7 +11,11 @@ The contract:
   layout, written in each module's docstring. Their results are exactly those of the pure
   Python rules they mirror: the tests hold each kernel to the core.
 - Compiled on first use and cached on disk (numba's ``cache=True``: in ``__pycache__``
-  beside the modules, or ``NUMBA_CACHE_DIR``).
+  beside the modules, or ``NUMBA_CACHE_DIR``). numba checks only the file that defines a
+  cached function, not the files of the functions compiled into it: after editing one
+  module here in a checkout, delete the cache (``find src -name '*.nb[ic]' -delete``), or
+  a caller in another module keeps running the old code. An installed release replaces
+  every file at once, which invalidates all of it.
 
 Modules: :mod:`.rules` (the batch engine's rules on tile-set words), :mod:`.deal` (exact
 Mersenne Twister deals and fast splitmix64 deals), :mod:`.keys` (the exact deals' SHA-512
