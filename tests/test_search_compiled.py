@@ -206,9 +206,10 @@ def test_search_chooses_alike_on_both_backends(
     assert s is not None
     v = s.view(s.turn)
     fast, slow = random.Random(seed), random.Random(seed)
-    options = {"iterations": iterations, "rollout": rollout, "objective": objective}
-    a = SearchAgent(**options, backend="numba")  # type: ignore[arg-type]
-    b = SearchAgent(**options, backend="python")  # type: ignore[arg-type]
+    a, b = (
+        SearchAgent(iterations=iterations, rollout=rollout, objective=objective, backend=backend)
+        for backend in ("numba", "python")
+    )
     assert a.choose(v, v.legal_moves, fast) is b.choose(v, v.legal_moves, slow)
     assert fast.getstate() == slow.getstate()
 

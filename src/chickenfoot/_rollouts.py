@@ -42,7 +42,7 @@ from chickenfoot.moves import DRAW, PASS, Move, Play
 from chickenfoot.rules import Rules
 from chickenfoot.sampling import problem
 from chickenfoot.state import State, apply
-from chickenfoot.tiles import PIPS, WITH, set_size
+from chickenfoot.tiles import DOUBLE_ID, PIPS, WITH, set_size
 from chickenfoot.view import View
 
 __all__ = [
@@ -69,6 +69,7 @@ _MODULES: dict[str, Any] = {}
 _CHUNK: Final = 0.0005  # seconds of compiled iterations between two reads of the clock
 _TABLES: dict[tuple[int, int], tuple[Any, ...]] = {}
 _FOUND: list[bool] = []
+_DOUBLES: Final = sum(1 << d for d in DOUBLE_ID)  # every double, as a mask of tile ids
 
 
 def available() -> bool:
@@ -299,32 +300,36 @@ def heuristic_policy(state: State, legal: Sequence[Move]) -> Move:
     non-double sharing a number with a double still held. The best play, the first listed
     among equals; without a play, the first move (the draw or the pass). All in integers:
     the kernel's ``heuristic_play`` is the same choice."""
-    hand = state.hand(state.turn)
-    pending = state.pending_hub
+    # Over the kernel's bitmasks (chickenfoot._kernel's contract: a hand is a mask of tile
+    # ids, ``_ends[v]`` the anchors whose line ends in ``v``): a rollout calls this at
+    # every move, and ``state.open_ends`` per play would cost most of the rollout.
+    hand = state._hands[state.turn]
+    doubles = hand & _DOUBLES
+    ends = state._ends
+    pending = state._pending
     blank = state.rules.double_blank
-    best, best_score = legal[0], None
+    best, best_score = legal[0], -(1 << 30)
     for m in legal:
         if not isinstance(m, Play):
             continue
-        tile = m.tile
-        rest = [t for t in hand if t is not tile]
-        score = blank if tile.id == 0 else tile.pips
-        number: int | None = None
-        if m.anchor is None:  # the centre
-            pass
-        elif tile.is_double:
-            score += 6 if any(t.has(tile.high) for t in rest) else -6
-        elif pending is not None:  # a toe
-            number = tile.other(pending.high)
-        else:
-            number = next(tile.other(n) for a, n in state.open_ends if a is m.anchor)
-        if number is not None:
-            followers = sum(1 for t in rest if t.has(number))
-            own_double = any(t.is_double and t.high == number for t in rest)
-            score += 2 * followers * (3 if own_double else 1)
-        if not tile.is_double and any(t.is_double and tile.has(t.high) for t in rest):
+        tile, anchor = m.tile, m.anchor
+        t, h, low = tile.id, tile.high, tile.low
+        rest = hand & ~(1 << t)
+        score = blank if t == 0 else h + low
+        number = -1  # the number the play leaves open (none for the centre or a double)
+        if anchor is not None:
+            if h == low:
+                score += 6 if rest & WITH[h] else -6
+            elif pending >= 0:  # a toe
+                number = low if h == PIPS[pending][0] else h
+            else:
+                number = low if ends[h] >> anchor.id & 1 else h
+        if number >= 0:
+            followers = (rest & WITH[number]).bit_count()
+            score += 2 * followers * (3 if rest >> DOUBLE_ID[number] & 1 else 1)
+        if h != low and doubles & (WITH[h] | WITH[low]):
             score -= 3
-        if best_score is None or score > best_score:
+        if score > best_score:
             best, best_score = m, score
     return best
 
