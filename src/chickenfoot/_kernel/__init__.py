@@ -3,10 +3,11 @@
 The public face of a round is :mod:`chickenfoot.state` (:class:`~chickenfoot.State`,
 :func:`~chickenfoot.legal_moves`, :func:`~chickenfoot.apply`...). What stands behind it,
 and is shared by the modules that build or step positions fast (``state``, ``deal``,
-``formats``, ``view``, ``sampling``, ``record``, ``playout``, ``perft`` and the batch
-engine), lives here. They import these names from this package, and nothing else by a
-private name; nothing here imports anything above the tiles, moves, rules, outcome and
-errors modules (the ``State`` named in annotations is a type only).
+``formats``, ``view``, ``sampling``, ``record``, ``playout``, ``perft``, the batch engine
+and ``_rollouts``, the compiled search's boundary), lives here. They import these names
+from this package, and nothing else by a private name; nothing here imports anything
+above the tiles, moves, rules, outcome and errors modules (the ``State`` named in
+annotations is a type only).
 
 Representation (docs/performance.md). A position is an instance of
 :class:`~chickenfoot.State` with the slots :data:`FIELDS`:
