@@ -45,7 +45,7 @@ import chickenfoot as cf
 from chickenfoot.cli import main as cli_main
 from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli.play import Game, Session
-from chickenfoot.cli.specs import agents_of
+from chickenfoot.specs import Trust, agents_of
 from fuzz_targets import LONG_TEXTS, MOVE_TEXTS, TEXTS, TILE_TEXTS, Case, _target, describe
 
 __all__ = [
@@ -219,7 +219,9 @@ def run_prompt(k: int, answers: list[str], bots: str, seat: int) -> PromptRun:
     session = Session(
         game,
         seat=seat,
-        bots=dict(zip(others, agents_of(bots, len(others), "--bots"), strict=True)),
+        bots=dict(
+            zip(others, agents_of(bots, len(others), "--bots", trust=Trust.user()), strict=True)
+        ),
         rng=random.Random(0),
         out=out,
         ask=ask,

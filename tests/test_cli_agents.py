@@ -130,8 +130,10 @@ def test_a_dotted_attribute_and_a_saved_game_keep_the_name(place: Path) -> None:
     )
     assert code == 0 and "seat 1 (mybot:Outer.Inner) " in out
     assert json.loads((place / "g.json").read_text())["bots"] == ["mybot:Outer.Inner"]
-    code, out, _ = cli(place, "play", "g.json", answers="quit\n")
+    code, out, _ = cli(place, "play", "g.json", "--trust-bots", answers="quit\n")
     assert code == 0 and "You are seat 0; seat 1: mybot:Outer.Inner." in out
+    code, out, _ = cli(place, "play", "g.json", answers="quit\n")  # a file runs no module
+    assert code == 0 and "You are seat 0; seat 1: heuristic." in out
 
 
 def test_simulate_with_your_agent_on_two_processes(place: Path) -> None:

@@ -23,9 +23,9 @@ import chickenfoot as cf
 from chickenfoot.cli import main
 from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli.play import Game, Session
-from chickenfoot.cli.specs import agents_of
 from chickenfoot.match import Match
 from chickenfoot.record import Record
+from chickenfoot.specs import Trust, agents_of
 from helpers import SRC, WITHOUT_RICH, Transcript, decision
 
 # The pty tests need a POSIX pseudo-terminal: they are skipped on Windows only. Elsewhere
@@ -307,7 +307,7 @@ def session(
     """A session whose answers come from ``answer(session, prompt)``."""
     out = io.StringIO()
     players = game.rules.players
-    named = agents_of(bots, players - 1, "--bots")
+    named = agents_of(bots, players - 1, "--bots", trust=Trust.user())
     others = [s for s in range(players) if s != seat]
     box: list[Session] = []
 

@@ -47,7 +47,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "simulation",
         "_protocol",
     ),
-    # 5. Front ends and adapters, which nothing in the library imports.
+    # 5. Adapters and programs: the OpenSpiel game, the PettingZoo environment, batched
+    #    play, the engine protocol's host and server.
     (
         "_openspiel_serial",
         "_openspiel_config",
@@ -56,11 +57,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "pettingzoo",
         "batch.",
         "engine.",
-        "cli.",
-        "server.",
-        "__init__",
-        "__main__",
     ),
+    # 6. Agents named in text, and the one decision of what such text may run.
+    ("specs",),
+    # 7. Front ends, which nothing in the library imports.
+    ("cli.", "server.", "__init__", "__main__"),
 )
 
 
@@ -213,3 +214,19 @@ def test_there_is_no_import_circle() -> None:
 def test_every_module_is_under_500_lines(module: str) -> None:
     lines = len(MODULES[module].read_text(encoding="utf-8").splitlines())
     assert lines < MAX_LINES, f"chickenfoot.{module} has {lines} lines: split it along a seam"
+
+
+def test_the_server_stands_beside_the_command_line_not_on_it() -> None:
+    # ``chickenfoot serve`` starts the server; the server never reaches into the command
+    # line (what both need, such as agent specs, lives below both: ``specs``).
+    def within(module: str, package: str) -> bool:
+        return module == package or module.startswith(package + ".")
+
+    wrong = sorted(
+        f"chickenfoot.{m} imports chickenfoot.{t}"
+        for m, edges in EDGES.items()
+        if within(m, "server")
+        for t, _ in edges
+        if within(t, "cli")
+    )
+    assert not wrong, "\n".join(wrong)

@@ -140,6 +140,12 @@ def _build_parser() -> Parser:
         "or one name for all (default: heuristic, or the saved game's)",
     )
     play.add_argument(
+        "--trust-bots",
+        action="store_true",
+        help="run the engine:COMMAND and module:Class bots that the saved game FILE names "
+        "(without it, a file can name built-in bots only: the others play heuristic)",
+    )
+    play.add_argument(
         "--seat",
         type=int,
         metavar="N",

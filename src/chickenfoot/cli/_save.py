@@ -40,8 +40,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from chickenfoot.cli._common import PLAY_FORMAT, UsageError
-from chickenfoot.cli.specs import parse_spec
+from chickenfoot.cli._common import PLAY_FORMAT
 from chickenfoot.deal import deal
 from chickenfoot.errors import ChickenFootError, FormatError, brief, within_digits
 from chickenfoot.formats import VERSION, check_header, loads
@@ -49,6 +48,7 @@ from chickenfoot.match import MATCH_FORMAT, Match
 from chickenfoot.moves import Move, parse_move
 from chickenfoot.record import RECORD_FORMAT, Record
 from chickenfoot.rules import Rules
+from chickenfoot.specs import SpecError, parse_spec
 from chickenfoot.state import State
 
 __all__ = ["PLAY_FORMAT", "PlaySave", "round_moves"]
@@ -214,7 +214,7 @@ def _bots(raw: Any, count: int) -> tuple[str, ...]:
             )
         try:
             names.append(parse_spec(name).name)
-        except UsageError as err:
+        except SpecError as err:
             raise FormatError(f"bots[{i}]", str(err)) from None
     return tuple(names)
 

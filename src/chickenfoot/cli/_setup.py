@@ -2,6 +2,12 @@
 players and options it holds (which ``--seat``, ``--bots`` and ``--watch`` override, with a
 line saying so). A file that holds no players (a match, a record or a position document)
 says what it falls back to.
+
+A saved game is data that people pass around: its bots are read with
+:meth:`Trust.data <chickenfoot.specs.Trust.data>`, so one that would run a program or
+import a module plays ``heuristic`` instead, with a line saying what it would have run,
+unless the person opts in with ``--trust-bots``. The bots of ``--bots``, typed by the
+person, run as they are.
 """
 
 from __future__ import annotations
@@ -24,12 +30,12 @@ from chickenfoot.cli._common import (
 from chickenfoot.cli._documents import describe_kind, read_document
 from chickenfoot.cli._game import Game, Snapshot, decisions
 from chickenfoot.cli._save import PlaySave, round_moves
-from chickenfoot.cli.specs import agents_of, parse_spec
 from chickenfoot.deal import deal
 from chickenfoot.errors import brief
 from chickenfoot.match import Match
 from chickenfoot.record import Record
 from chickenfoot.rules import Rounds
+from chickenfoot.specs import SpecError, Trust, agents_of, parse_spec
 from chickenfoot.state import State
 
 __all__ = ["DEFAULT_BOTS", "MAX_ROUND", "Resume", "Start", "start_of"]
@@ -48,6 +54,9 @@ class Resume:
     """The person's decisions in the round in play, oldest first."""
     moves: int | None
     """The moves of the round in play that are known (``None``: the file keeps none)."""
+    stand_ins: dict[int, str] = attrs.field(factory=dict)
+    """The seats whose bot the file names but may not run (no ``--trust-bots``), with the
+    spec it names: a save writes that spec back, not the stand-in's."""
 
 
 @attrs.frozen
@@ -110,6 +119,11 @@ def start_of(args: argparse.Namespace) -> Start:
         raise UsageError(f"--seed {brief(seed)} is invalid: at most 63 bits")
     if args.file is not None or args.resume is not None:
         return _resumed(args, args.file or args.resume)
+    if args.trust_bots:
+        raise UsageError(
+            "--trust-bots is for the bots of a saved game (play FILE --trust-bots): the bots "
+            "of --bots run as you name them"
+        )
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
     rules = rules_from_args(args.preset or "house", args.players or 4, args.changes)
@@ -131,7 +145,9 @@ def start_of(args: argparse.Namespace) -> Start:
     seat = 0 if args.seat is None else args.seat
     _check_seat(seat, rules.players)
     bots = _seated(
-        seat, rules.players, agents_of(args.bots or DEFAULT_BOTS, rules.players - 1, "--bots")
+        seat,
+        rules.players,
+        agents_of(args.bots or DEFAULT_BOTS, rules.players - 1, "--bots", trust=Trust.user()),
     )
     what = (
         f"Chicken Foot: {rules.players} players, double-{rules.max_pip}, {_label(args)}.\n"
@@ -179,12 +195,15 @@ def _resumed(args: argparse.Namespace, path: str) -> Start:
     # the seat and the bots: the file's, unless the options say otherwise
     seat = args.seat if args.seat is not None else save.seat if save is not None else 0
     _check_seat(seat, rules.players)
+    withheld: dict[int, str] = {}
     if args.bots is not None:
-        named = agents_of(args.bots, rules.players - 1, "--bots")
+        named = agents_of(args.bots, rules.players - 1, "--bots", trust=Trust.user())
     elif save is not None:
-        named = _saved_bots(name, save)
+        named, withheld = _saved_bots(name, save, trusted=bool(args.trust_bots))
+        if withheld:
+            notes.append(_withheld_note(name, list(withheld.values())))
     else:
-        named = agents_of(DEFAULT_BOTS, rules.players - 1, "--bots")
+        named = agents_of(DEFAULT_BOTS, rules.players - 1, "--bots", trust=Trust.user())
     bots = _seated(seat, rules.players, named)
     watch = args.watch if args.watch is not None else save.watch if save is not None else False
     if save is None:
@@ -197,7 +216,9 @@ def _resumed(args: argparse.Namespace, path: str) -> Start:
     if held is not None:
         head += f", seed {seed}"
     header = "\n".join([head + ".", *notes, _cast(seat, bots) + "."])
-    resume = Resume(name, tuple(decisions(game, seat)), known)
+    others = [s for s in range(rules.players) if s != seat]
+    stand_ins = {others[i]: text for i, text in withheld.items()}
+    resume = Resume(name, tuple(decisions(game, seat)), known, stand_ins)
     return Start(game, seat, bots, seed, bool(watch), header, resume)
 
 
@@ -212,15 +233,38 @@ def _known_moves(game: Game) -> int | None:
     return len(rec.moves)
 
 
-def _saved_bots(name: str, save: PlaySave) -> list[tuple[str, Agent]]:
+def _saved_bots(
+    name: str, save: PlaySave, *, trusted: bool
+) -> tuple[list[tuple[str, Agent]], dict[int, str]]:
+    """The save's bots, and those that would run code that the file may not start (without
+    ``--trust-bots``) by their index in ``bots``: each plays :data:`DEFAULT_BOTS` instead,
+    and nothing of theirs runs."""
+    trust = Trust.user() if trusted else Trust.data()
+    try:
+        specs = [parse_spec(text) for text in save.bots]
+    except SpecError as err:  # PlaySave checked them: only a save made in code lands here
+        raise UsageError(f"{name}: {err}") from None
+    fallback = parse_spec(DEFAULT_BOTS)
     named = []
-    for i, text in enumerate(save.bots):
+    for i, spec in enumerate(specs):
+        played = spec if trust.allows(spec) else fallback
         try:
-            spec = parse_spec(text)
-            named.append((spec.name, spec.build()))
-        except UsageError as err:
+            named.append((played.name, played.build(trust=trust)))
+        except SpecError as err:
             raise UsageError(f"{name}: bots[{i}]: {err}") from None
-    return named
+    return named, {i: s.name for i, s in enumerate(specs) if not trust.allows(s)}
+
+
+def _withheld_note(name: str, specs: list[str]) -> str:
+    """What a file's bots would have run, what plays instead, and how to run them."""
+    what = "; ".join(f"{brief(s, 40)} {parse_spec(s).runs()}" for s in specs)
+    many = len(specs) > 1
+    return (
+        f"{_named(name)} names {'bots that run' if many else 'a bot that runs'} code of "
+        f"{'their' if many else 'its'} own, which a file cannot start by itself ({what}): "
+        f"{'they play' if many else 'it plays'} {DEFAULT_BOTS} instead, and nothing was run. "
+        f"If you trust this file, play it with --trust-bots."
+    )
 
 
 def _bots_text(bots: dict[int, tuple[str, Agent]]) -> str:

@@ -7,7 +7,7 @@ import sys
 from typing import TextIO
 
 from chickenfoot.cli._common import EXIT_OK, UsageError
-from chickenfoot.cli.specs import parse_spec
+from chickenfoot.specs import Trust, parse_spec
 
 __all__ = ["cmd_engine"]
 
@@ -24,7 +24,7 @@ def cmd_engine(args: argparse.Namespace, out: TextIO) -> int:
     if stdin is None:  # ``<&-``
         raise UsageError("cannot serve an engine: standard input is closed")
     spec = parse_spec(args.agent)
-    agent = spec.build()
+    agent = spec.build(trust=Trust.user())  # typed on the command line
     sink = getattr(out, "buffer", None)
     out.flush()
     serve(

@@ -33,12 +33,12 @@ from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli._screen import Screen, screen_for
 from chickenfoot.cli._setup import MAX_ROUND, Resume, start_of
 from chickenfoot.cli._streams import OutputError, write_file
-from chickenfoot.cli.specs import said
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move, Pass, Play
 from chickenfoot.outcome import Termination
 from chickenfoot.rules import Rounds
+from chickenfoot.specs import said
 from chickenfoot.state import LegalMoves, Phase, State
 from chickenfoot.view import View
 
@@ -95,6 +95,8 @@ class Session:
         self.unknown = resume is not None and resume.moves is None  # the round's past moves
         # the last save: file, moves made then (a resumed game is saved in its file)
         self.saved = (resume.file, self.moves) if resume is not None else None
+        # the file's bots that a stand-in plays (it may not run them): saved back as named
+        self.stand_ins = dict(resume.stand_ins) if resume is not None else {}
 
     def say(self, text: str = "") -> None:
         self.screen.say(text)
@@ -376,7 +378,7 @@ class Session:
         kind = "match" if self.game.match is not None else "round"
         game = self.game.match if self.game.match is not None else self.game.record
         assert game is not None
-        names = tuple(self.bots[s][0] for s in sorted(self.bots))
+        names = tuple(self.stand_ins.get(s, self.bots[s][0]) for s in sorted(self.bots))
         save = PlaySave(game, seat=self.seat, bots=names, seed=self.seed, watch=self.watch)
         failed = write_file(path, save.to_json() + "\n")
         if failed is not None:

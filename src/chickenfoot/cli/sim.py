@@ -11,9 +11,9 @@ from typing import Any, TextIO
 
 from chickenfoot.cli._common import UsageError, rules_from_args, write
 from chickenfoot.cli._streams import OutputError
-from chickenfoot.cli.specs import agents_of, parse_spec, said, split_specs
 from chickenfoot.errors import ChickenFootError, brief, within_digits
 from chickenfoot.simulation import SimulationResult, simulate
+from chickenfoot.specs import Trust, agents_of, parse_spec, said, split_specs
 
 MAX_GAMES = 10_000_000
 MAX_WORKERS = 256
@@ -145,7 +145,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         players = len(names) if len(names) > 1 else 4
     rules = rules_from_args(args.preset or "house", players, args.changes)
     spec = args.agents or default_agents(rules.players)
-    named = agents_of(spec, rules.players, "--agents")
+    named = agents_of(spec, rules.players, "--agents", trust=Trust.user())
     agents = [a for _, a in named]
     show = out.isatty() and not args.json
     executor: Executor | None = None

@@ -25,12 +25,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from chickenfoot.agents import Agent, ask
-from chickenfoot.cli.specs import SpecError, parse_spec
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import parse_move
 from chickenfoot.rules import PRESETS, Rules
 from chickenfoot.server._store import SeatRow, Store
 from chickenfoot.server._table import RefusedError, Table
+from chickenfoot.specs import Trust, UntrustedSpecError, parse_spec
 
 __all__ = ["MAX_SEARCH", "MAX_TABLES", "Connection", "Hub", "check_bot_spec"]
 
@@ -82,17 +82,21 @@ def check_bot_spec(spec: object, engines: Sequence[str]) -> str:
         raise RefusedError(f"a bot is named by a string, not {brief(spec)}")
     try:
         parsed = parse_spec(spec)
-    except (SpecError, ChickenFootError) as err:
+    except ChickenFootError as err:  # SpecError, or a wrong type
         raise RefusedError(str(err)) from None
     if parsed.kind == "search" and int(parsed.value) > MAX_SEARCH:
         raise RefusedError(f"search:N takes at most {MAX_SEARCH:,} iterations on this server")
-    if parsed.kind == "engine" and str(parsed.value) not in engines:
+    try:
+        Trust.data(engines=engines).check(parsed)
+    except UntrustedSpecError:
+        if parsed.kind == "engine":
+            raise RefusedError(
+                f"engine {brief(str(parsed.value))} is not one this server was started with "
+                "(chickenfoot serve --engine COMMAND)"
+            ) from None
         raise RefusedError(
-            f"engine {brief(str(parsed.value))} is not one this server was started with "
-            "(chickenfoot serve --engine COMMAND)"
-        )
-    if parsed.kind == "module":
-        raise RefusedError(f"bot {brief(spec)}: module:Class bots cannot be named from the web")
+            f"bot {brief(spec)}: module:Class bots cannot be named from the web"
+        ) from None
     return parsed.name
 
 
@@ -281,7 +285,9 @@ class Hub:
     def _agent(self, table: Table, seat: int) -> Agent:
         key = (table.id, seat)
         if key not in self._agents:
-            self._agents[key] = parse_spec(table.seats[seat].spec).build()
+            # The database is data too: a stored spec runs only what this server may run.
+            spec = parse_spec(table.seats[seat].spec)
+            self._agents[key] = spec.build(trust=Trust.data(engines=self.engines))
         return self._agents[key]
 
     async def _play_on(self, table_id: str) -> None:

@@ -1,10 +1,11 @@
-"""Agents named in text: ``--bots`` of ``play``, ``--agents`` of ``simulate``, and the bot
-seats of ``chickenfoot serve`` (:mod:`chickenfoot.server`, which shares this module).
+"""Agents named in text, and what such text may make run (docs: Agents, "Agent specs").
 
-An agent spec is read in two steps. :func:`parse_spec` checks the text and says which
-form it is, importing nothing (so ``validate`` can check the bots of a saved game without
-running anyone's code); :meth:`AgentSpec.build` then makes the agent. The forms, tried in
-this order:
+An agent spec names an agent: ``--bots`` of ``chickenfoot play``, ``--agents`` of
+``chickenfoot simulate``, the agent of ``chickenfoot engine``, the bots of a saved game,
+the bot seats of ``chickenfoot serve``. Every one of them is read here, in two steps.
+:func:`parse_spec` checks the text and says which form it is, running and importing
+nothing; :meth:`AgentSpec.build` then makes the agent, if the :class:`Trust` it is given
+allows it. The forms, tried in this order:
 
 - a built-in name: ``random``, ``greedy``, ``heuristic``, ``search`` (any case);
 - a built-in name with an argument, ``NAME:ARG``, for the names of :data:`_WITH_ARGUMENT`:
@@ -20,16 +21,26 @@ this order:
 
 Both ``search:16`` and ``mybot:Bot`` hold a colon: the text before it decides.
 
+The last two forms run code: a program, or a module's import. Whether they may is one
+decision, made here by the caller's :class:`Trust`: text the user typed themselves (a
+command-line option, their own program) may run code, :meth:`Trust.user`; text read from
+a file, a document or the network names built-in agents only, :meth:`Trust.data`, unless
+the user said otherwise on the command line (``play --trust-bots``, ``serve --engine``).
+
 >>> parse_spec("Search:8")
 AgentSpec(name='search:8', kind='search', value=8)
 >>> parse_spec("mybot:Bot")
 AgentSpec(name='mybot:Bot', kind='module', value='mybot:Bot')
->>> parse_spec("engine:node examples/engine.js")
-AgentSpec(name='engine:node examples/engine.js', kind='engine', value='node examples/engine.js')
+>>> parse_spec("engine:node examples/engine.js").runs_code
+True
+>>> parse_spec("engine:sh -c 'rm -rf ~'").build(trust=Trust.data())
+Traceback (most recent call last):
+...
+chickenfoot.specs.UntrustedSpecError: agent "engine:sh -c 'rm -rf ~'" was read from a file or the network, which may name built-in agents only (random, greedy, heuristic, search, search:N): it runs the program "sh -c 'rm -rf ~'"
 >>> parse_spec("search:Bot")
 Traceback (most recent call last):
 ...
-chickenfoot.cli.specs.SpecError: agent 'search:Bot': search:N takes N from 1 to 100,000 (iterations per decision)
+chickenfoot.specs.SpecError: agent 'search:Bot': search:N takes N from 1 to 100,000 (iterations per decision)
 """
 
 from __future__ import annotations
@@ -39,20 +50,23 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import cast
 
 import attrs
 
 from chickenfoot.agents import Agent, GreedyAgent, HeuristicAgent, RandomAgent, SearchAgent
-from chickenfoot.cli._common import UsageError, ascii_number
-from chickenfoot.errors import brief
+from chickenfoot.errors import ArgumentError, ChickenFootError, brief
 
 __all__ = [
     "AGENT_NAMES",
+    "MAX_COMMAND",
+    "MAX_ITERATIONS",
     "MAX_SPEC",
     "AgentSpec",
     "SpecError",
+    "Trust",
+    "UntrustedSpecError",
     "agent_of",
     "agents_of",
     "parse_spec",
@@ -61,27 +75,86 @@ __all__ = [
 ]
 
 
-class SpecError(UsageError):
+class SpecError(ChickenFootError):
     """An agent spec that is not one: unknown, malformed, or naming something that cannot
     be imported or is not an agent. The command line reports it as any usage error."""
 
 
+class UntrustedSpecError(SpecError):
+    """A well-formed spec that would run code (``engine:COMMAND``, ``module:Class``) where
+    the :class:`Trust` it was built with allows built-in agents only."""
+
+
 AGENT_NAMES = ("random", "greedy", "heuristic", "search")
+"""The built-in agents' names (``search`` also takes ``search:N``)."""
 MAX_ITERATIONS = 100_000
+"""The most iterations of ``search:N``."""
 MAX_SPEC = 200
-"""The longest agent spec read (in characters)."""
+"""The longest agent spec read (in characters), but for ``engine:COMMAND``."""
+MAX_COMMAND = 2000
+"""The longest ``COMMAND`` of ``engine:COMMAND`` (in characters)."""
 _MESSAGE = 200
 """How much of an exception's message an error line quotes."""
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _DOTTED = re.compile(rf"{_NAME}(\.{_NAME})*")
+_ITERATIONS = re.compile(r"[0-9]{1,6}")
 EXPECTED = (
     f"expected one of {', '.join(AGENT_NAMES)}, search:N (N iterations), engine:COMMAND "
     "(a program speaking the engine protocol), or module:Class (an agent class of yours, "
     "importable from the working directory)"
 )
-MAX_COMMAND = 2000
-"""The longest ``COMMAND`` of ``engine:COMMAND`` (in characters)."""
+_BUILT_IN = f"{', '.join(AGENT_NAMES)}, search:N"
+
+
+def _commands(commands: Iterable[str]) -> tuple[str, ...]:
+    return tuple(commands)
+
+
+@attrs.frozen(kw_only=True)
+class Trust:
+    """What an agent spec may make run: the one decision, wherever the spec came from.
+
+    ``code``: any program (``engine:COMMAND``) and any module (``module:Class``) may run;
+    the user said so, by typing the spec themselves. ``engines``: commands that may run even
+    without ``code`` (``chickenfoot serve --engine COMMAND``: the operator named them).
+    Built-in agents are always allowed. Make one with :meth:`user` or :meth:`data`.
+
+    >>> Trust.user().allows(parse_spec("mybot:Bot"))
+    True
+    >>> data = Trust.data(engines=["node bot.js"])
+    >>> [data.allows(parse_spec(s)) for s in ("greedy", "engine:node bot.js", "engine:sh", "m:B")]
+    [True, True, False, False]
+    """
+
+    code: bool = False
+    engines: tuple[str, ...] = attrs.field(default=(), converter=_commands)
+
+    @classmethod
+    def user(cls) -> Trust:
+        """Specs the user typed (a command-line option, their own code): every form runs."""
+        return cls(code=True)
+
+    @classmethod
+    def data(cls, *, engines: Iterable[str] = ()) -> Trust:
+        """Specs read from a file, a document or the network: built-in agents, and the
+        programs of ``engines`` (which the user named themselves), only."""
+        return cls(engines=tuple(engines))
+
+    def allows(self, spec: AgentSpec) -> bool:
+        """Whether ``spec`` may be built under this trust."""
+        if not spec.runs_code or self.code:
+            return True
+        return spec.kind == "engine" and spec.value in self.engines
+
+    def check(self, spec: AgentSpec) -> AgentSpec:
+        """``spec`` when allowed, else :class:`UntrustedSpecError` saying what it would run."""
+        if self.allows(spec):
+            return spec
+        raise UntrustedSpecError(
+            f"agent {brief(spec.name)} was read from a file or the network, which may name "
+            f"built-in agents only ({_BUILT_IN}): it {spec.runs()}"
+        )
 
 
 @attrs.frozen
@@ -97,18 +170,40 @@ class AgentSpec:
     kind: str
     value: str | int
 
-    def build(self) -> Agent:
-        """The agent (for ``module:Class``: imported and constructed now).
+    @property
+    def runs_code(self) -> bool:
+        """Whether building it runs code that is not the library's: a program or a module.
 
-        >>> parse_spec("greedy").build()
+        >>> parse_spec("search:64").runs_code, parse_spec("bots.mine:Bot").runs_code
+        (False, True)
+        """
+        return self.kind in ("engine", "module")
+
+    def runs(self) -> str:
+        """What building it would run, in words (for a question or a refusal).
+
+        >>> parse_spec("engine:python bot.py").runs(), parse_spec("bots.mine:Bot").runs()
+        ("runs the program 'python bot.py'", 'imports the module bots.mine')
+        """
+        if self.kind == "engine":
+            return f"runs the program {brief(str(self.value), 300)}"
+        if self.kind == "module":
+            return f"imports the module {str(self.value).partition(':')[0]}"
+        return "runs nothing but the library"
+
+    def build(self, *, trust: Trust) -> Agent:
+        """The agent (for ``module:Class``: imported and constructed now), if ``trust``
+        allows it; :class:`UntrustedSpecError` otherwise, before anything runs.
+
+        >>> parse_spec("greedy").build(trust=Trust.data())
         GreedyAgent()
         """
-        return _BUILDERS[self.kind](self)
+        return _BUILDERS[trust.check(self).kind](self)
 
 
 def _search(spec: str, arg: str) -> AgentSpec:
-    n = ascii_number(arg, 6)
-    if n is None or not 1 <= n <= MAX_ITERATIONS:
+    n = int(arg) if _ITERATIONS.fullmatch(arg) else 0
+    if not 1 <= n <= MAX_ITERATIONS:
         raise SpecError(
             f"agent {brief(spec)}: search:N takes N from 1 to {MAX_ITERATIONS:,} "
             "(iterations per decision)"
@@ -139,15 +234,17 @@ _WITH_ARGUMENT: dict[str, Callable[[str, str], AgentSpec]] = {
 def parse_spec(text: str) -> AgentSpec:
     """Check one agent spec (see the module's docstring for the forms); import nothing.
 
-    Raises :class:`~chickenfoot.cli.specs.SpecError` saying what is expected.
+    Raises :class:`SpecError` saying what is expected.
 
     >>> parse_spec(" Greedy ")
     AgentSpec(name='greedy', kind='builtin', value='greedy')
     >>> parse_spec("smart")
     Traceback (most recent call last):
     ...
-    chickenfoot.cli.specs.SpecError: unknown agent 'smart': expected one of random, greedy, heuristic, search, search:N (N iterations), engine:COMMAND (a program speaking the engine protocol), or module:Class (an agent class of yours, importable from the working directory)
+    chickenfoot.specs.SpecError: unknown agent 'smart': expected one of random, greedy, heuristic, search, search:N (N iterations), engine:COMMAND (a program speaking the engine protocol), or module:Class (an agent class of yours, importable from the working directory)
     """
+    if not isinstance(text, str):
+        raise ArgumentError(f"an agent spec is a string such as 'heuristic', not {brief(text)}")
     spec = text.strip()
     head, colon, arg = spec.partition(":")
     key = head.lower()
@@ -274,7 +371,7 @@ def _kind(value: object) -> str:
 
 
 def _engine_agent(spec: AgentSpec) -> Agent:
-    from chickenfoot.engine import EngineAgent  # the command line stands above the engine
+    from chickenfoot.engine import EngineAgent  # specs stand above the engine (docs: layers)
 
     return EngineAgent(shlex.split(str(spec.value)))
 
@@ -287,15 +384,16 @@ _BUILDERS: dict[str, Callable[[AgentSpec], Agent]] = {
 }
 
 
-def agent_of(spec: str) -> Agent:
-    """The agent a spec stands for; ``search:N`` is a search of ``N`` iterations.
+def agent_of(spec: str, *, trust: Trust) -> Agent:
+    """The agent a spec stands for, if ``trust`` allows it; ``search:N`` is a search of
+    ``N`` iterations.
 
-    >>> agent_of("search:8")
+    >>> agent_of("search:8", trust=Trust.data())
     SearchAgent(iterations=8, time_limit=None, rollout='greedy', backend='auto', objective='margin')
-    >>> agent_of("Greedy")
+    >>> agent_of("Greedy", trust=Trust.user())
     GreedyAgent()
     """
-    return parse_spec(spec).build()
+    return parse_spec(spec).build(trust=trust)
 
 
 def split_specs(text: str) -> list[str]:
@@ -320,11 +418,12 @@ def split_specs(text: str) -> list[str]:
     return [n.strip() for n in parts]
 
 
-def agents_of(text: str, count: int, what: str) -> list[tuple[str, Agent]]:
+def agents_of(text: str, count: int, what: str, *, trust: Trust) -> list[tuple[str, Agent]]:
     """``count`` agents from a comma-separated list (one name: the same for all, each seat
-    with an agent of its own), each with its name as the command line gives it.
+    with an agent of its own), each with its name as the command line gives it. Every spec
+    is checked against ``trust`` before any agent is built.
 
-    >>> [name for name, _ in agents_of("Search:4", 2, "--bots")]
+    >>> [name for name, _ in agents_of("Search:4", 2, "--bots", trust=Trust.user())]
     ['search:4', 'search:4']
     """
     names = split_specs(text)
@@ -334,5 +433,5 @@ def agents_of(text: str, count: int, what: str) -> list[tuple[str, Agent]]:
         raise SpecError(
             f"{what} names {len(names)} agents, but {count} are needed (or give one name for all)"
         )
-    specs = [parse_spec(n) for n in names]
-    return [(s.name, s.build()) for s in specs]
+    specs = [trust.check(parse_spec(n)) for n in names]
+    return [(s.name, s.build(trust=trust)) for s in specs]
