@@ -66,6 +66,8 @@ FAST_TESTS = (
     "tests/test_batch.py",
     "tests/test_batch_backends.py",
     "tests/test_batch_hardening.py",
+    "tests/test_batch_checkpoints.py",
+    "tests/test_batch_memory.py",
     "tests/test_agents.py",
     "tests/test_search_compiled.py",
 )

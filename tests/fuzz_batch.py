@@ -97,6 +97,10 @@ OPTIONS: dict[str, tuple[st.SearchStrategy[Any], st.SearchStrategy[Any]]] = {
         st.one_of(st.none(), st.integers(0, 10**6), st.integers(0), st.just(np.int16(5))),
         st.one_of(st.integers(-2, 10), INTS, JUNK),
     ),
+    "max_bytes": (  # from budgets too small for one round (refused) to huge ones
+        st.one_of(st.integers(1, 100_000), st.integers(1), st.just(np.int64(1 << 30))),
+        st.one_of(st.integers(-2, 10), INTS, JUNK),
+    ),
 }
 """The constructors' options: (valid values, any values)."""
 

@@ -23,6 +23,17 @@ True
 from __future__ import annotations
 
 from chickenfoot.batch._engine import CORE_BELOW, MAX_GAMES, BatchEngine, Policy
+from chickenfoot.batch._memory import ENGINE_MEMORY, engine_memory, max_rounds
 from chickenfoot.batch._results import RESULTS_MEMORY, Results
 
-__all__ = ["CORE_BELOW", "MAX_GAMES", "RESULTS_MEMORY", "BatchEngine", "Policy", "Results"]
+__all__ = [
+    "CORE_BELOW",
+    "ENGINE_MEMORY",
+    "MAX_GAMES",
+    "RESULTS_MEMORY",
+    "BatchEngine",
+    "Policy",
+    "Results",
+    "engine_memory",
+    "max_rounds",
+]

@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
+from chickenfoot.rules import Rules
 from chickenfoot.tiles import DOUBLE_ID, set_size
 
 from ._results import Results
 from ._shuffle import _MT0, BLOCK, _keys, shuffled_many
+from ._tables import tables
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -149,6 +151,11 @@ class Compiled:
         self.mt0 = _MT0.astype(np.uint64)
         self.sc = scratch(tb.S, tb.A)
         self.lo = local_scratch(tb.S, tb.V, tb.W, tb.P)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and copied) as what it is made of: its kernels are modules, which do not
+        pickle, so they are loaded again (a checkpoint of an engine is a pickle)."""
+        return (_remade, (self.rules, self.fast))
 
     # -- deals -----------------------------------------------------------------------------------
 
@@ -349,6 +356,11 @@ class Compiled:
         for i in range(h):
             e.seeds[i] = seeds[i + h * ((k - 1 - i) // h)]
         return Results._of(seeds, out, pens, plies)
+
+
+def _remade(rules: Rules, fast: bool) -> Compiled:
+    """The :class:`Compiled` calls of ``rules``, made again (for :meth:`Compiled.__reduce__`)."""
+    return Compiled(tables(rules), fast)
 
 
 def scratch(tiles: int, actions: int) -> tuple[Any, ...]:

@@ -15,6 +15,7 @@ from chickenfoot.state import State
 from . import _args as args
 from ._args import MAX_GAMES
 from ._convert import state_of
+from ._memory import ENGINE_MEMORY, check_memory
 from ._play import CORE_BELOW, Plays, Policy
 from ._results import Results
 from ._shuffle import fast_key
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     I64 = NDArray[np.int64]
     Bools = NDArray[np.bool_]
 
-__all__ = ["CORE_BELOW", "MAX_GAMES", "BatchEngine", "Policy", "Results"]
+__all__ = ["CORE_BELOW", "ENGINE_MEMORY", "MAX_GAMES", "BatchEngine", "Policy", "Results"]
 
 
 class BatchEngine(Plays):
@@ -43,6 +44,10 @@ class BatchEngine(Plays):
     ``"auto"`` (numba when it can be imported); both play the same rules, deal the same
     rounds, and differ only in their random choices. ``deals="fast"`` shuffles each round
     from ``rng_seed`` instead (uniformly random and reproducible, not ``deal``'s).
+
+    ``max_bytes`` bounds the engine's memory (:data:`ENGINE_MEMORY`, 1 GiB, by default): an
+    ``n`` whose arrays, seeds and largest answer (:func:`engine_memory`) need more is
+    refused before anything is allocated or compiled, naming the largest ``n`` that fits.
 
     >>> import chickenfoot as cf
     >>> e = BatchEngine(cf.Rules(), 4, seed=7, backend="numpy", deals="fast", rng_seed=1)
@@ -61,10 +66,11 @@ class BatchEngine(Plays):
         rng_seed: int | None = None,
         backend: str = "auto",
         deals: str = "exact",
+        max_bytes: int = ENGINE_MEMORY,
     ) -> None:
         rules = args.rules_arg(rules)
         size = args.size_arg(n)
-        self._start(rules, size, 0, seed, round, auto_reset, rng_seed, backend, deals)
+        self._start(rules, size, 0, seed, round, auto_reset, rng_seed, backend, deals, max_bytes)
         self.reset()
 
     def _start(
@@ -78,11 +84,14 @@ class BatchEngine(Plays):
         rng_seed: object,
         backend: object,
         deals: object,
+        max_bytes: object,
     ) -> None:
-        """What both constructors do: check the options, then allocate (``bone_width``:
-        the longest boneyard to hold, beyond the deals') and load the kernels."""
+        """What both constructors do: check the options and the memory the rounds need,
+        then allocate (``bone_width``: the longest boneyard to hold, beyond the deals') and
+        load the kernels."""
         first, rnd, auto, rng_seed = args.options(seed, round, auto_reset, rng_seed)
         self.backend, self._fast = args.backend_arg(backend, deals)
+        check_memory(rules, n, bone_width, first, max_bytes)
         self._setup(rules, n, max(tables(rules).bone0, bone_width))
         self.round = rnd
         self.auto_reset = auto
@@ -273,16 +282,20 @@ class BatchEngine(Plays):
         rng_seed: int | None = None,
         backend: str = "auto",
         deals: str = "exact",
+        max_bytes: int = ENGINE_MEMORY,
     ) -> BatchEngine:
         """An engine holding the given states (all under the same rules), row by row.
 
         ``seed``, ``round`` and ``deals`` set the deals of later :meth:`reset`\\ s and
-        re-deals; the options are checked as the constructor checks them."""
+        re-deals; the options (``max_bytes`` too) are checked as the constructor checks
+        them."""
         given = args.states_arg(states)
         eng = cls.__new__(cls)
         width = max(len(s._bone) for s in given)
         rules = given[0].rules
-        eng._start(rules, len(given), width, seed, round, auto_reset, rng_seed, backend, deals)
+        eng._start(
+            rules, len(given), width, seed, round, auto_reset, rng_seed, backend, deals, max_bytes
+        )
         for i, s in enumerate(given):
             eng._load(i, s)
         return eng

@@ -33,6 +33,10 @@ ONGOING: Final = -1
 """``result`` of a round in play (else the seat that went out, or ``P`` if blocked)."""
 
 
+ROUND_FIRST: Final = ("hands", "ends", "mask", "table", "bone", "board")
+"""The arrays made by :meth:`Store._zeros`: round first in memory under the compiled backend."""
+
+
 class Store:
     """The arrays of ``n`` rounds under one ``rules`` (see the module doc)."""
 
@@ -81,6 +85,24 @@ class Store:
         self.plies = np.zeros(n, dtype=np.int64)
         self.seeds: list[int | None] = [None] * n
         self._all = np.arange(n)  # every lane: _sel turns it into a slice
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle (or a deep copy) holds: the arrays and the options; the lookup
+        tables are made again from the rules (shared and cached), and the compiled calls
+        load their kernels again (:meth:`Compiled.__reduce__`)."""
+        state = dict(self.__dict__)
+        del state["_tb"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._tb = tables(self.rules)
+        for name in ROUND_FIRST:  # a pickle holds them round last: the kernels read rounds
+            held = getattr(self, name)  # first (see _zeros), as they were made
+            if self.backend == "numba" and not np.moveaxis(held, -1, 0).flags.c_contiguous:
+                again = self._zeros(held.shape, held.dtype)
+                again[...] = held
+                setattr(self, name, again)
 
     def _zeros(self, shape: tuple[int, ...], dtype: Any) -> Any:
         """A zeroed array, the round its last axis; under the compiled backend held round
