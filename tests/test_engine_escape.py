@@ -1,0 +1,217 @@
+"""chickenfoot.engine: the host's deadlines hold whatever an engine's children do.
+
+The engines here fork a child that calls ``setsid()`` (out of the engine's process group,
+so the group kill does not reach it), keeps the engine's pipes open and sleeps; then the
+engine stops answering, or exits. The host must still fail within its deadline (plus a
+bounded slack: the bounds below are correctness deadlines, far above the real figures),
+``close()`` must return, and on Linux the escaped child must be found and killed. Whatever
+happens, each test kills what the engine left at its end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from chickenfoot import AgentError, Rules, deal
+from chickenfoot.engine import EngineAgent
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "setsid"), reason="POSIX only: fork and setsid")
+
+LINUX = sys.platform.startswith("linux")
+SLEEP = 30  # how long an escaped child holds the pipes (the host must not wait for it)
+BOUND = 5.0  # seconds: a deadline of 1 s plus slack, never the 30 s of the child
+
+ESCAPER = """\
+import json, os, sys, time
+
+when, how, then, pidfile = sys.argv[1:5]
+
+def note(pid):
+    fd = os.open(pidfile, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    os.write(fd, b"%d\\n" % pid)
+    os.close(fd)
+
+def say(message):
+    sys.stdout.write(json.dumps(message) + "\\n")
+    sys.stdout.flush()
+
+def escape():
+    child = os.fork()
+    if child == 0:
+        if how == "double" and os.fork() != 0:
+            os._exit(0)  # the middle process leaves: its child is orphaned at once
+        os.setsid()  # out of the engine's process group and session
+        note(os.getpid())
+        time.sleep(SLEEP)  # holding stdin, stdout and stderr
+        os._exit(0)
+    if how == "double":
+        os.waitpid(child, 0)
+
+def stop():
+    if then == "exit":
+        sys.exit(5)
+    time.sleep(SLEEP)
+    sys.exit(0)
+
+note(os.getpid())
+print("escaper started", file=sys.stderr, flush=True)
+for line in sys.stdin:
+    kind = json.loads(line)["type"]
+    if kind == "hello":
+        if when == "hello":
+            escape()
+            stop()
+        say({"type": "hello", "protocol": 1, "name": "escaper"})
+        if when == "idle":
+            escape()
+    elif kind == "go":
+        if when == "go":
+            escape()
+            stop()
+        say({"type": "move", "move": json.loads(line)["legal"][0]})
+    elif kind == "quit":
+        sys.exit(0)
+""".replace("SLEEP", str(SLEEP))
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, waiting for its parent to reap it, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return not LINUX
+    return state not in ("Z", "X")
+
+
+def gone(pid: int) -> bool:
+    deadline = time.monotonic() + 3
+    while alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+@pytest.fixture
+def escaper(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+    """The engine's script and its pid file; at the end, whatever happened, every process
+    it noted (the engine, the escaped child) is killed."""
+    script = tmp_path / "escaper.py"
+    script.write_text(ESCAPER)
+    pidfile = tmp_path / "escaper.pids"
+    yield script, pidfile
+    for pid in noted(pidfile):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes() if LINUX else b"escaper.py"
+        except OSError:
+            continue
+        if b"escaper.py" in cmdline:  # still ours, not a reused pid
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def noted(pidfile: Path) -> list[int]:
+    try:
+        return [int(p) for p in pidfile.read_text().split()]
+    except OSError:
+        return []
+
+
+def agent(
+    script: Path, pidfile: Path, when: str, how: str = "single", then: str = "hang"
+) -> EngineAgent:
+    command = [sys.executable, str(script), when, how, then, str(pidfile)]
+    return EngineAgent(command, time_ms=500, grace_ms=500, hello_ms=1000)
+
+
+def decide(bot: EngineAgent) -> AgentError:
+    state = deal(Rules(), seed=2)
+    with pytest.raises(AgentError) as info:
+        bot.choose(state.view(state.turn), state.legal_moves, None)
+    return info.value
+
+
+def escaped(pidfile: Path) -> list[int]:
+    """The escaped children's pids (the first noted is the engine's)."""
+    deadline = time.monotonic() + 3
+    while len(noted(pidfile)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    pids = noted(pidfile)
+    assert len(pids) >= 2, "the engine's child never noted itself"
+    return pids[1:]
+
+
+@pytest.mark.parametrize("how", ["single", "double"])
+def test_a_decision_fails_within_its_deadline_when_a_child_holds_the_pipes(
+    escaper: tuple[Path, Path], how: str
+) -> None:
+    script, pidfile = escaper
+    bot = agent(script, pidfile, "go", how)
+    began = time.monotonic()
+    err = decide(bot)
+    took = time.monotonic() - began
+    assert took < BOUND, f"choose took {took:.1f} s"
+    assert "sent no move within 1,000 ms" in str(err)
+    assert "escaper started" in str(err)  # the engine's stderr still reaches the message
+    began = time.monotonic()
+    bot.close()
+    assert time.monotonic() - began < BOUND
+    assert bot.pid is None and not alive(noted(pidfile)[0])
+    if LINUX:
+        for pid in escaped(pidfile):
+            assert gone(pid), f"the escaped child {pid} still runs"
+
+
+def test_the_handshake_fails_within_its_deadline_when_a_child_holds_the_pipes(
+    escaper: tuple[Path, Path],
+) -> None:
+    script, pidfile = escaper
+    bot = agent(script, pidfile, "hello")
+    began = time.monotonic()
+    with pytest.raises(AgentError, match="sent no hello within 1,000 ms"):
+        bot.start()
+    assert time.monotonic() - began < BOUND
+    assert bot.pid is None and not alive(noted(pidfile)[0])
+    if LINUX:
+        for pid in escaped(pidfile):
+            assert gone(pid), f"the escaped child {pid} still runs"
+
+
+def test_an_engine_that_exits_leaving_a_child_on_the_pipes(escaper: tuple[Path, Path]) -> None:
+    script, pidfile = escaper
+    bot = agent(script, pidfile, "go", "single", "exit")
+    began = time.monotonic()
+    err = decide(bot)
+    assert time.monotonic() - began < BOUND
+    if LINUX:  # the child is found and killed, so its pipes close: the exit is seen
+        assert "exited with status 5 instead of sending move" in str(err)
+        for pid in escaped(pidfile):
+            assert gone(pid), f"the escaped child {pid} still runs"
+    else:  # the child keeps the pipes: the engine is silent until the deadline
+        assert "sent no move within 1,000 ms" in str(err)
+
+
+def test_close_returns_when_a_child_holds_the_pipes(escaper: tuple[Path, Path]) -> None:
+    script, pidfile = escaper
+    bot = agent(script, pidfile, "idle")
+    state = deal(Rules(), seed=2)
+    with bot:
+        assert bot.choose(state.view(state.turn), state.legal_moves, None) in state.legal_moves
+        began = time.monotonic()
+    assert time.monotonic() - began < BOUND  # the engine quits; its child does not
+    assert bot.pid is None and not alive(noted(pidfile)[0])
+    if LINUX:
+        for pid in escaped(pidfile):
+            assert gone(pid), f"the escaped child {pid} still runs"
