@@ -14,6 +14,7 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -215,3 +216,49 @@ def test_close_returns_when_a_child_holds_the_pipes(escaper: tuple[Path, Path]) 
     if LINUX:
         for pid in escaped(pidfile):
             assert gone(pid), f"the escaped child {pid} still runs"
+
+
+DEAF = """\
+import json, sys, time
+sys.stdout.write(json.dumps({"type": "hello", "protocol": 1, "name": "deaf",
+                             "extensions": ["rounds"]}) + "\\n")
+sys.stdout.flush()
+time.sleep(SLEEP)  # never reads its input again: the pipe fills up
+""".replace("SLEEP", str(SLEEP))
+
+
+def test_writes_have_deadlines_too(tmp_path: Path) -> None:
+    """An engine that stops reading its input (or a child that holds it and does not
+    read): once the pipe is full, a message the host writes fails within its deadline
+    rather than blocking the host for good."""
+    script = tmp_path / "deaf.py"
+    script.write_text(DEAF)
+    bot = EngineAgent([sys.executable, str(script)], time_ms=500, grace_ms=500)
+    view = deal(Rules(), seed=2).view(0)
+    outcome: list[BaseException | None] = []
+
+    def tell() -> None:
+        try:
+            for _ in range(10_000):  # each view is a few hundred bytes: the pipe fills
+                bot.round_over(view)
+            outcome.append(None)
+        except BaseException as err:  # handed to the test's thread
+            outcome.append(err)
+
+    bot.start()
+    pid = bot.pid
+    assert pid is not None
+    teller = threading.Thread(target=tell, daemon=True)
+    began = time.monotonic()
+    teller.start()
+    teller.join(BOUND)
+    try:
+        assert not teller.is_alive(), "round_over blocked on a full pipe"
+        took = time.monotonic() - began
+        (err,) = outcome
+        assert isinstance(err, AgentError), err
+        assert "did not read round_over within 500 ms (grace_ms)" in str(err)
+        assert took < BOUND and bot.pid is None and not alive(pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)  # a blocked writer gets its broken pipe
