@@ -24,6 +24,7 @@ from chickenfoot.engine._process import (
     TOO_LONG,
     EngineProcess,
     StartError,
+    StartTimeoutError,
     describe_exit,
 )
 from chickenfoot.errors import AgentError, ArgumentError, brief
@@ -360,6 +361,8 @@ class EngineAgent:
         limit = _limit(self._hello_ms, " (hello_ms)")
         try:
             process = EngineProcess(self._command, start=self._hello_ms / 1000)
+        except StartTimeoutError:  # started too slowly to say hello in time: no hello, then
+            raise self._fail(f"sent no hello within {self._hello_ms:,} ms (hello_ms)") from None
         except StartError as err:
             raise self._fail(str(err)) from None
         session = _Session(process, wire.Hello("", "", frozenset(), {}))

@@ -31,7 +31,15 @@ from typing import IO, Final
 
 from chickenfoot._protocol import MAX_LINE, printable
 
-__all__ = ["EOF", "TIMEOUT", "TOO_LONG", "EngineProcess", "StartError", "describe_exit"]
+__all__ = [
+    "EOF",
+    "TIMEOUT",
+    "TOO_LONG",
+    "EngineProcess",
+    "StartError",
+    "StartTimeoutError",
+    "describe_exit",
+]
 
 EOF: Final = "eof"
 TIMEOUT: Final = "timeout"
@@ -48,6 +56,8 @@ _POSIX = os.name == "posix"
 _SHEPHERD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_shepherd.py")
 _SHEPHERD_ENDS = 3.0  # seconds the shepherd has to kill the engine's tree and exit
 _REAP = 5.0  # seconds to reap a process killed with SIGKILL (it cannot refuse)
+# poll(2) where there is one: no file descriptor of its own (epoll's), no limit (select's)
+_Selector = getattr(selectors, "PollSelector", selectors.DefaultSelector)
 
 
 def _use_shepherd() -> bool:
@@ -64,6 +74,10 @@ class StartError(Exception):
     """The program could not be started; the text says why (no process exists)."""
 
 
+class StartTimeoutError(StartError):
+    """The program was not started within the time given (no process is left)."""
+
+
 def _start_error(number: int, text: str | None) -> StartError:
     if number == errno.ENOENT:
         return StartError("cannot start: no such program")
@@ -72,16 +86,16 @@ def _start_error(number: int, text: str | None) -> StartError:
     return StartError(f"cannot start: {text or os.strerror(number) or 'error'}")
 
 
-def _read_report(fd: int, timeout: float) -> bytes:
-    """The shepherd's first line (``b""``: none within ``timeout``, or it died)."""
+def _read_report(fd: int, timeout: float) -> bytes | None:
+    """The shepherd's first line (``None``: none within ``timeout``; ``b""``: it died)."""
     deadline = time.monotonic() + timeout
     data = b""
-    with selectors.DefaultSelector() as sel:
+    with _Selector() as sel:
         sel.register(fd, selectors.EVENT_READ)
         while b"\n" not in data and len(data) < 100:
             left = deadline - time.monotonic()
             if left <= 0 or not sel.select(left):
-                return b""
+                return None
             chunk = os.read(fd, 100)
             if not chunk:
                 return b""
@@ -128,12 +142,14 @@ class EngineProcess:
                 line = _read_report(report, start)
             finally:
                 os.close(report)
-            word, _, value = line.partition(b" ")
+            word, _, value = (line or b"").partition(b" ")
             if word != b"pid" or not value.isdigit():
                 self._abandon()
                 if word == b"error" and value.isdigit():
                     raise _start_error(int(value), None)
-                raise StartError(f"cannot start: no word from the shepherd within {start:g} s")
+                if line is None:
+                    raise StartTimeoutError(f"cannot start: not started within {start:g} s")
+                raise StartError(f"cannot start: {sys.executable} {_SHEPHERD} failed")
             self.pid = int(value)
         self._lines: queue.Queue[bytes | str] = queue.Queue(_QUEUE)
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
@@ -164,7 +180,7 @@ class EngineProcess:
         try:
             if _POSIX:
                 os.set_blocking(fd, False)
-                with selectors.DefaultSelector() as sel:
+                with _Selector() as sel:
                     sel.register(fd, selectors.EVENT_READ)
                     sel.register(self._wake_r, selectors.EVENT_READ)
                     while True:
@@ -291,7 +307,7 @@ class EngineProcess:
         view = memoryview(line)
         try:
             fd = stdin.fileno()
-            with selectors.DefaultSelector() as sel:
+            with _Selector() as sel:
                 sel.register(fd, selectors.EVENT_WRITE)
                 while view:
                     try:

@@ -39,7 +39,7 @@ def become_subreaper() -> bool:
 
         libc = ctypes.CDLL(None, use_errno=True)
         return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
-    except (OSError, AttributeError):
+    except (ImportError, OSError, AttributeError):  # no ctypes, or no prctl: degraded
         return False
 
 
