@@ -4,7 +4,9 @@ The engines here fork a child that calls ``setsid()`` (out of the engine's proce
 so the group kill does not reach it), keeps the engine's pipes open and sleeps; then the
 engine stops answering, or exits. The host must still fail within its deadline (plus a
 bounded slack: the bounds below are correctness deadlines, far above the real figures),
-``close()`` must return, and on Linux the escaped child must be found and killed. Whatever
+``close()`` must return, the host's reader threads must end, and on Linux the escaped child
+must be found and killed. Each test runs as on Linux (the shepherd) and, on Linux too, as
+on other POSIX systems (the process group only, the shepherd switched off). Whatever
 happens, each test kills what the engine left at its end.
 """
 
@@ -22,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from chickenfoot import AgentError, Rules, deal
-from chickenfoot.engine import EngineAgent
+from chickenfoot.engine import EngineAgent, _process
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "setsid"), reason="POSIX only: fork and setsid")
 
@@ -51,6 +53,10 @@ def escape():
             os._exit(0)  # the middle process leaves: its child is orphaned at once
         os.setsid()  # out of the engine's process group and session
         note(os.getpid())
+        if then == "flood":  # its stderr is never empty while anyone reads it
+            deadline = time.monotonic() + SLEEP
+            while time.monotonic() < deadline:
+                os.write(2, b"flood " * 1000 + b"\\n")
         time.sleep(SLEEP)  # holding stdin, stdout and stderr
         os._exit(0)
     if how == "double":
@@ -105,14 +111,39 @@ def gone(pid: int) -> bool:
     return True
 
 
+@pytest.fixture(params=["shepherd", "group"] if LINUX else ["group"])
+def finds(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Whether the host finds escaped children: on Linux, under the shepherd; as on other
+    POSIX systems (``group``), where only the program's process group is killed."""
+    if request.param == "group":
+        monkeypatch.setattr(_process, "_use_shepherd", lambda: False)
+    return bool(request.param == "shepherd")
+
+
+def readers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("chickenfoot engine")]
+
+
 @pytest.fixture
-def escaper(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
-    """The engine's script and its pid file; at the end, whatever happened, every process
-    it noted (the engine, the escaped child) is killed."""
+def escaper(tmp_path: Path, finds: bool) -> Iterator[tuple[Path, Path]]:
+    """The engine's script and its pid file; at the end, the host's reader threads must be
+    gone (they never wait for the end of the pipes), and whatever happened, every process
+    the engine noted (itself, the escaped child) is killed."""
+    assert readers() == []
     script = tmp_path / "escaper.py"
     script.write_text(ESCAPER)
     pidfile = tmp_path / "escaper.pids"
-    yield script, pidfile
+    try:
+        yield script, pidfile
+        deadline = time.monotonic() + BOUND
+        while readers() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert readers() == [], "a reader thread waits for a pipe a child holds"
+    finally:
+        kill_noted(pidfile)
+
+
+def kill_noted(pidfile: Path) -> None:
     for pid in noted(pidfile):
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes() if LINUX else b"escaper.py"
@@ -154,29 +185,34 @@ def escaped(pidfile: Path) -> list[int]:
     return pids[1:]
 
 
-@pytest.mark.parametrize("how", ["single", "double"])
+@pytest.mark.parametrize(
+    ("how", "then"), [("single", "hang"), ("double", "hang"), ("single", "flood")]
+)
 def test_a_decision_fails_within_its_deadline_when_a_child_holds_the_pipes(
-    escaper: tuple[Path, Path], how: str
+    escaper: tuple[Path, Path], finds: bool, how: str, then: str
 ) -> None:
+    """``double``: the child forks the one that escapes and exits (orphaned at once);
+    ``flood``: the escaped child writes to stderr without pause."""
     script, pidfile = escaper
-    bot = agent(script, pidfile, "go", how)
+    bot = agent(script, pidfile, "go", how, then)
     began = time.monotonic()
     err = decide(bot)
     took = time.monotonic() - began
     assert took < BOUND, f"choose took {took:.1f} s"
     assert "sent no move within 1,000 ms" in str(err)
-    assert "escaper started" in str(err)  # the engine's stderr still reaches the message
+    said = "flood flood" if then == "flood" else "escaper started"
+    assert said in str(err)  # the engine's stderr still reaches the message
     began = time.monotonic()
     bot.close()
     assert time.monotonic() - began < BOUND
     assert bot.pid is None and not alive(noted(pidfile)[0])
-    if LINUX:
+    if finds:
         for pid in escaped(pidfile):
             assert gone(pid), f"the escaped child {pid} still runs"
 
 
 def test_the_handshake_fails_within_its_deadline_when_a_child_holds_the_pipes(
-    escaper: tuple[Path, Path],
+    escaper: tuple[Path, Path], finds: bool
 ) -> None:
     script, pidfile = escaper
     bot = agent(script, pidfile, "hello")
@@ -185,18 +221,20 @@ def test_the_handshake_fails_within_its_deadline_when_a_child_holds_the_pipes(
         bot.start()
     assert time.monotonic() - began < BOUND
     assert bot.pid is None and not alive(noted(pidfile)[0])
-    if LINUX:
+    if finds:
         for pid in escaped(pidfile):
             assert gone(pid), f"the escaped child {pid} still runs"
 
 
-def test_an_engine_that_exits_leaving_a_child_on_the_pipes(escaper: tuple[Path, Path]) -> None:
+def test_an_engine_that_exits_leaving_a_child_on_the_pipes(
+    escaper: tuple[Path, Path], finds: bool
+) -> None:
     script, pidfile = escaper
     bot = agent(script, pidfile, "go", "single", "exit")
     began = time.monotonic()
     err = decide(bot)
     assert time.monotonic() - began < BOUND
-    if LINUX:  # the child is found and killed, so its pipes close: the exit is seen
+    if finds:  # the child is found and killed, so its pipes close: the exit is seen
         assert "exited with status 5 instead of sending move" in str(err)
         for pid in escaped(pidfile):
             assert gone(pid), f"the escaped child {pid} still runs"
@@ -204,7 +242,9 @@ def test_an_engine_that_exits_leaving_a_child_on_the_pipes(escaper: tuple[Path, 
         assert "sent no move within 1,000 ms" in str(err)
 
 
-def test_close_returns_when_a_child_holds_the_pipes(escaper: tuple[Path, Path]) -> None:
+def test_close_returns_when_a_child_holds_the_pipes(
+    escaper: tuple[Path, Path], finds: bool
+) -> None:
     script, pidfile = escaper
     bot = agent(script, pidfile, "idle")
     state = deal(Rules(), seed=2)
@@ -213,7 +253,7 @@ def test_close_returns_when_a_child_holds_the_pipes(escaper: tuple[Path, Path]) 
         began = time.monotonic()
     assert time.monotonic() - began < BOUND  # the engine quits; its child does not
     assert bot.pid is None and not alive(noted(pidfile)[0])
-    if LINUX:
+    if finds:
         for pid in escaped(pidfile):
             assert gone(pid), f"the escaped child {pid} still runs"
 

@@ -162,13 +162,16 @@ class EngineProcess:
         assert self.proc.stdout is not None and self.proc.stderr is not None
         if _POSIX:
             os.set_blocking(self.proc.stdin.fileno(), False)  # writes have deadlines
-        self._out = self._thread(self.proc.stdout, self._stdout_lines())
-        self._err = self._thread(self.proc.stderr, self._stderr_lines())
+        self._out = self._thread("stdout", self.proc.stdout, self._stdout_lines())
+        self._err = self._thread("stderr", self.proc.stderr, self._stderr_lines())
 
     # -- threads ---------------------------------------------------------------------------
 
-    def _thread(self, stream: IO[bytes], take: Callable[[bytes], bool]) -> threading.Thread:
-        thread = threading.Thread(target=self._pump, args=(stream, take), daemon=True)
+    def _thread(
+        self, name: str, stream: IO[bytes], take: Callable[[bytes], bool]
+    ) -> threading.Thread:
+        name = f"chickenfoot engine {self.pid} {name}"
+        thread = threading.Thread(target=self._pump, args=(stream, take), name=name, daemon=True)
         thread.start()
         return thread
 
@@ -185,14 +188,13 @@ class EngineProcess:
                     sel.register(self._wake_r, selectors.EVENT_READ)
                     while True:
                         ready = {key.fd for key, _ in sel.select()}
-                        if fd in ready:
-                            with contextlib.suppress(BlockingIOError):
-                                data = os.read(fd, _CHUNK)
-                                if not take(data) or not data:
-                                    return
-                        elif self._wake_r in ready:  # finish: what is there, no wait
-                            self._drain(fd, take)
-                            return
+                        if self._wake_r in ready:  # finish: what is there, no wait (first:
+                            self._drain(fd, take)  # a pipe that a child floods is always
+                            return  # ready, and this thread must end all the same)
+                        with contextlib.suppress(BlockingIOError):
+                            data = os.read(fd, _CHUNK)
+                            if not take(data) or not data:
+                                return
             else:  # pragma: no cover - Windows: a held pipe keeps this (daemon) thread
                 while not self._closing.is_set():
                     data = os.read(fd, _CHUNK)
