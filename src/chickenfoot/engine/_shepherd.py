@@ -43,20 +43,24 @@ def become_subreaper() -> bool:
         return False
 
 
+def parent(pid: int) -> int | None:
+    """The parent of a live process (``None``: gone, or a zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return None if fields[0] in (b"Z", b"X") else int(fields[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def descendants() -> list[int]:
     """The live processes below this one, found through ``/proc`` (parents first)."""
     children: dict[int, list[int]] = {}
     for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue  # gone meanwhile
-        if fields[0] in (b"Z", b"X"):
-            continue
-        children.setdefault(int(fields[1]), []).append(int(name))
+        if name.isdigit():
+            ppid = parent(int(name))
+            if ppid is not None:
+                children.setdefault(ppid, []).append(int(name))
     found: list[int] = []
     todo = [os.getpid()]
     while todo:
@@ -64,6 +68,26 @@ def descendants() -> list[int]:
             found.append(pid)
             todo.append(pid)
     return found
+
+
+def kill(pid: int, ours: set[int]) -> None:
+    """``SIGKILL`` to ``pid`` if its parent is in ``ours``, checked once the process is
+    pinned by a pidfd (Linux 5.3): a pid freed and reused meanwhile is never signalled."""
+    try:
+        pinned = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    except (AttributeError, OSError):  # no pidfd here: the plain kill (a tiny race)
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        return
+    try:
+        if parent(pid) in ours:
+            signal.pidfd_send_signal(pinned, signal.SIGKILL)
+    except OSError:
+        pass
+    finally:
+        os.close(pinned)
 
 
 class Shepherd:
@@ -98,9 +122,10 @@ class Shepherd:
         is left catches those a dying parent leaves."""
         deadline = time.monotonic() + KILL_FOR
         while self.reap() or descendants():
-            for pid in descendants():
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
+            found = descendants()
+            ours = {os.getpid(), *found}
+            for pid in found:  # parents first: their orphans come here, still ours
+                kill(pid, ours)
             if time.monotonic() > deadline:
                 return
             signal.sigtimedwait({signal.SIGCHLD}, 0.01)
