@@ -103,12 +103,14 @@ def test_the_javascript_example_plays_whole_matches() -> None:
 
 
 def running(marker: str) -> list[int]:
-    """The processes whose command line holds ``marker``."""
+    """The processes whose command line holds ``marker`` (engines, not the shepherds that
+    watch them on Linux, whose command lines hold the engines')."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
+                cmdline = (entry / "cmdline").read_bytes()
+                if marker.encode() in cmdline and b"_shepherd.py" not in cmdline:
                     found.append(int(entry.name))
             except OSError:
                 continue

@@ -24,6 +24,7 @@ from chickenfoot.engine._process import (
     TOO_LONG,
     EngineProcess,
     StartError,
+    StartTimeoutError,
     describe_exit,
 )
 from chickenfoot.errors import AgentError, ArgumentError, brief
@@ -101,6 +102,15 @@ def _close_worker_slots() -> None:
 atexit.register(_close_worker_slots)
 # A worker of multiprocessing ends with os._exit, which skips atexit: its finalizers run.
 multiprocessing.util.Finalize(None, _close_worker_slots, exitpriority=10)
+
+
+_Limit = tuple[float, int, str]
+"""A deadline (``time.monotonic()``), the milliseconds it was set for, and which setting
+that is (for the error message)."""
+
+
+def _limit(timeout_ms: int, why: str) -> _Limit:
+    return time.monotonic() + timeout_ms / 1000, timeout_ms, why
 
 
 def _command(command: object) -> tuple[str, ...]:
@@ -291,15 +301,25 @@ class EngineAgent:
         what = describe_exit(code) if by_itself else "closed its standard output"
         return self._fail(f"{what} {doing}", seat, finish=False)
 
-    def _send(self, session: _Session, message: dict[str, Any], seat: int | None) -> None:
-        if not session.process.send(wire.encode(message)):
+    def _send(
+        self, session: _Session, message: dict[str, Any], seat: int | None, limit: _Limit
+    ) -> None:
+        """Write a message before ``limit``'s deadline (a full pipe is not waited on past
+        it: the engine, or a child holding its input, may never read)."""
+        deadline, timeout_ms, why = limit
+        sent = session.process.send(wire.encode(message), deadline - time.monotonic())
+        if sent == EOF:
             raise self._lost(session, f"before reading {message['type']}", seat)
+        if sent == TIMEOUT:
+            kind = message["type"]
+            raise self._fail(f"did not read {kind} within {timeout_ms:,} ms{why}", seat)
 
     def _receive(
-        self, session: _Session, want: str, timeout_ms: int, seat: int | None, why: str = ""
+        self, session: _Session, want: str, seat: int | None, limit: _Limit
     ) -> dict[str, Any]:
-        """The next message of type ``want``, passing ``info`` messages on."""
-        deadline = time.monotonic() + timeout_ms / 1000
+        """The next message of type ``want`` before ``limit``'s deadline, passing ``info``
+        messages on."""
+        deadline, timeout_ms, why = limit
         while True:
             left = deadline - time.monotonic()
             line = session.process.read(left) if left > 0 else TIMEOUT  # a flood ends too
@@ -338,14 +358,17 @@ class EngineAgent:
         session = self._slot.current()
         if session is not None:
             return session
+        limit = _limit(self._hello_ms, " (hello_ms)")
         try:
-            process = EngineProcess(self._command)
+            process = EngineProcess(self._command, start=self._hello_ms / 1000)
+        except StartTimeoutError:  # started too slowly to say hello in time: no hello, then
+            raise self._fail(f"sent no hello within {self._hello_ms:,} ms (hello_ms)") from None
         except StartError as err:
             raise self._fail(str(err)) from None
         session = _Session(process, wire.Hello("", "", frozenset(), {}))
         self._slot.session = session
-        self._send(session, wire.host_hello(), None)
-        reply = self._receive(session, "hello", self._hello_ms, None, " (hello_ms)")
+        self._send(session, wire.host_hello(), None, limit)
+        reply = self._receive(session, "hello", None, limit)
         try:
             session.hello = wire.parse_hello(reply)
         except wire.ProtocolError as err:
@@ -354,8 +377,9 @@ class EngineAgent:
             why = wire.check_option_values(self._options, session.hello.options)
             if why is not None:
                 raise self._fail(why)
-            self._send(session, {"type": "options", "options": self._options}, None)
-            self._receive(session, "ready", self._hello_ms, None, " after options (hello_ms)")
+            limit = _limit(self._hello_ms, " after options (hello_ms)")
+            self._send(session, {"type": "options", "options": self._options}, None, limit)
+            self._receive(session, "ready", None, limit)
         return session
 
     @contextlib.contextmanager
@@ -389,13 +413,14 @@ class EngineAgent:
         seat = view.seat
         with self._talking():
             session = self._session()
+            why = f" (time_ms {self._time_ms:,} + grace_ms {self._grace_ms:,})"
+            limit = _limit(self._time_ms + self._grace_ms, why)  # the whole exchange's
             uses = session.hello.extensions
             if "rounds" in uses:
-                self._new_round(session, view)
+                self._new_round(session, view, limit)
             state = wire.rng_state(rng) if "rng" in uses else None
-            self._send(session, wire.go(view, legal, self._time_ms, state), seat)
-            why = f" (time_ms {self._time_ms:,} + grace_ms {self._grace_ms:,})"
-            reply = self._receive(session, "move", self._time_ms + self._grace_ms, seat, why)
+            self._send(session, wire.go(view, legal, self._time_ms, state), seat, limit)
+            reply = self._receive(session, "move", seat, limit)
             try:
                 move = wire.read_move(reply, legal, view.rules.max_pip)
                 if state is not None:
@@ -410,13 +435,13 @@ class EngineAgent:
                 raise self._fail("sent an rng state that random.Random refuses", seat) from None
             return move
 
-    def _new_round(self, session: _Session, view: View) -> None:
+    def _new_round(self, session: _Session, view: View, limit: _Limit) -> None:
         """``new_round`` before the first decision of each round, per seat."""
         seat, history = view.seat, view.history
         key = (view.rules, view.centre)
         seen = session.seen.get(seat)
         if seen is None or seen[0] != key or history[: len(seen[1])] != seen[1]:
-            self._send(session, {"type": "new_round", "seat": seat}, seat)
+            self._send(session, {"type": "new_round", "seat": seat}, seat, limit)
         session.seen[seat] = (key, history)
 
     def round_over(self, view: View) -> None:
@@ -428,7 +453,8 @@ class EngineAgent:
             session = self._slot.current()
             if session is None or "rounds" not in session.hello.extensions:
                 return
-            self._send(session, {"type": "round_over", "view": view.to_dict()}, view.seat)
+            limit = _limit(self._grace_ms, " (grace_ms)")
+            self._send(session, {"type": "round_over", "view": view.to_dict()}, view.seat, limit)
             session.seen.pop(view.seat, None)
 
     def ping(self) -> float:
@@ -441,8 +467,9 @@ class EngineAgent:
                 raise AgentError(f"{self._label()}: does not support ping (no 'ping' extension)")
             session.pings += 1
             began = time.perf_counter()
-            self._send(session, {"type": "ping", "id": session.pings}, None)
-            pong = self._receive(session, "pong", max(self._grace_ms, 1), None, " (grace_ms)")
+            limit = _limit(max(self._grace_ms, 1), " (grace_ms)")
+            self._send(session, {"type": "ping", "id": session.pings}, None, limit)
+            pong = self._receive(session, "pong", None, limit)
             if pong.get("id") != session.pings:
                 raise self._fail(f"answered ping {session.pings} with {brief(pong, 80)}")
             return time.perf_counter() - began
