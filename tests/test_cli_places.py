@@ -196,3 +196,57 @@ def test_you_win_and_ties_share_the_win() -> None:
     assert round_winners(tie, 1, {0: "greedy", 2: "random"}) == (
         "seat 0 (greedy) and seat 2 (random) share the win of the round with 0."
     )
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        cf.Rules(players=3),
+        cf.Rules.preset("classic", players=2, drawn_tile="may_play", may_draw_instead=True),
+    ],
+    ids=["house", "classic, may_play, may_draw_instead"],
+)
+def test_every_place_listed_is_on_the_picture_and_every_move_is_listed_once(
+    rules: cf.Rules,
+) -> None:
+    # Whole rounds of random play: at each decision the listing holds every legal move
+    # once; an end's label is how its row of the picture ends, and a tile laid there
+    # touches the open number; a toe's label names the pending hub.
+    from chickenfoot.cli._places import OTHERS, in_order, laid, places
+
+    rng = random.Random(0)
+    decisions = 0
+    for seed in range(4):
+        s = cf.deal(rules, seed)
+        while not s.is_over():
+            v = s.view(s.turn)
+            legal = v.legal_moves
+            assert sorted(map(str, in_order(v.table, legal))) == sorted(map(str, legal))
+            rows = cf.render_compact(v, width=200).replace("* →", " →").split("\n")
+            for place in places(v.table, legal):
+                for move in place.moves:
+                    shown = laid(move, v.table)
+                    if place.label == OTHERS:
+                        assert isinstance(move, (cf.Draw, cf.Pass)) and shown == str(move)
+                        continue
+                    assert isinstance(move, cf.Play)
+                    a, b = map(int, shown.split("|"))
+                    assert cf.Tile(a, b) == move.tile
+                    if place.label.endswith(" (toe)"):
+                        assert v.pending_hub == move.anchor and a == move.anchor.high
+                        assert any(r.startswith(place.label[:-6] + "  (") for r in rows)
+                    elif place.label == "the centre":
+                        assert move.anchor is None and not v.centre_laid
+                    else:
+                        assert any(r.endswith(" " + place.label) for r in rows), place.label
+                        assert place.label.endswith(f" → {a}")
+                        end = place.label.split(" ")[0]
+                        assert end.replace("|", "-") in (str(move.anchor), _flip(move.anchor))
+            decisions += len(legal) > 1
+            s = s.apply(rng.choice(legal))
+    assert decisions > 20
+
+
+def _flip(tile: cf.Tile | None) -> str:
+    assert tile is not None
+    return f"{tile.low}-{tile.high}"

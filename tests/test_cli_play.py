@@ -99,6 +99,16 @@ def test_a_whole_round_in_a_pty_choosing_move_1() -> None:
     assert "Round scores: you " in seen
     assert "seat 1 (greedy) plays " in seen
     assert "  1. " in seen  # the standings
+    # the winner of the round is named: the fewer points of the scores just printed
+    scores = re.search(r"Round scores: you (\d+), seat 1 (\d+)\r\n(.*)\r\n", seen)
+    assert scores is not None
+    mine, theirs = int(scores[1]), int(scores[2])
+    winner = {
+        mine < theirs: f"You win the round with {mine}.",
+        mine > theirs: f"seat 1 (greedy) wins the round with {theirs}.",
+        mine == theirs: f"You and seat 1 (greedy) share the win of the round with {mine}.",
+    }[True]
+    assert scores[3] == winner
 
 
 def notation(label: str, laid: str) -> str:
