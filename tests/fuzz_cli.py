@@ -253,7 +253,8 @@ def _prompt_ok(case: Case, run: PromptRun) -> str | None:
     if run.problems:
         return "; ".join(run.problems[:3])
     if not re.search(
-        r"(You left the game\.|you left the game\.|The match is over|You score)", run.output
+        r"(You left the game\.|you left the game\.|The match is over|the round with \d+\.)",
+        run.output,
     ):
         return "the session ended without saying why"
     return None

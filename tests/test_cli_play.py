@@ -99,21 +99,48 @@ def test_a_whole_round_in_a_pty_choosing_move_1() -> None:
     assert "Round scores: you " in seen
     assert "seat 1 (greedy) plays " in seen
     assert "  1. " in seen  # the standings
+    # the winner of the round is named: the fewer points of the scores just printed
+    scores = re.search(r"Round scores: you (\d+), seat 1 (\d+)\r\n(.*)\r\n", seen)
+    assert scores is not None
+    mine, theirs = int(scores[1]), int(scores[2])
+    winner = {
+        mine < theirs: f"You win the round with {mine}.",
+        mine > theirs: f"seat 1 (greedy) wins the round with {theirs}.",
+        mine == theirs: f"You and seat 1 (greedy) share the win of the round with {mine}.",
+    }[True]
+    assert scores[3] == winner
+
+
+def notation(label: str, laid: str) -> str:
+    """The notation of a listed move: ``laid`` (the tile as it would lie, ``2|6``) at the
+    place ``label`` (``5|2 → 2``: the anchor is the end's last tile; ``foot 0-0 (toe)``: the
+    hub), so ``6-2@5-2`` (either order is accepted)."""
+    tile = laid.replace("|", "-")
+    if label == "or":
+        return tile  # draw, pass
+    hub = re.fullmatch(r"(?:centre|foot) (\d+-\d+) \(toe\)", label)
+    anchor = hub.group(1) if hub else label.split(" → ", maxsplit=1)[0].replace("|", "-")
+    return f"{tile}@{anchor}"
 
 
 @needs_pty
 def test_a_single_round_in_a_pty_driven_by_notation() -> None:
-    # --round: one round, saved as a record. Answer with the notation of the listed moves.
+    # --round: one round, saved as a record. Answer each decision with the notation of the
+    # first listed move, written from its place as the table draws it and the tile as it
+    # would lie there; the last line names the winner of the round.
     child = spawn("--players", "2", "--round", "--seed", "5", "--bots", "random")
     decisions = 0
-    while child.expect([r"  1\) (\S+)", r"You score \d+"]) == 0:
-        move = child.match.group(1)
+    first = r"the table:\r\n  (\S.*?\S) +1\) (\S+)"
+    while child.expect([first, r"wins the round|win the round|share the win"]) == 0:
+        move = notation(child.match.group(1), child.match.group(2))
         child.expect(PROMPT)
         child.sendline(move)
+        child.expect(re.escape(move))  # echoed; a refusal would not be a move played
         decisions += 1
         assert decisions < 200
     assert finish(child) == 0
     assert decisions > 0
+    assert "is not a move" not in transcript(child) and "Your moves: " not in transcript(child)
 
 
 @needs_pty
@@ -375,7 +402,7 @@ def test_a_tile_that_fits_in_several_places_asks_which() -> None:
     assert s.run() == 0
     text = out.getvalue()
     assert f"{tile} fits in {tiles.count(tile)} places: " in text
-    assert text.count("Your moves:") >= 3  # at the start, after moves, after table
+    assert text.count("Your moves, by where") >= 3  # at the start, after moves, after table
     assert f"{other}@" not in text and (f"you do not hold {other}" in text or f"{other}: " in text)
     if blocked is not None:
         assert f"{blocked} fits nowhere now: " in text
@@ -387,7 +414,17 @@ def test_a_single_round_ends_with_your_score(capsys: pytest.CaptureFixture[str])
     assert s.run() == 0
     text = out.getvalue()
     assert "== The round is over: " in text
-    assert re.search(r"You score \d+; (the lowest: you win|the lowest is \d+)\.\n\Z", text)
+    # the last line names the winner: the fewest points (R11), shared when equal (R12)
+    points = s.game.record.final().penalties() if s.game.record is not None else ()
+    best = min(points)
+    last = text.splitlines()[-1]
+    if points.count(best) > 1:
+        assert last.endswith(f" share the win of the round with {best}.")
+    elif points[0] == best:
+        assert last == f"You win the round with {best}."
+    else:
+        assert last == f"seat 1 (greedy) wins the round with {best}."
+    assert "lowest" not in text
 
 
 def test_between_rounds_commands(tmp_path: Path) -> None:

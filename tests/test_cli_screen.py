@@ -134,13 +134,17 @@ def test_with_rich_on_a_terminal_play_draws_in_colour() -> None:
     # the last tile laid: reverse yellow; the moves numbered in cyan, in bold green
     assert styled(text, r"\S+\*", lambda s: is_colour(s.bgcolor, "yellow"))
     assert styled(text, r"(?<=  )1\)", lambda s: is_colour(s.color, "cyan"))
-    assert styled(text, r"(?<=1\) )\d-\d@\d-\d", lambda s: s.bold and is_colour(s.color, "green"))
+    assert styled(text, r"(?<=1\) )\d\|\d", lambda s: s.bold and is_colour(s.color, "green"))
+    # the places the moves go, green as the open ends they name on the picture
+    assert styled(text, r"(?<=\n  )\d\|\d → \d(?= )", lambda s: is_colour(s.color, "green"))
+    # the winner of the round, named with the bot's name
+    assert re.search(r"\n(You win|seat 1 \(greedy\) wins) the round with \d+\.\n", text.plain)
     # whose turn: bold, green when it is yours
     assert styled(text, r"seat 0 to play", lambda s: s.bold and is_colour(s.color, "green"))
     # the score sheet and the standings: rich tables
     assert any(re.match(r"┃ +round ┃ +centre ┃ +you ┃ +seat 1 ┃", line) for line in lines), lines
     assert any(re.match(r"│ +total │", line) for line in lines)
-    assert any(re.match(r" +1\. +(you|seat 1) +\d+", line) for line in lines)
+    assert any(re.match(r" +1\. +(you|seat 1 \(greedy\)) +\d+", line) for line in lines)
 
 
 def test_no_color_keeps_the_panel_and_leaves_out_the_colours() -> None:

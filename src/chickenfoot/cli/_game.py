@@ -12,6 +12,8 @@ person's decisions in it, where ``undo`` goes back to.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import attrs
 
 from chickenfoot.cli._save import round_moves
@@ -21,7 +23,7 @@ from chickenfoot.record import Record
 from chickenfoot.rules import Rules
 from chickenfoot.state import State
 
-__all__ = ["Game", "Snapshot", "chosen", "decisions"]
+__all__ = ["Game", "Snapshot", "chosen", "decisions", "round_winners", "who", "winners"]
 
 
 @attrs.frozen
@@ -131,3 +133,50 @@ def decisions(game: Game, seat: int) -> list[Snapshot]:
         for i, (before, state, move) in enumerate(steps)
         if state.turn == seat and len(state.legal_moves) > 1
     ]
+
+
+def who(seat: int, you: int, names: Mapping[int, str]) -> str:
+    """``seat`` as the person at seat ``you`` reads it: ``you``, or ``seat 2 (greedy)`` (its
+    player's name from ``names``, when there is one).
+
+    >>> who(0, 0, {1: "greedy"}), who(1, 0, {1: "greedy"}), who(2, 0, {})
+    ('you', 'seat 1 (greedy)', 'seat 2')
+    """
+    if seat == you:
+        return "you"
+    name = names.get(seat)
+    return f"seat {seat}" if name is None else f"seat {seat} ({name})"
+
+
+def round_winners(final: State, you: int, names: Mapping[int, str]) -> str:
+    """Who wins the round that ended in ``final``, said to the person at seat ``you``: the
+    fewest penalty points (R11; going out scores 0), and equal fewest share the win, as
+    equal lowest totals share a match's (R12).
+
+    >>> from chickenfoot import Rules, deal
+    >>> s = deal(Rules(players=2), seed=1)     # any position scores its hands
+    >>> s.penalties()
+    (161, 230)
+    >>> round_winners(s, 1, {0: "greedy"}), round_winners(s, 0, {1: "greedy"})
+    ('seat 0 (greedy) wins the round with 161.', 'You win the round with 161.')
+    """
+    points = final.penalties()
+    best = min(points)
+    seats = [s for s, p in enumerate(points) if p == best]
+    text = winners(seats, best, you, names, "the round")
+    return f"{text[0].upper()}{text[1:]}." if text.startswith("you") else f"{text}."
+
+
+def winners(seats: Sequence[int], score: int, you: int, names: Mapping[int, str], of: str) -> str:
+    """The words naming the winners ``seats`` of ``of`` (``the round``, ``the match``)
+    with ``score``, the person (seat ``you``) first.
+
+    >>> winners([1, 3], 0, 3, {1: "greedy"}, "the match")
+    'you and seat 1 (greedy) share the win of the match with 0'
+    """
+    ordered = sorted(seats, key=lambda s: (s != you, s))
+    named = [who(s, you, names) for s in ordered]
+    if len(named) == 1:
+        return f"{named[0]} {'win' if ordered[0] == you else 'wins'} {of} with {score}"
+    together = ", ".join(named[:-1]) + f" and {named[-1]}"
+    return f"{together} share the win of {of} with {score}"

@@ -22,6 +22,7 @@ from contextlib import suppress
 from typing import TextIO
 
 from chickenfoot.cli._common import ascii_number
+from chickenfoot.cli._places import Place, in_order, laid, places
 from chickenfoot.cli._streams import is_terminal
 from chickenfoot.errors import ChickenFootError, InvalidMoveError, brief
 from chickenfoot.moves import Draw, Move, Play, parse_move
@@ -40,8 +41,12 @@ __all__ = [
 ]
 
 HELP_MOVES = (
-    "Choose a move by its number, or type it in notation: 9-4@9-9 (tile@anchor), draw, "
-    "pass. A tile alone (9-4) is enough when it fits in only one place."
+    "Your moves are listed by where they go, each place as the table draws it: the end "
+    "of a line as that line ends (6|7 → 7: its last tile and the open number), a toe by "
+    "its hub (centre 9-9 (toe)). Each tile is written as it would lie there, the touching "
+    "number first: 7|4 at 6|7 → 7 leaves 4 open.\n"
+    "Choose a move by its number, or type it in notation: 7-4@7-6 (tile@anchor, each high "
+    "number first), draw, pass. A tile alone (7-4) is enough when it fits in only one place."
 )
 HELP_COMMANDS = """\
 Commands:
@@ -115,7 +120,7 @@ def understand(text: str, v: View, state: State) -> Move | str:
     if text.isascii() and text.isdigit():
         i = ascii_number(text, 5) or 0
         if 1 <= i <= len(legal):
-            return legal[i - 1]
+            return in_order(v.table, legal)[i - 1]  # numbered as listed: by place
         return f"There is no move {text[:12]}: choose 1 to {len(legal)}."
     try:
         move = parse_move(text, max_pip=v.rules.max_pip)
@@ -130,15 +135,24 @@ def understand(text: str, v: View, state: State) -> Move | str:
         return "You cannot choose which tile to draw: draw takes the next one."
     if isinstance(move, Play) and move.anchor is None and move.tile != v.centre:
         # A tile alone: the play of that tile, when it fits in one place.
-        places = [m for m in legal if isinstance(m, Play) and m.tile is move.tile]
-        if len(places) == 1:
-            return places[0]
-        if places:
-            where = ", ".join(f"{legal.index(m) + 1}) {m}" for m in places)
-            return f"{move.tile} fits in {len(places)} places: {where}. Choose one."
+        fits = [m for m in legal if isinstance(m, Play) and m.tile is move.tile]
+        if len(fits) == 1:
+            return fits[0]
+        if fits:
+            where = ", ".join(
+                f"{n}) {laid(m, v.table)} at {place.label}"
+                for n, (place, m) in enumerate(_numbered(v), 1)
+                if m in fits
+            )
+            return f"{move.tile} fits in {len(fits)} places: {where}. Choose one."
         if move.tile in v.hand:
             return f"{move.tile} fits nowhere now: {nowhere(move.tile, v)}. Your moves: {listed}."
     return f"{_illegal(state, move)} Your moves: {listed}."
+
+
+def _numbered(v: View) -> list[tuple[Place, Move]]:
+    """Each legal move of ``v`` with its place, in the order they are listed."""
+    return [(place, m) for place in places(v.table, v.legal_moves) for m in place.moves]
 
 
 def _illegal(state: State, move: Move) -> str:

@@ -30,6 +30,8 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
+from chickenfoot.cli._game import who
+from chickenfoot.cli._places import laid, places
 from chickenfoot.cli._streams import is_terminal
 from chickenfoot.cli.files import match_lines
 from chickenfoot.match import Match, MatchResult
@@ -78,8 +80,33 @@ def fit(text: str, width: int | None) -> str:
     return "\n".join(rows)
 
 
-def _cells(legal: Sequence[Move]) -> list[str]:
-    return [f"{i}) {m}" for i, m in enumerate(legal, 1)]
+MOVES_TITLE = "Your moves, by where they go on the table:"
+
+
+def _rows(position: State | View, width: int) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The rows of the moves: each place's label (padded) and its cells, ``("n)", "tile")``,
+    numbered in the order listed; a place whose cells overflow ``width`` goes on over
+    rows with a blank label."""
+    found = places(position.table, position.legal_moves)
+    pad = max(len(p.label) for p in found)
+    digits = len(str(sum(len(p.moves) for p in found)))
+    rows: list[tuple[str, list[tuple[str, str]]]] = []
+    n = 0
+    for place in found:
+        label = place.label.ljust(pad)
+        used = 2 + pad
+        row: list[tuple[str, str]] = []
+        for move in place.moves:
+            n += 1
+            cell = (f"{n})".rjust(digits + 1), laid(move, position.table))
+            size = 2 + len(cell[0]) + 1 + len(cell[1])
+            if row and used + size > width:
+                rows.append((label, row))
+                label, used, row = " " * pad, 2 + pad, []
+            row.append(cell)
+            used += size
+        rows.append((label, row))
+    return rows
 
 
 class Screen:
@@ -135,25 +162,27 @@ class Screen:
             self.heading(heading)
         self._write(self.picture(position, legal))
 
-    def moves(self, legal: Sequence[Move]) -> None:
-        """``Your moves:`` and the numbered moves, in columns."""
-        cells = _cells(legal)
-        width = max(map(len, cells)) + 2
+    def moves(self, position: State | View) -> None:
+        """The legal moves of ``position`` (the person's view), numbered, by the place they go
+        (:mod:`~chickenfoot.cli._places`): a row per place, as the table draws it, then its
+        tiles as they would lie; draw and pass on a row of their own."""
         room = self.width()
-        per_line = max(1, (76 if room is None else room - 2) // width)
-        self._write("Your moves:")
-        for k in range(0, len(cells), per_line):
-            self._write("  " + "".join(c.ljust(width) for c in cells[k : k + per_line]).rstrip())
+        self._write(MOVES_TITLE)
+        for label, cells in _rows(position, 78 if room is None else room):
+            self._write("  " + label + "".join(f"  {n} {tile}" for n, tile in cells))
 
     def score_sheet(self, m: Match, seat: int) -> None:
         """The match's score sheet: a row per finished round, then the totals."""
         self._write("\n".join(match_lines(m)[:-1]))
 
-    def standings(self, result: MatchResult, seat: int) -> None:
-        """The final standings, best first."""
+    def winner(self, text: str) -> None:
+        """Who won the round."""
+        self.say(text)
+
+    def standings(self, result: MatchResult, seat: int, names: Mapping[int, str]) -> None:
+        """The final standings, best first (each seat with its player's name)."""
         for st in result.standings:
-            who = "you" if st.seat == seat else f"seat {st.seat}"
-            self._write(f"  {st.rank}. {who}: {st.total}")
+            self._write(f"  {st.rank}. {who(st.seat, seat, names)}: {st.total}")
 
 
 class RichScreen(Screen):
@@ -216,18 +245,12 @@ class RichScreen(Screen):
         panel = Panel(text, title=title, title_align="left", border_style="blue", width=width)
         self._print(panel)
 
-    def moves(self, legal: Sequence[Move]) -> None:
-        cells = _cells(legal)
-        width = max(map(len, cells)) + 2
-        per_line = max(1, (self.width() - 2) // width)
-        self._print(self._text(("Your moves:", "bold")))
-        for k in range(0, len(legal), per_line):
-            parts: list[tuple[str, str]] = [("  ", "")]
-            last = min(k + per_line, len(legal)) - 1
-            for i in range(k, last + 1):
-                number = f"{i + 1})"
-                pad = " " * (width - len(cells[i])) if i < last else ""
-                parts += [(number, "bold cyan"), (f" {legal[i]}", "bold green"), (pad, "")]
+    def moves(self, position: State | View) -> None:
+        self._print(self._text((MOVES_TITLE, "bold")))
+        for label, cells in _rows(position, self.width()):
+            parts: list[tuple[str, str]] = [("  ", ""), (label, "green")]
+            for n, tile in cells:
+                parts += [("  ", ""), (n, "bold cyan"), (" ", ""), (tile, "bold green")]
             self._print(self._text(*parts))
 
     def score_sheet(self, m: Match, seat: int) -> None:
@@ -249,14 +272,18 @@ class RichScreen(Screen):
             table.add_row(self._text(("total", "bold")), "", *totals)
         self._print(table)
 
-    def standings(self, result: MatchResult, seat: int) -> None:
+    def winner(self, text: str) -> None:
+        style = "bold green" if text.startswith("You") else "bold"
+        self._print(self._text((fit(text, self.width()), style)))
+
+    def standings(self, result: MatchResult, seat: int, names: Mapping[int, str]) -> None:
         from rich.table import Table
 
         table = Table(show_header=False, box=None, padding=(0, 1))
         for st in result.standings:
-            who = "you" if st.seat == seat else f"seat {st.seat}"
             style = "bold green" if st.rank == 1 else ""
-            table.add_row(f"  {st.rank}.", self._text((who, style)), str(st.total))
+            name = who(st.seat, seat, names)
+            table.add_row(f"  {st.rank}.", self._text((name, style)), str(st.total))
         self._print(table)
 
 

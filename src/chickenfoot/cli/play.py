@@ -20,7 +20,7 @@ from typing import TextIO
 
 from chickenfoot.agents import Agent, ask
 from chickenfoot.cli._common import EXIT_FAILURE, EXIT_INTERRUPTED, UsageError
-from chickenfoot.cli._game import Game, Snapshot, chosen
+from chickenfoot.cli._game import Game, Snapshot, chosen, round_winners, who, winners
 from chickenfoot.cli._prompt import (
     HELP,
     HELP_COMMANDS,
@@ -238,7 +238,7 @@ class Session:
         self.screen.board(
             v, heading=f"{self._where(state)}: your turn (seat {self.seat})", legal=v.legal_moves
         )
-        self.screen.moves(v.legal_moves)
+        self.screen.moves(v)
         self.shown = True
 
     def _round_start(self) -> None:
@@ -267,7 +267,7 @@ class Session:
         self.screen.board(v, heading=now, legal=legal if mine else ())
         self.shown = mine  # the table is on the screen
         if mine:
-            self.screen.moves(legal)
+            self.screen.moves(v)
 
     def _where(self, state: State) -> str:
         centre = f"centre {state.centre}"
@@ -284,7 +284,7 @@ class Session:
             state = self.game.state
             assert state is not None
             self.screen.heading(f"{self._where(state)}: your turn (seat {self.seat})")
-            self.screen.moves(legal)
+            self.screen.moves(v)
             self.shown = True
         elif not self.shown:
             self._show(v)
@@ -297,7 +297,7 @@ class Session:
             elif command in ("help", "?", "h"):
                 self.screen.help(HELP)
             elif command in ("moves", "m"):
-                self.screen.moves(legal)
+                self.screen.moves(v)
             elif command in ("table", "t", "show"):
                 self._show(v)
             elif command == "undo":
@@ -393,9 +393,10 @@ class Session:
     def _round_over(self, final: State) -> None:
         result = final.outcome()
         assert result is not None
+        names = {s: name for s, (name, _) in self.bots.items()}
         if result.termination is Termination.OUT:
-            who = "you" if result.seat == self.seat else f"seat {result.seat}"
-            how = f"{who} went out"
+            assert result.seat is not None
+            how = f"{who(result.seat, self.seat, names)} went out"
         else:
             how = "blocked: the boneyard is empty and nobody can play"
         self.say()
@@ -407,6 +408,7 @@ class Session:
                 f"{'you' if s == self.seat else f'seat {s}'} {p}" for s, p in enumerate(points)
             )
         )
+        self.screen.winner(round_winners(final, self.seat, names))
         m = self.game.match
         if m is not None:
             self.say()
@@ -441,18 +443,15 @@ class Session:
 
     def _game_over(self) -> None:
         m = self.game.match
-        if m is not None:
+        if m is not None:  # (a round alone ends with its winner, named by _round_over)
             r = m.result()
+            names = {s: name for s, (name, _) in self.bots.items()}
+            best = r.totals[r.winners[0]]
             self.say()
-            self.screen.heading(f"The match is over: {r}")
-            self.screen.standings(r, self.seat)
-            return
-        state = self.game.state
-        assert state is not None
-        mine = state.penalties()[self.seat]
-        best = min(state.penalties())
-        verdict = "the lowest: you win" if mine == best else f"the lowest is {best}"
-        self.say(f"You score {mine}; {verdict}.")
+            self.screen.heading(
+                f"The match is over: {winners(r.winners, best, self.seat, names, 'the match')}"
+            )
+            self.screen.standings(r, self.seat, names)
 
 
 # -- the command ----------------------------------------------------------------------------
