@@ -185,6 +185,14 @@ def escaped(pidfile: Path) -> list[int]:
     return pids[1:]
 
 
+def all_gone(bot: EngineAgent, pidfile: Path, *, finds: bool) -> None:
+    """The engine is gone, and (where escaped children are found) so is every child."""
+    assert bot.pid is None and not alive(noted(pidfile)[0])
+    if finds:
+        for pid in escaped(pidfile):
+            assert gone(pid), f"the escaped child {pid} still runs"
+
+
 @pytest.mark.parametrize(
     ("how", "then"), [("single", "hang"), ("double", "hang"), ("single", "flood")]
 )
@@ -205,10 +213,7 @@ def test_a_decision_fails_within_its_deadline_when_a_child_holds_the_pipes(
     began = time.monotonic()
     bot.close()
     assert time.monotonic() - began < BOUND
-    assert bot.pid is None and not alive(noted(pidfile)[0])
-    if finds:
-        for pid in escaped(pidfile):
-            assert gone(pid), f"the escaped child {pid} still runs"
+    all_gone(bot, pidfile, finds=finds)
 
 
 def test_the_handshake_fails_within_its_deadline_when_a_child_holds_the_pipes(
@@ -220,10 +225,7 @@ def test_the_handshake_fails_within_its_deadline_when_a_child_holds_the_pipes(
     with pytest.raises(AgentError, match="sent no hello within 1,000 ms"):
         bot.start()
     assert time.monotonic() - began < BOUND
-    assert bot.pid is None and not alive(noted(pidfile)[0])
-    if finds:
-        for pid in escaped(pidfile):
-            assert gone(pid), f"the escaped child {pid} still runs"
+    all_gone(bot, pidfile, finds=finds)
 
 
 def test_an_engine_that_exits_leaving_a_child_on_the_pipes(
@@ -252,10 +254,7 @@ def test_close_returns_when_a_child_holds_the_pipes(
         assert bot.choose(state.view(state.turn), state.legal_moves, None) in state.legal_moves
         began = time.monotonic()
     assert time.monotonic() - began < BOUND  # the engine quits; its child does not
-    assert bot.pid is None and not alive(noted(pidfile)[0])
-    if finds:
-        for pid in escaped(pidfile):
-            assert gone(pid), f"the escaped child {pid} still runs"
+    all_gone(bot, pidfile, finds=finds)
 
 
 DEAF = """\
