@@ -123,7 +123,8 @@ function drawMoves() {
   const hint = $("moves-hint");
   $("moves-box").hidden = !last || last.you === null || last.over;
   if (!go) { hint.textContent = last && !last.over && last.turn === last.you ? "" : "Waiting for the others."; return; }
-  hint.textContent = "Click a move (or a tile in your hand to see where it goes).";
+  hint.textContent = go.legal.length === 1 ? "Your only legal move: click it to play it."
+    : "Click a move (or a tile in your hand to see where it goes).";
   for (const move of go.legal) {
     const b = el("button", describe(move));
     b.dataset.move = move;
