@@ -19,7 +19,11 @@ function connectTable(tableId, token, handlers) {
       if (m.type === "hello") handlers.onStatus(m.seat === null ? "watching" : "connected", true);
       else if (m.type === "table") { pendingGo = null; handlers.onView(m); }
       else if (m.type === "go") { pendingGo = m; handlers.onGo(m); }
-      else if (m.type === "error") { handlers.onError(m.message); if (m.fatal && /token|cross-origin|no table/.test(m.message)) stopped = true; }
+      else if (m.type === "error") {
+        handlers.onError(m.message);
+        if (m.fatal && /token|cross-origin|no table/.test(m.message)) stopped = true;
+        else if (!m.fatal && pendingGo) handlers.onGo(pendingGo);  // a refused move: choose again
+      }
     };
     ws.onclose = () => {
       handlers.onStatus(stopped ? "disconnected" : "reconnecting…", false);
