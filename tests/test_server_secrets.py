@@ -346,3 +346,31 @@ def test_a_record_that_does_not_replay_names_no_tile_to_the_table(tmp_path: Any)
     with TestClient(create_app(db)) as client:
         error = client.app.state.hub.tables[made].error
     assert "does not replay" in error and not tiles_in(json.dumps({"error": error}))
+
+
+def test_an_engine_that_cannot_start_fails_at_its_first_turn_even_a_forced_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from chickenfoot.engine import EngineAgent
+
+    request = {**SMALL, "players": 2, "seats": [B, P]}
+    first = deal(rules_of(request), 1, 0)
+    assert first.turn == 0 and len(first.legal_moves) == 1  # the bot's first move is forced
+    _dealing(monkeypatch, [first])
+    engine = EngineAgent(["/nonexistent/chickenfoot-engine"])
+    monkeypatch.setattr(Hub, "_agent", lambda self, table, seat: engine)
+
+    async def run() -> Table:
+        hub = Hub(Store(":memory:"))
+        table, _tokens = hub.create(request)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while table.error is None and table.n == 0:
+            assert loop.time() < deadline
+            await asyncio.sleep(0.001)
+        await hub.close()
+        return table
+
+    table = asyncio.run(run())
+    # it failed there, not at its first choice: when a bot fails says nothing of its hand
+    assert table.n == 0 and table.error == "the bot at seat 0 failed (the server's log says why)"

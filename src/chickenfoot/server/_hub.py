@@ -32,11 +32,13 @@ from typing import Any, Final
 
 from chickenfoot.agents import Agent, ask
 from chickenfoot.cli.specs import SpecError, parse_spec
+from chickenfoot.engine import EngineAgent
 from chickenfoot.errors import ChickenFootError, brief
-from chickenfoot.moves import parse_move
+from chickenfoot.moves import Move, parse_move
 from chickenfoot.rules import PRESETS, Rules
 from chickenfoot.server._store import SeatRow, Store
 from chickenfoot.server._table import RefusedError, Table
+from chickenfoot.state import State
 
 __all__ = ["MAX_SEARCH", "MAX_TABLES", "Connection", "Hub", "check_bot_spec"]
 
@@ -100,6 +102,15 @@ def check_bot_spec(spec: object, engines: Sequence[str]) -> str:
     if parsed.kind == "module":
         raise RefusedError(f"bot {brief(spec)}: module:Class bots cannot be named from the web")
     return parsed.name
+
+
+def _think(agent: Agent, state: State, rng: random.Random) -> Move:
+    """A bot's move (a forced one made without asking it, as :func:`ask` does). An engine
+    is started first: one that cannot start fails at its seat's first turn, forced or not,
+    not at its first choice (which would tell that the turns before were forced)."""
+    if isinstance(agent, EngineAgent):
+        agent.start()
+    return ask(agent, state, rng)
 
 
 def rules_of(request: Mapping[str, Any]) -> Rules:
@@ -313,9 +324,10 @@ class Hub:
                 n = table.n
             due = loop.time() + self.bot_delay
             failed = None
-            try:  # a forced move too: ask() makes it without asking the bot
+            try:  # a forced move too, the same way
                 agent = self._agent(table, seat)
-                move = await asyncio.to_thread(ask, agent, state, random.Random(self._rng.random()))
+                rng = random.Random(self._rng.random())
+                move = await asyncio.to_thread(_think, agent, state, rng)
             except Exception as err:  # a bot that fails stops its table, not the server
                 failed = err
             if loop.time() < due:
