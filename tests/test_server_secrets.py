@@ -6,7 +6,8 @@ sends to that seat and to a spectator is the same, byte for byte, over whole mat
 the same moves played in both (moves are public; each side's bots and people play them).
 What a move says about its player's hand (that it was the only legal one, that a draw was
 the only choice) goes to that seat only; a bot's forced move waits ``bot_delay`` like its
-choices; a person plays their own forced move; a failing bot's reason stays in the log.
+choices; a person plays their own forced move; a failing bot's reason stays in the log,
+and an engine that cannot start fails at its first turn, not at its first choice.
 """
 
 from __future__ import annotations
