@@ -97,15 +97,20 @@ def hidden_by_move(store: Store, table_id: str) -> tuple[list[dict[int | None, s
 
 def play_seat(ws: Any, rng: random.Random, limit: int = 5000) -> Iterator[str]:
     """Play a person's seat to the end of the match with random legal moves, yielding the
-    text of every message received."""
+    text of every message received. A person plays their forced moves too, so a client
+    answering at once can outrun the rate limit: a move refused for coming too fast is sent
+    again a moment later."""
+    sent: dict[str, Any] = {}
     for _ in range(limit):
         text = ws.receive_text()
         yield text
         message = json.loads(text)
         if message["type"] == "go":
-            ws.send_json(
-                {"type": "move", "move": rng.choice(message["legal"]), "id": message["id"]}
-            )
+            sent = {"type": "move", "move": rng.choice(message["legal"]), "id": message["id"]}
+            ws.send_json(sent)
+        elif message["type"] == "error" and "too many messages" in message["message"]:
+            time.sleep(0.2)
+            ws.send_json(sent)
         elif message["type"] == "table" and message["over"]:
             return
     raise AssertionError("the match did not end")

@@ -196,7 +196,7 @@ def test_a_save_of_built_in_bots_says_nothing_about_trust(marks: Path, answers: 
 
 
 def test_the_servers_database_runs_only_the_engines_it_was_started_with(
-    marks: Path,
+    marks: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     # A database is data too: a table stored with an engine the server no longer runs (or
     # a module, which it never runs) stops with the reason when its bot is to play.
@@ -214,5 +214,6 @@ def test_the_servers_database_runs_only_the_engines_it_was_started_with(
             while table.error is None:
                 assert time.monotonic() < deadline
                 time.sleep(0.01)
-            assert "failed" in table.error and "built-in agents only" in table.error
+            assert "the bot at seat 0 failed" in table.error
+        assert "built-in agents only" in caplog.text  # the reason, in the server's log
         assert sorted(p.name for p in marks.iterdir()) == ["engine.py", "sidecar.py", "t.db"]

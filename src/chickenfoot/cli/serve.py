@@ -57,7 +57,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument(
         "--bot-delay", type=float, default=0.6, metavar="SECONDS",
-        help="how long bots wait before each move, so people can follow (default: 0.6)",
+        help="how long each bot move takes at least, forced or not, counted from the start "
+        "of its turn, so people can follow (default: 0.6)",
     )  # fmt: skip
 
 

@@ -49,7 +49,9 @@ def create_app(
       offers them; no other command is ever run);
     - ``origins``: more origins (``https://cf.example.org``) whose pages may connect,
       besides the server's own (for a reverse proxy that rewrites ``Host``);
-    - ``bot_delay``: seconds a bot waits before each move, so that people can follow.
+    - ``bot_delay``: seconds from the start of a bot's turn to its move, forced or not
+      (it thinks meanwhile), so that people can follow and the timing of a move tells
+      nothing of a hand.
 
     >>> app = create_app(":memory:")
     >>> sorted(r.path for r in app.routes)[:3]

@@ -5,8 +5,14 @@ The :class:`Hub` owns the :class:`~chickenfoot.server._store.Store` and every
 :meth:`Hub.commit`, under the table's lock: the move is written to the database (and
 committed) first, then played, then announced to every connection of the table, each
 getting what its seat may see. After each change the hub plays on by itself while the
-seat to act has one legal move (forced) or is a bot (asked in a worker thread, so the
-server keeps serving while it thinks).
+seat to act is a bot (asked in a worker thread, so the server keeps serving while it
+thinks); a person plays every move of theirs, forced or not.
+
+What a seat may not know never reaches it, by message or by timing: that a move was
+forced (the only legal one, a fact about the hand) is told to the seat that made it only;
+every bot move is announced ``bot_delay`` after its turn began, forced or not (a forced
+move is made without asking the bot, a choice is thought over during the wait); a failing
+bot's reason (which may quote its hand) goes to the server's log, not to the table.
 
 Bots are the built-in agents (``random``, ``greedy``, ``heuristic``, ``search``,
 ``search:N``) and ``engine:COMMAND`` for the commands the server was started with
@@ -25,12 +31,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from chickenfoot.agents import Agent, ask
+from chickenfoot.engine import EngineAgent
 from chickenfoot.errors import ChickenFootError, brief
-from chickenfoot.moves import parse_move
+from chickenfoot.moves import Move, parse_move
 from chickenfoot.rules import PRESETS, Rules
 from chickenfoot.server._store import SeatRow, Store
 from chickenfoot.server._table import RefusedError, Table
 from chickenfoot.specs import Trust, UntrustedSpecError, parse_spec
+from chickenfoot.state import State
 
 __all__ = ["MAX_SEARCH", "MAX_TABLES", "Connection", "Hub", "check_bot_spec"]
 
@@ -100,6 +108,15 @@ def check_bot_spec(spec: object, engines: Sequence[str]) -> str:
     return parsed.name
 
 
+def _think(agent: Agent, state: State, rng: random.Random) -> Move:
+    """A bot's move (a forced one made without asking it, as :func:`ask` does). An engine
+    is started first: one that cannot start fails at its seat's first turn, forced or not,
+    not at its first choice (which would tell that the turns before were forced)."""
+    if isinstance(agent, EngineAgent):
+        agent.start()
+    return ask(agent, state, rng)
+
+
 def rules_of(request: Mapping[str, Any]) -> Rules:
     """The rules a table request asks for: ``preset`` (default ``classic``), ``players``
     and any other rule fields (as in a ``chickenfoot/rules`` document) in ``rules``."""
@@ -120,8 +137,9 @@ def rules_of(request: Mapping[str, Any]) -> Rules:
 
 
 class Hub:
-    """The tables of one server, stored in ``store``; bots wait ``bot_delay`` seconds
-    before each move (so people can follow), engines are those of ``engines``."""
+    """The tables of one server, stored in ``store``; each bot move is announced
+    ``bot_delay`` seconds after its turn began, forced or not (so people can follow, and
+    when it comes tells nothing of the hand), engines are those of ``engines``."""
 
     def __init__(self, store: Store, *, engines: Sequence[str] = (), bot_delay: float = 0.0):
         self.store = store
@@ -146,18 +164,21 @@ class Hub:
             except (ChickenFootError, ValueError) as err:
                 log.error("table %s cannot be restored: %s", stored.id, err)
                 continue
+            i = 0
             try:
                 for i, (seat, text, forced) in enumerate(self.store.moves(stored.id)):
                     if table.turn != seat:
                         raise ValueError(f"move {i} ({text}) is by seat {seat}, not the turn's")
                     table.play(parse_move(text, max_pip=rules.max_pip), forced=forced)
             except (ChickenFootError, ValueError, RefusedError) as err:
-                table.error = f"the stored record does not replay: {brief(str(err), 200)}"
-                log.error("table %s: %s", stored.id, table.error)
+                # Why a move is illegal may name a tile of a hand ("seat 0 can play 9-3@9-9"):
+                # the log (the operator's) says it, the table only where.
+                table.error = f"the stored record does not replay at move {i}"
+                log.error("table %s: %s: %s", stored.id, table.error, brief(str(err), 200))
             self.tables[stored.id] = table
 
     def start(self) -> None:
-        """Let every restored table play on (its bots and forced moves)."""
+        """Let every restored table play on (its bots)."""
         for table_id in self.tables:
             self.kick(table_id)
 
@@ -269,11 +290,11 @@ class Hub:
         table = self.tables[table_id]
         async with self.lock(table_id):
             move = table.check_move(seat, message)
-            await self.commit(table, move, forced=False)
+            await self.commit(table, move, forced=len(table.legal) == 1)
         self.kick(table_id)
 
     def kick(self, table_id: str) -> None:
-        """Let the table play its forced moves and bots, in a task of its own."""
+        """Let the table play its bots, in a task of its own."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -291,35 +312,43 @@ class Hub:
         return self._agents[key]
 
     async def _play_on(self, table_id: str) -> None:
+        """Play the table's bots until a person is to act or the match ends.
+
+        Every bot move is announced no sooner than ``bot_delay`` after its turn began,
+        forced or not, the bot thinking meanwhile: when a move comes tells nothing of the
+        hand (unless a bot thinks longer than ``bot_delay``)."""
         table = self.tables[table_id]
+        loop = asyncio.get_running_loop()
         while True:
             async with self.lock(table_id):
                 state = table.round
                 if state is None or table.error is not None:
                     return
-                legal = table.legal
                 seat = state.turn
-                if len(legal) == 1:
-                    await self.commit(table, legal[0], forced=True)
-                    continue
                 if table.seats[seat].kind != "bot":
                     return
                 n = table.n
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
-            try:
+            due = loop.time() + self.bot_delay
+            failed = None
+            try:  # a forced move too, the same way
                 agent = self._agent(table, seat)
-                move = await asyncio.to_thread(ask, agent, state, random.Random(self._rng.random()))
+                rng = random.Random(self._rng.random())
+                move = await asyncio.to_thread(_think, agent, state, rng)
             except Exception as err:  # a bot that fails stops its table, not the server
-                async with self.lock(table_id):
-                    table.error = f"the bot at seat {seat} failed: {brief(str(err), 300)}"
-                    log.error("table %s: %s", table_id, table.error)
-                    self.announce(table_id)
-                return
+                failed = err
+            if loop.time() < due:
+                await asyncio.sleep(due - loop.time())
             async with self.lock(table_id):
+                if failed is not None:
+                    # Its reason may quote the hand (an engine's answer, its legal moves).
+                    table.error = f"the bot at seat {seat} failed (the server's log says why)"
+                    reason = brief(str(failed), 300)
+                    log.error("table %s: the bot at seat %d failed: %s", table_id, seat, reason)
+                    self.announce(table_id)
+                    return
                 if table.n != n:  # another task played meanwhile: ask again
                     continue
-                await self.commit(table, move, forced=False)
+                await self.commit(table, move, forced=len(state.legal_moves) == 1)
 
     async def close(self) -> None:
         """Stop the bots' tasks, close the engines and the database."""

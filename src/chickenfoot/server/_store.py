@@ -7,7 +7,8 @@ A table is stored as what it was made of and every move accepted on it, nothing 
 - ``seats``: per seat its kind (``person`` or ``bot``), the bot's spec, its display name
   and, for a person, the seat's token (the invite link's secret);
 - ``moves``: per table the moves in order (``idx`` from 0), each with its seat and whether
-  it was forced (the only legal move, made without asking).
+  it was forced (the only legal move: a fact about the hand, the server's own record, told
+  to no seat but the one that moved).
 
 :meth:`Store.add_move` commits before it returns, so a move is durable before anyone is
 told of it; the server replays ``moves`` with every check on start

@@ -77,9 +77,10 @@ def public_document(v: View) -> dict[str, Any]:
     return doc
 
 
-def _explain(seat: int, move: Move, shown: str, forced: bool, after_draw: bool) -> str:
-    """The log line of one event; a forced move says why it was made without asking
-    (``after_draw``: the seat's previous event was a draw, in the same turn)."""
+def _explain(seat: int, move: Move, shown: str, forced: bool | None, after_draw: bool) -> str:
+    """The log line of one event. A forced move (``forced``: the seat's only legal move, a
+    fact about its hand, told to that seat alone; ``None`` for the others) says why it was
+    the only one (``after_draw``: the seat's previous event was a draw, in the same turn)."""
     who = f"seat {seat}"
     if not forced:
         return f"{who} played {shown}" if isinstance(move, Play) else f"{who}: {shown}"
@@ -199,11 +200,8 @@ class Table:
             )
         if state.turn != seat:
             raise RefusedError(f"it is seat {state.turn}'s turn, not yours (seat {seat})")
-        legal = self.legal
-        if len(legal) == 1:
-            raise RefusedError("the only legal move is made by the server; wait for your go")
         try:
-            return read_move(message, legal, self.rules.max_pip)
+            return read_move(message, self.legal, self.rules.max_pip)
         except ProtocolError as err:
             raise RefusedError(str(err)) from None
 
@@ -229,7 +227,10 @@ class Table:
             shown = str(event.move)
             if seat is None and shown.startswith("draw"):
                 shown = "draw"
-            forced = moves[first + i][2] if first + i < len(moves) else False
+            # Whether a move was forced tells what its player held: said to that seat only.
+            forced = None
+            if seat == event.seat:
+                forced = moves[first + i][2] if first + i < len(moves) else False
             before = v.history[first + i - 1] if first + i > 0 else None
             after_draw = (
                 before is not None and before.seat == event.seat and isinstance(before.move, Draw)
@@ -287,15 +288,13 @@ class Table:
         return message
 
     def go_message(self, seat: int) -> dict[str, Any] | None:
-        """The engine protocol's ``go`` for ``seat`` when it is to choose (two or more legal
-        moves), with ``id``, the number of the move it asks for; else ``None``."""
+        """The engine protocol's ``go`` for ``seat`` when it is to act (even with one legal
+        move: a person plays their own forced moves), with ``id``, the number of the move it
+        asks for; else ``None``."""
         state = self.match.round
         if state is None or state.turn != seat or self.error is not None:
             return None
         v = state.view(seat)
-        legal = v.legal_moves
-        if len(legal) < 2:
-            return None
-        message = go(v, legal, NO_CLOCK_MS, None)
+        message = go(v, v.legal_moves, NO_CLOCK_MS, None)
         message["id"] = self.n
         return message

@@ -19,7 +19,11 @@ function connectTable(tableId, token, handlers) {
       if (m.type === "hello") handlers.onStatus(m.seat === null ? "watching" : "connected", true);
       else if (m.type === "table") { pendingGo = null; handlers.onView(m); }
       else if (m.type === "go") { pendingGo = m; handlers.onGo(m); }
-      else if (m.type === "error") { handlers.onError(m.message); if (m.fatal && /token|cross-origin|no table/.test(m.message)) stopped = true; }
+      else if (m.type === "error") {
+        handlers.onError(m.message);
+        if (m.fatal && /token|cross-origin|no table/.test(m.message)) stopped = true;
+        else if (!m.fatal && pendingGo) handlers.onGo(pendingGo);  // a refused move: choose again
+      }
     };
     ws.onclose = () => {
       handlers.onStatus(stopped ? "disconnected" : "reconnecting…", false);
@@ -123,7 +127,8 @@ function drawMoves() {
   const hint = $("moves-hint");
   $("moves-box").hidden = !last || last.you === null || last.over;
   if (!go) { hint.textContent = last && !last.over && last.turn === last.you ? "" : "Waiting for the others."; return; }
-  hint.textContent = "Click a move (or a tile in your hand to see where it goes).";
+  hint.textContent = go.legal.length === 1 ? "Your only legal move: click it to play it."
+    : "Click a move (or a tile in your hand to see where it goes).";
   for (const move of go.legal) {
     const b = el("button", describe(move));
     b.dataset.move = move;
