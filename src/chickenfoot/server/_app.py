@@ -172,7 +172,7 @@ def make_app(
             bot = data.get("bot", "heuristic")
             if type(players) is not int or not 2 <= players <= 8:
                 raise RefusedError("players must be an integer from 2 to 8")
-            seats = [{"kind": "person", "name": "you"}]
+            seats = [{"kind": "person", "name": "You"}]
             seats += [{"kind": "bot", "spec": bot} for _ in range(players - 1)]
             request_ = {"preset": data.get("preset", "house"), "players": players}
             table, tokens = hub.create({**request_, "seats": seats})
