@@ -167,6 +167,7 @@ def test_two_people_play_a_round_by_tapping_then_see_every_hand_and_rematch(
                 if several or ended.is_visible():
                     break
                 play_until(pages, after_a_move(ann, ended))
+            assert several, "no tile with several places all round"
             for page in several[:1]:
                 page.locator("#hand button.tile.playable[aria-label*=places]").first.click()
                 assert page.locator("#picture svg g.target[data-move]").count() >= 2
@@ -174,6 +175,16 @@ def test_two_people_play_a_round_by_tapping_then_see_every_hand_and_rematch(
                 serious_violations(page, "table", axe)
                 page.keyboard.press("Escape")  # the choice undone from the keyboard
                 assert page.locator("#picture svg g.target").count() == 0
+                # a move by keyboard alone: a tile focused, Enter; its first place, Enter
+                n = moves_made(page)
+                page.locator("#hand button.tile.playable[aria-label*=places]").first.focus()
+                page.keyboard.press("Enter")
+                focused = page.evaluate("document.activeElement.dataset.move || ''")
+                assert "@" in focused, focused  # the focus went to a place on the board
+                page.keyboard.press("Enter")
+                page.wait_for_function(
+                    "n => Number(document.body.dataset.n) > n", arg=n, timeout=10_000
+                )
             play_until(pages, ended.is_visible)
             for page in pages:
                 page.wait_for_selector("[data-round-end] [data-rematch]")
@@ -203,6 +214,23 @@ def test_two_people_play_a_round_by_tapping_then_see_every_hand_and_rematch(
         f"axe-core at {width} px:",
         {k: [(v["id"], v["impact"]) for v in vs] for k, vs in axe.items()},
     )
+
+
+def test_nothing_scrolls_sideways_at_320_px(tmp_path: Path) -> None:
+    server = Server(tmp_path / "tables.db")
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 320, "height": 640})
+            page.goto(server.base + "/")
+            page.wait_for_selector("#seats .seat")
+            no_sideways_scroll(page, "the home page at 320 px")
+            page.click("#quick")  # four seats: the widest sheet and seat list
+            page.wait_for_selector("#hand button.tile.playable, #actions button[data-move]")
+            no_sideways_scroll(page, "a table at 320 px")
+            browser.close()
+    finally:
+        server.stop()
 
 
 def test_the_home_pages_form_makes_a_table_and_pages_reconnect_after_a_restart(

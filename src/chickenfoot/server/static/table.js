@@ -77,6 +77,7 @@ function el(tag, text, cls) {
   return e;
 }
 function nameOf(m, s) { const seat = m && m.seats[s]; return seat ? seat.name : "seat " + s; }
+function youName(m, s) { const name = nameOf(m, s); return s === m.you && name !== "You" ? name + " (you)" : name; }
 // "seat 2 played 6-3@6-6" -> "Cleo played 6-3@6-6": the server's texts, with names.
 function named(m, text) { return String(text).replace(/\bseat (\d+)/g, (_, s) => nameOf(m, Number(s))); }
 function tileOf(move) { return move.includes("@") ? move.split("@")[0] : null; }
@@ -129,7 +130,7 @@ function drawSeats(m) {
     const li = el("li");
     const how = s.kind === "bot" ? "bot" : (s.connected ? "online" : "offline");
     li.appendChild(el("span", "", "dot " + how));
-    li.appendChild(el("span", s.name + (s.seat === m.you ? " (you)" : ""), "name"));
+    li.appendChild(el("span", youName(m, s.seat), "name"));
     const bits = [how];
     if (s.tiles !== null) bits.push(s.tiles + (s.tiles === 1 ? " tile" : " tiles"));
     bits.push("total " + m.totals[s.seat]);
@@ -174,7 +175,9 @@ function drawPicture(m) {
 }
 // the picture's captions say "seat 1 to play": with names, as the rest of the page
 function nameTexts(m, svg) {
-  for (const t of svg.querySelectorAll("text, title")) if (/\bseat \d/.test(t.textContent)) t.textContent = named(m, t.textContent);
+  for (const t of svg.querySelectorAll("text, title")) {
+    if (/\bseat \d/.test(t.textContent)) t.textContent = named(m, t.textContent.replace(/seat \d+'s view · /, ""));
+  }
 }
 function showTargets() {
   const svg = $("picture").querySelector("svg");
@@ -208,14 +211,15 @@ function applyZoom() {
   const natural = Number(svg.dataset.w) || 600, room = $("picture").clientWidth || 600;
   // 0: fit the width. A board wider than the screen (a phone) is shown at its natural
   // size, readable, and pans inside its box; Fit shows it whole.
-  if (zoom === null) zoom = natural > room ? 1 : 0;
-  if (zoom === 0) { svg.style.width = Math.min(room, natural * 1.6) + "px"; svg.style.maxHeight = "70vh"; }
-  else { svg.style.width = Math.round(natural * zoom) + "px"; svg.style.maxHeight = "none"; }
+  const z = zoom === null ? (natural > room * 1.25 ? 1 : 0) : zoom;  // null: not chosen yet
+  if (z === 0) { svg.style.width = Math.min(room, natural * 1.6) + "px"; svg.style.maxHeight = "70vh"; }
+  else { svg.style.width = Math.round(natural * z) + "px"; svg.style.maxHeight = "none"; }
 }
 document.querySelectorAll("[data-zoom]").forEach(b => b.addEventListener("click", () => {
   const svg = $("picture").querySelector("svg");
   const natural = Number(svg && svg.dataset.w) || 600, room = $("picture").clientWidth || 600;
-  const now = zoom === 0 ? Math.min(room, natural * 1.6) / natural : zoom;
+  const fit = Math.min(room, natural * 1.6) / natural;
+  const now = zoom === null ? (natural > room * 1.25 ? 1 : fit) : (zoom === 0 ? fit : zoom);
   if (b.dataset.zoom === "fit") zoom = 0;
   else zoom = Math.max(0.3, Math.min(3, now * (b.dataset.zoom === "in" ? 1.4 : 1 / 1.4)));
   applyZoom();
@@ -322,7 +326,7 @@ function drawRoundEnd(m) {
   end.hands.forEach((hand, s) => {
     const li = el("li"); li.dataset.seat = String(s);
     if (winners.includes(s)) li.classList.add("won");
-    li.appendChild(el("span", nameOf(m, s) + (s === m.you ? " (you)" : ""), "name"));
+    li.appendChild(el("span", youName(m, s), "name"));
     const tiles = el("span", null, "tiles");
     if (hand.length) tiles.appendChild(el("span", "hand: " + hand.join(", "), "sr-only"));
     else tiles.appendChild(el("span", "out!", "out"));
