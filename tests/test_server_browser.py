@@ -288,3 +288,71 @@ def test_the_home_pages_form_makes_a_table_and_pages_reconnect_after_a_restart(
             browser.close()
     finally:
         server.stop()
+
+
+def _only_move_position() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A table message and a go for seat 0 with one legal move, from a real table."""
+    import random
+
+    from chickenfoot import Rounds, Rules
+    from chickenfoot._protocol import go
+    from chickenfoot.server._store import SeatRow
+    from chickenfoot.server._table import NO_CLOCK_MS, Table
+
+    seats = (SeatRow(0, "person", "", "t0", "Ann"), SeatRow(1, "bot", "random", None, "Bot"))
+    rng = random.Random(5)
+    for seed in range(200):
+        table = Table("t1", Rules(players=2, max_pip=6, hand_size=7, match=Rounds(1)), seed, seats)
+        while table.round is not None:
+            legal = list(table.legal)
+            if table.turn == 0 and len(legal) == 1:
+                state = table.round
+                message = go(state.view(0), state.view(0).legal_moves, NO_CLOCK_MS, None)
+                return table.state_message(0, [True, True]), {**message, "id": table.n}
+            table.play(rng.choice(legal), forced=len(legal) == 1)
+    raise AssertionError("no position with one legal move")
+
+
+def test_an_only_move_is_the_persons_unless_they_turn_on_auto_play(tmp_path: Path) -> None:
+    """The page's side of a forced move (the server sends a go even for one legal move):
+    the person plays it, unless they ticked auto-play; then the page plays it and says so.
+    The WebSocket is the test's own (Playwright's routing), answering as the server does."""
+    import json
+    import re
+
+    table, only = _only_move_position()
+    server = Server(tmp_path / "tables.db")
+    made = server.post("/api/play", {"players": 2})
+    sent: list[dict[str, Any]] = []
+
+    def fake_server(ws: Any) -> None:
+        def answer(text: str | bytes) -> None:
+            message = json.loads(text)
+            sent.append(message)
+            if message["type"] == "hello":
+                ws.send(json.dumps({"type": "hello", "seat": 0, "role": "player"}))
+                ws.send(json.dumps(table))
+                ws.send(json.dumps(only))
+
+        ws.on_message(answer)
+
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.route_web_socket(re.compile(r"/ws/"), fake_server)
+            page.goto(server.base + made["link"])
+            page.wait_for_selector(".status:text('connected')")
+            page.wait_for_timeout(1000)  # longer than the page's auto-play would wait
+            assert [m["type"] for m in sent] == ["hello"]  # not played for the person
+            assert "Your only move" in page.locator("#hint").inner_text()
+            # auto-play on (kept in the browser): the next time, the page plays it and says so
+            page.check("#autoplay")
+            page.reload()
+            page.wait_for_function("() => document.querySelector('#auto-note').textContent")
+            moves = [m for m in sent if m["type"] == "move"]
+            assert moves == [{"type": "move", "move": only["legal"][0], "id": only["id"]}]
+            assert "Auto-play: you " in page.locator("#auto-note").inner_text()
+            browser.close()
+    finally:
+        server.stop()
