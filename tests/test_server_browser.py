@@ -225,6 +225,10 @@ def test_nothing_scrolls_sideways_at_320_px(tmp_path: Path) -> None:
             page.goto(server.base + "/")
             page.wait_for_selector("#seats .seat")
             no_sideways_scroll(page, "the home page at 320 px")
+            page.click("button[type=submit]")  # the invites: long links, copy buttons
+            page.wait_for_selector("#links button[data-copy]")
+            no_sideways_scroll(page, "the invites at 320 px")
+            page.screenshot(path=str(SHOTS / "invites-320.png"), full_page=True)
             page.click("#quick")  # four seats: the widest sheet and seat list
             page.wait_for_selector("#hand button.tile.playable, #actions button[data-move]")
             no_sideways_scroll(page, "a table at 320 px")

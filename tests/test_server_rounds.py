@@ -101,7 +101,10 @@ def test_a_round_end_reveals_every_hand_then_waits_for_the_person(client: TestCl
         # the only person connected says next: the round starts
         ws.send_json({"type": "next"})
         resumed = latest(ws, lambda m: m["pause"] is None)
-        assert resumed["last_round"]["hands"] == hands  # still shown, for the page to keep
+        assert resumed["last_round"]["hands"] == hands  # still sent, for the page to keep...
+        n = t.n
+        moved = latest(ws, lambda m: m["n"] > n)
+        assert "hands" not in moved["last_round"] and "svg" not in moved["last_round"]  # ...once
         play(client, table, {0: ws}, lambda t: t.round is None)
         over = latest(ws, lambda m: m["over"])
         ends = round_ends(hub_of(client).store, table)
@@ -217,3 +220,44 @@ def _targets(picture: str) -> list[str]:
     import re
 
     return re.findall(r'<g class="target" data-move="([^"]+)"', picture)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_seat_and_a_spectator_see_each_finished_round_as_it_ended_and_nothing_more(
+    tmp_path: Path, players: int
+) -> None:
+    """Every ``last_round`` sent over whole matches (no pause) is the round's end as the
+    record replays it: its hands, and no tile but those and the final board's."""
+    from server_helpers import play_seat
+
+    seats = [{"kind": "person", "name": "Ann"}]
+    seats += [{"kind": "bot", "spec": spec} for spec in ["greedy", "random"][: players - 1]]
+    with TestClient(create_app(tmp_path / "t.db")) as client:
+        made = make_table(client, seats, **SMALL)
+        table = made["table"]
+        with (
+            client.websocket_connect(f"/ws/{table}") as watcher,
+            client.websocket_connect(f"/ws/{table}") as ws,
+        ):
+            hello(watcher, None)
+            hello(ws, token_of(made, 0))
+            texts = list(play_seat(ws, random.Random(players)))
+            while True:  # the spectator's messages, to the match's end
+                message = watcher.receive_json()
+                texts.append(json.dumps(message))
+                if message["type"] == "table" and message["over"]:
+                    break
+        ends = round_ends(hub_of(client).store, table)
+    revealed = 0
+    for text in texts:
+        end = json.loads(text).get("last_round")
+        if not end or "hands" not in end:
+            continue
+        hands, board = ends[end["round"]]
+        assert end["hands"] == hands
+        named = {
+            f"{max(int(a), int(b))}-{min(int(a), int(b))}" for a, b in TILE.findall(json.dumps(end))
+        }
+        assert named <= board | {tile for hand in hands for tile in hand}
+        revealed += 1
+    assert revealed >= 2  # each round's end was seen (by the seat and the spectator)

@@ -56,16 +56,16 @@ bots of the same kind can be told apart."""
 
 
 def distinct_names(names: Sequence[str | None], bots: Sequence[bool]) -> list[str]:
-    """Each seat's name: the given one, else a bot's name or ``seat N``; a name already
-    taken gets a number (``Ann 2``).
+    """Each seat's name: the given one, else a bot's name or ``Player N`` (N from 1); a
+    name already taken gets a number (``Ann 2``).
 
-    >>> distinct_names(["Ann", None, None, "Ann"], [False, True, True, False])
-    ['Ann', 'Henny Penny', 'Cocky Locky', 'Ann 2']
+    >>> distinct_names(["Ann", None, None, "Ann", None], [False, True, True, False, False])
+    ['Ann', 'Henny Penny', 'Cocky Locky', 'Ann 2', 'Player 5']
     """
     out: list[str] = []
     birds = iter(BOT_NAMES)
     for i, (name, bot) in enumerate(zip(names, bots, strict=True)):
-        base = (name or "").strip() or (next(birds, "") if bot else "") or f"seat {i}"
+        base = (name or "").strip() or (next(birds, "") if bot else "") or f"Player {i + 1}"
         name_, k = base, 2
         while name_.casefold() in {n.casefold() for n in out}:
             name_, k = f"{base} {k}", k + 1

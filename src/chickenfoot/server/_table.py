@@ -282,6 +282,14 @@ class Table:
             )
         return out
 
+    def _last_round(self) -> dict[str, Any] | None:
+        """How the last round ended; its hands and final board only until the next round's
+        first move (or the match's end): no message carries them all round long."""
+        end = self.last_round
+        if end is None or self.round is None or self.paused or self.n == self._round_start:
+            return end
+        return {k: v for k, v in end.items() if k not in ("hands", "svg")}
+
     def state_message(self, seat: int | None, connected: Sequence[bool] = ()) -> dict[str, Any]:
         """The ``table`` message for ``seat`` (``None``: a spectator): the view (the seat's,
         or the public one), its SVG picture, the seats' tile counts, the scores of the
@@ -300,7 +308,7 @@ class Table:
             "totals": list(self.match.totals),
             "over": state is None,
             "result": str(result) if state is None else None,
-            "last_round": self.last_round,
+            "last_round": self._last_round(),
             "pause": None
             if self.pause_until is None
             else {

@@ -68,7 +68,7 @@ const $ = id => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const token = location.hash.slice(1);
 const AUTO = "chickenfoot.autoplay";
-let last = null, go = null, goId = null, selected = null, targets = new Map(), zoom = null, dismissed = null, shownEnd = null, tick = null;
+let fullEnd = null, last = null, go = null, goId = null, selected = null, targets = new Map(), zoom = null, dismissed = null, shownEnd = null, tick = null;
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -90,6 +90,9 @@ function describe(move) {
 function playsOf(tile) { return go ? go.legal.filter(mv => tileOf(mv) === tile) : []; }
 
 function drawTable(m) {
+  // the hands and final board of the last round come until the next round's first move
+  if (m.last_round && m.last_round.hands) fullEnd = m.last_round;
+  else if (m.last_round && fullEnd && fullEnd.round === m.last_round.round) m.last_round = fullEnd;
   const fresh = !last || last.n !== m.n || last.round !== m.round;
   const newEnd = last && m.last_round && (!last.last_round || last.last_round.round !== m.last_round.round || last.over !== m.over);
   last = m;
@@ -308,7 +311,7 @@ $("autoplay").addEventListener("change", ev => { localStorage.setItem(AUTO, ev.t
 // -- The end of a round: the final board, every hand, the penalties; next or rematch. --
 function drawRoundEnd(m) {
   const box = $("round-end"), end = m.last_round;
-  const show = end && (m.pause || m.over || (shownEnd === end.round && dismissed !== end.round));
+  const show = end && end.hands && (m.pause || m.over || (shownEnd === end.round && dismissed !== end.round));
   clearInterval(tick);
   box.hidden = !show;
   $("board-box").classList.toggle("behind", Boolean(show && (m.pause || m.over)));
