@@ -16,7 +16,7 @@ function connectTable(tableId, token, handlers) {
     ws.onopen = () => { wait = 500; ws.send(JSON.stringify({type: "hello", token: token || ""})); };
     ws.onmessage = ev => {
       let m; try { m = JSON.parse(ev.data); } catch (e) { return; }
-      if (m.type === "hello") handlers.onStatus(m.seat === null ? "watching" : "connected", true);
+      if (m.type === "hello") handlers.onStatus("connected", true);
       else if (m.type === "table") { pendingGo = null; handlers.onView(m); }
       else if (m.type === "go") { pendingGo = m; handlers.onGo(m); }
       else if (m.type === "error") { handlers.onError(m.message); if (m.fatal && /token|cross-origin|no table/.test(m.message)) stopped = true; }
