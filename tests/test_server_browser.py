@@ -104,6 +104,25 @@ def play_until(pages: list[sync_api.Page], done: Any, limit: float = 120) -> int
     return taps
 
 
+def can_drag(page: sync_api.Page) -> bool:
+    return bool(page.locator("#hand button.tile.playable").count())
+
+
+def drag_a_tile(page: sync_api.Page) -> None:
+    """Drag the first playable tile with the mouse and drop it on its first place."""
+    n = moves_made(page)
+    box = page.locator("#hand button.tile.playable").first.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 30, steps=4)  # the places glow
+    place = page.locator("#picture svg g.target[data-move]").first.bounding_box()
+    assert place is not None
+    page.mouse.move(place["x"] + place["width"] / 2, place["y"] + place["height"] / 2, steps=8)
+    page.mouse.up()
+    page.wait_for_function("n => Number(document.body.dataset.n) > n", arg=n, timeout=10_000)
+
+
 def after_a_move(page: sync_api.Page, ended: sync_api.Locator) -> Any:
     """A test that holds once a move more is made (or the round has ended)."""
     n = moves_made(page)
@@ -185,6 +204,12 @@ def test_two_people_play_a_round_by_tapping_then_see_every_hand_and_rematch(
                 page.wait_for_function(
                     "n => Number(document.body.dataset.n) > n", arg=n, timeout=10_000
                 )
+            if width == 1280:  # a move by drag and drop, with a mouse
+                play_until(
+                    pages, lambda: any(can_drag(page) for page in pages) or ended.is_visible()
+                )
+                for page in [page for page in pages if can_drag(page)][:1]:
+                    drag_a_tile(page)
             play_until(pages, ended.is_visible)
             for page in pages:
                 page.wait_for_selector("[data-round-end] [data-rematch]")

@@ -253,6 +253,7 @@ function drawHand() {
     if (tile === selected) { b.classList.add("selected"); b.setAttribute("aria-pressed", "true"); }
     else if (can) b.setAttribute("aria-pressed", "false");
     b.addEventListener("click", () => tap(tile));
+    b.addEventListener("pointerdown", ev => dragStart(ev, tile));
     box.appendChild(b);
   }
   for (const mv of ["draw", "pass"]) {
@@ -276,19 +277,50 @@ function drawHand() {
   else hint.textContent = "No tile fits: " + (legal.includes("draw") ? "draw one." : "pass.");
 }
 function tap(tile) {
+  if (dragged) return;  // the click that ends a drag
   const plays = playsOf(tile);
   if (!plays.length) { $("hint").textContent = go ? tile + " cannot be played now." : "It is not your turn."; return; }
   if (plays.length === 1) { play(plays[0]); return; }  // one place: one tap
   choose(selected === tile ? null : tile);
 }
-function choose(tile) {
+function choose(tile, focus = true) {
   const before = selected;
   selected = tile;
   drawHand(); showTargets();
   const moves = tile ? playsOf(tile).filter(mv => targets.has(mv)) : [];
+  if (!focus) return;
   if (moves.length) targets.get(moves[0]).focus({preventScroll: true});
   else if (before) { const b = document.querySelector(`#hand [data-tile="${before}"]`); if (b) b.focus(); }
 }
+// Drag (a mouse or a pen; a finger taps, and scrolls): the tile's places glow while a
+// copy of it follows the pointer; dropped on a place, it is played there.
+let drag = null, dragged = false;
+function dragStart(ev, tile) {
+  if (ev.button !== 0 || ev.pointerType === "touch" || !playsOf(tile).length) return;
+  drag = {tile, x: ev.clientX, y: ev.clientY, ghost: null};
+}
+document.addEventListener("pointermove", ev => {
+  if (!drag) return;
+  if (!drag.ghost) {
+    if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < 12) return;
+    if (selected !== drag.tile) choose(drag.tile, false);
+    drag.ghost = el("div", null, "ghost");
+    drag.ghost.innerHTML = domino(drag.tile, false);
+    document.body.appendChild(drag.ghost);
+  }
+  drag.ghost.style.left = ev.clientX - 24 + "px";
+  drag.ghost.style.top = ev.clientY - 45 + "px";
+});
+document.addEventListener("pointerup", ev => {
+  const d = drag;
+  drag = null;
+  if (!d || !d.ghost) return;
+  d.ghost.remove();
+  dragged = true; setTimeout(() => { dragged = false; }, 0);
+  const on = document.elementsFromPoint(ev.clientX, ev.clientY).map(e => e.closest("g.target")).find(Boolean);
+  if (on) play(on.dataset.move);
+});
+document.addEventListener("pointercancel", () => { if (drag && drag.ghost) drag.ghost.remove(); drag = null; });
 function play(move) {
   if (client.move(move)) { go = null; selected = null; drawHand(); showTargets(); }
 }
