@@ -230,21 +230,32 @@ def pictures(session: nox.Session) -> None:
 @nox.session
 def serve_browser(session: nox.Session) -> None:
     """The table page of ``chickenfoot serve`` in a real browser: Playwright driving Debian's
-    Chromium (never a browser download), two people and a bot playing a whole round, a
-    restart the pages reconnect from; screenshots in ``build/serve_screens/`` (look at
-    them). Chromium is installed with apt-get when missing and this runs as root."""
+    Chromium (never a browser download), two people playing whole rounds by tapping tiles
+    and glowing places at 390, 768 and 1280 px, the round's end and a rematch, axe-core on
+    every page (from npm, into ``build/axe``: no CDN), a restart the pages reconnect from;
+    screenshots in ``build/serve_screens/`` (look at them). Chromium and npm are installed
+    with apt-get when missing and this runs as root."""
     import os
     import shutil
 
     session.install("-e", ".[server]", *TEST_DEPS, *SERVER_TEST_DEPS, "playwright>=1.40")
     browsers = ("chromium", "chromium-browser", "google-chrome")
     missing = not any(shutil.which(n) for n in browsers) and os.environ.get("CHROMIUM") is None
-    if missing and shutil.which("apt-get") and os.geteuid() == 0:
+    root = shutil.which("apt-get") and os.geteuid() == 0
+    if missing and root:
         session.run("apt-get", "install", "-y", "-q", "chromium", external=True)
     if not any(shutil.which(n) for n in browsers) and os.environ.get("CHROMIUM") is None:
         session.error("Chromium is needed (Debian: apt-get install chromium) or set CHROMIUM")
+    if shutil.which("npm") is None and root:
+        session.run("apt-get", "install", "-y", "-q", "npm", external=True)
+    if shutil.which("npm") is None:
+        session.error("npm is needed for axe-core (Debian: apt-get install npm)")
+    axe = Path("build/axe")
+    session.run("npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(axe),
+                "axe-core@4", external=True)  # fmt: skip
     session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_server_browser.py",
-                "-rs", "--no-header", *session.posargs)  # fmt: skip
+                "-rs", "--no-header", *session.posargs,
+                env={"AXE_JS": str(axe.resolve() / "node_modules/axe-core/axe.min.js")})  # fmt: skip
 
 
 @nox.session

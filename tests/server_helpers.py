@@ -53,6 +53,7 @@ def tiles_in(text: str) -> set[str]:
     """Every tile named in one message: in its JSON (the SVG left out) and in its SVG's
     ``data-tile`` attributes, texts and title, normalized high-low."""
     message = json.loads(text)
+    message.pop("last_round", None)  # the finished round's hands, public: checked apart
     picture = message.pop("svg", None) or ""
     found = {_tile(a, b) for a, b in TILE.findall(json.dumps(message))}
     for value in DATA_TILE.findall(picture):
@@ -61,6 +62,23 @@ def tiles_in(text: str) -> set[str]:
     for a, b in SVG_TEXT.findall(picture):
         found |= {_tile(x, y) for x, y in TILE.findall(a + " " + b)}
     return found
+
+
+def round_ends(store: Store, table_id: str) -> list[tuple[list[list[str]], set[str]]]:
+    """Each finished round of a table's match, replayed from the stored record: every
+    seat's hand at its end and the tiles on its final board."""
+    stored = next(t for t in store.tables() if t.id == table_id)
+    m = Match.start(Rules.from_dict(json.loads(stored.rules)), seed=stored.seed)
+    ends = []
+    for _seat, move, _forced in store.moves(table_id):
+        before = m.rounds_played
+        m = m.apply(move)
+        if m.rounds_played != before:
+            end = m.last_round
+            assert end is not None
+            hands = [[str(t) for t in end.hand(s)] for s in range(end.players)]
+            ends.append((hands, {str(p.tile) for p in end.board}))
+    return ends
 
 
 def _tile(a: str, b: str) -> str:

@@ -177,3 +177,56 @@ def test_bad_positions() -> None:
         cf.svg(None)  # type: ignore[arg-type]
     with pytest.raises(ArgumentError, match="a View is already one seat's picture"):
         cf.svg(cf.deal(cf.Rules(), seed=1).view(0), seat=1)
+
+
+def read_targets(picture: str) -> list[tuple[str, Box]]:
+    """The glowing places of a picture drawn with ``targets=``: ``(move, box)``."""
+    root = ET.fromstring(picture)
+    return [
+        (g.get("data-move", ""), tuple(map(float, g.get("data-box", "").split())))  # type: ignore[misc]
+        for g in root.iter("{http://www.w3.org/2000/svg}g")
+        if g.get("class") == "target"
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), st.booleans())
+def test_property_targets_lie_where_each_legal_move_lays_its_tile(
+    s: cf.State, as_view: bool
+) -> None:
+    position = s.view(s.turn) if as_view else s
+    legal = [m for m in s.legal_moves if isinstance(m, cf.Play)]
+    picture = cf.svg(position, targets=s.legal_moves)
+    targets = read_targets(picture)
+    assert sorted(move for move, _ in targets) == sorted(m.uci() for m in legal)
+    dominoes, slots = read(picture)
+    boxes = {tile: box for _, tile, box in dominoes}
+    for move, (x0, y0, x1, y1) in targets:
+        play = cf.parse_move(move)
+        assert isinstance(play, cf.Play)
+        assert sorted((round(x1 - x0, 6), round(y1 - y0, 6))) == [1.0, 2.0]
+        # no glowing place covers a domino of the table
+        assert all(not overlap((x0, y0, x1, y1), b) for b in boxes.values()), move
+        if play.anchor is None:  # the centre's lay (holder mode): the centre's place
+            assert (x0, y0, x1, y1) == (-0.5, -1.0, 0.5, 1.0)
+        elif s.pending_hub == play.anchor:  # a toe: the hub's first dashed slot
+            assert any((x0, y0, x1, y1) == pytest.approx(slot, abs=1e-3) for slot in slots)
+        else:  # beyond the line's last tile, on its row, next to it
+            a = boxes[str(play.anchor)]
+            assert (y0 + y1) / 2 == pytest.approx((a[1] + a[3]) / 2)
+            gap = x0 - a[2] if x0 >= a[2] else a[0] - x1
+            assert 0 <= gap < 0.5, (move, a, (x0, x1))
+
+
+def test_targets_change_nothing_else_and_are_checked() -> None:
+    s = cf.deal(cf.Rules(), seed=1).apply("9-3@9-9")
+    assert cf.svg(s, targets=[]) == cf.svg(s) == cf.svg(s, targets=None)
+    assert cf.svg(s, targets=["draw"]) == cf.svg(s)
+    glowing = cf.svg(s, targets=["9-4@9-9"])
+    assert glowing.count('class="target"') == 1 and "<title>9-4 on 9-9</title>" in glowing
+    with pytest.raises(ArgumentError, match=r"targets: 7-1@7-7 has no open place on this table"):
+        cf.svg(s, targets=["7-1@7-7"])  # 7-7 is not on the table
+    with pytest.raises(ArgumentError, match="must be moves"):
+        cf.svg(s, targets="9-4@9-9")  # type: ignore[arg-type]
+    with pytest.raises(cf.ChickenFootError):
+        cf.svg(s, targets=["nonsense"])

@@ -1,11 +1,16 @@
 """The table page in a real browser: Playwright driving Debian's Chromium (no browser
 download), against a real ``chickenfoot serve`` process.
 
-The home page's form makes a table; two people in two browser contexts and two bots
-play a whole round by clicking the page's
-``data-move`` buttons; the server is then killed and restarted on the same port and
-database, and the pages reconnect by themselves. Screenshots go to ``SCREENSHOTS`` (or
-``build/serve_screens``) for a person to look at.
+Two people in two browser contexts play whole rounds by tapping only what a person taps:
+a tile of the hand (``data-tile``), then a glowing place on the board (``data-move``
+inside the table's ``<svg>``), or the draw and pass buttons; at phone, tablet and desktop
+widths, the page never scrolling sideways. The round's end shows every hand
+(``data-round-end``) and a rematch (``data-rematch``) starts a new match at the same
+table. axe-core (from npm: ``AXE_JS``, or ``build/axe``, where ``nox -s serve_browser``
+installs it) checks the home page, a table mid-round and the round's end. A second test
+makes a table with the home page's form and kills the server mid-match: the pages
+reconnect by themselves. Screenshots go to ``SCREENSHOTS`` (or ``build/serve_screens``)
+for a person to look at.
 """
 
 from __future__ import annotations
@@ -14,87 +19,369 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
+import pytest
 from playwright import sync_api
 
-from server_helpers import Server
+from chickenfoot.server._store import Store
+from server_helpers import Server, round_ends
 
+ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = Path(
-    os.environ.get("SCREENSHOTS", Path(__file__).parent.parent / "build" / "serve_screens")
-)
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]  # fmt: skip
+AXE = Path(os.environ.get("AXE_JS") or ROOT / "build/axe/node_modules/axe-core/axe.min.js")
+SHOTS = Path(os.environ.get("SCREENSHOTS", ROOT / "build" / "serve_screens"))
+HEIGHT = {390: 844, 768: 1024, 1280: 900}
 
 
-def test_two_people_and_two_bots_play_a_round_in_the_browser(tmp_path: Path) -> None:
+def no_sideways_scroll(page: sync_api.Page, where: str) -> None:
+    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"{where}: the page is {widths[0]} px wide in {widths[1]}"
+
+
+def serious_violations(page: sync_api.Page, where: str, counts: dict[str, Any]) -> None:
+    """Run axe-core on the page; no serious or critical violation may remain."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "async () => (await axe.run(document)).violations"
+        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length,"
+        " where: v.nodes.slice(0, 2).map(n => n.target.join(' '))}))"
+    )
+    counts[where] = found
+    bad = [v for v in found if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{where}: {bad}"
+
+
+def moves_made(page: sync_api.Page) -> int:
+    return int(page.evaluate("Number(document.body.dataset.n || -1)"))
+
+
+def take_turn(page: sync_api.Page) -> int:
+    """If this page's seat is to choose, play by tapping as a person does: a playable tile
+    and, when it goes to several places, the first glowing place on the board; or the
+    draw or pass button. Returns the taps made (0: not this seat's turn)."""
+    tiles = page.locator("#hand button.tile.playable")
+    buttons = page.locator("#actions button[data-move]")
+    if not page.locator("#hand-box").is_visible() or tiles.count() + buttons.count() == 0:
+        return 0
+    n = moves_made(page)
+    if tiles.count():
+        tiles.first.click()
+        taps = 1
+        places = page.locator("#picture svg g.target[data-move]")
+        if moves_made(page) == n and places.count():
+            tile = page.locator("#hand button.tile.selected").get_attribute("data-tile")
+            assert all(
+                m.startswith(f"{tile}@")
+                for m in places.evaluate_all("gs => gs.map(g => g.dataset.move)")
+            )  # only the chosen tile's places glow
+            places.first.click()
+            taps = 2
+    else:
+        buttons.first.click()
+        taps = 1
+    page.wait_for_function("n => Number(document.body.dataset.n) !== n", arg=n, timeout=10_000)
+    return taps
+
+
+def play_until(pages: list[sync_api.Page], done: Any, limit: float = 120) -> int:
+    """Take turns on the pages until ``done()``; returns the taps made."""
+    taps = 0
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, "the round did not end"
+        moved = 0
+        for page in pages:
+            moved += take_turn(page)
+            no_sideways_scroll(page, f"a table at {page.viewport_size}")
+        taps += moved
+        if not moved:
+            time.sleep(0.05)
+    return taps
+
+
+def can_drag(page: sync_api.Page) -> bool:
+    return bool(page.locator("#hand button.tile.playable").count())
+
+
+def drag_a_tile(page: sync_api.Page) -> None:
+    """Drag the first playable tile with the mouse and drop it on its first place."""
+    n = moves_made(page)
+    box = page.locator("#hand button.tile.playable").first.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 30, steps=4)  # the places glow
+    place = page.locator("#picture svg g.target[data-move]").first.bounding_box()
+    assert place is not None
+    page.mouse.move(place["x"] + place["width"] / 2, place["y"] + place["height"] / 2, steps=8)
+    page.mouse.up()
+    page.wait_for_function("n => Number(document.body.dataset.n) > n", arg=n, timeout=10_000)
+
+
+def after_a_move(page: sync_api.Page, ended: sync_api.Locator) -> Any:
+    """A test that holds once a move more is made (or the round has ended)."""
+    n = moves_made(page)
+    return lambda: moves_made(page) > n or ended.is_visible()
+
+
+@pytest.mark.parametrize("width", [390, 768, 1280])
+def test_two_people_play_a_round_by_tapping_then_see_every_hand_and_rematch(
+    tmp_path: Path, width: int
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    db = tmp_path / "tables.db"
+    server = Server(db)
+    axe: dict[str, Any] = {}
+    size = {"width": width, "height": HEIGHT[width]}
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            # a new player: the home page, one click to a table against bots, a first move
+            home = browser.new_page(viewport=size)
+            home.goto(server.base + "/")
+            home.wait_for_selector("#seats .seat")
+            no_sideways_scroll(home, "the home page")
+            serious_violations(home, "home", axe)
+            home.screenshot(path=str(SHOTS / f"home-{width}.png"), full_page=True)
+            start = time.monotonic()
+            home.click("#quick")
+            home.wait_for_selector("#hand button.tile.playable, #actions button[data-move]")
+            clicks = 1 + take_turn(home)
+            print(
+                f"\n{width} px: {clicks} clicks, {time.monotonic() - start:.1f} s to a first move"
+            )
+            assert clicks <= 3
+            home.close()
+            # two people at one table: one round, to the match's end
+            made = server.post(
+                "/api/tables",
+                {
+                    "players": 2, "preset": "house",
+                    "rules": {"max_pip": 6, "hand_size": 6, "match": {"rounds": 1}},
+                    "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+                },
+            )  # fmt: skip
+            pages = []
+            for seat in made["seats"]:
+                page = browser.new_context(viewport=size).new_page()
+                page.goto(server.base + seat["link"])
+                page.wait_for_selector(".status:text('connected')", timeout=10_000)
+                pages.append(page)
+            ann = pages[0]
+            assert "Playing as Ann" in ann.locator("header").inner_text()
+            ended = ann.locator("[data-round-end]")
+            play_until(pages, lambda: moves_made(ann) >= 3 or ended.is_visible())
+            # mid-round: the page of the seat to act, a tile chosen and its places glowing
+            for _ in range(40):
+                several = [
+                    page
+                    for page in pages
+                    if page.locator("#hand button.tile.playable[aria-label*=places]").count()
+                ]
+                if several or ended.is_visible():
+                    break
+                play_until(pages, after_a_move(ann, ended))
+            assert several, "no tile with several places all round"
+            for page in several[:1]:
+                page.locator("#hand button.tile.playable[aria-label*=places]").first.click()
+                assert page.locator("#picture svg g.target[data-move]").count() >= 2
+                page.screenshot(path=str(SHOTS / f"table-{width}.png"), full_page=True)
+                serious_violations(page, "table", axe)
+                page.keyboard.press("Escape")  # the choice undone from the keyboard
+                assert page.locator("#picture svg g.target").count() == 0
+                # a move by keyboard alone: a tile focused, Enter; its first place, Enter
+                n = moves_made(page)
+                page.locator("#hand button.tile.playable[aria-label*=places]").first.focus()
+                page.keyboard.press("Enter")
+                focused = page.evaluate("document.activeElement.dataset.move || ''")
+                assert "@" in focused, focused  # the focus went to a place on the board
+                page.keyboard.press("Enter")
+                page.wait_for_function(
+                    "n => Number(document.body.dataset.n) > n", arg=n, timeout=10_000
+                )
+            if width == 1280:  # a move by drag and drop, with a mouse
+                play_until(
+                    pages, lambda: any(can_drag(page) for page in pages) or ended.is_visible()
+                )
+                for page in [page for page in pages if can_drag(page)][:1]:
+                    drag_a_tile(page)
+            play_until(pages, ended.is_visible)
+            for page in pages:
+                page.wait_for_selector("[data-round-end] [data-rematch]")
+                no_sideways_scroll(page, "the round's end")
+            # every hand revealed, as the server's record has them
+            ((hands, _board),) = round_ends(Store(db), made["table"])
+            shown = [
+                ann.locator(f"[data-round-end] li[data-seat='{s}'] [data-revealed]").evaluate_all(
+                    "ds => ds.map(d => d.dataset.revealed)"
+                )
+                for s in range(2)
+            ]
+            assert shown == hands and sum(map(len, hands)) > 0
+            ann.screenshot(path=str(SHOTS / f"round-end-{width}.png"), full_page=True)
+            serious_violations(ann, "round end", axe)
+            # the rematch: both press it; a new match at the same table, same links
+            for page in pages:
+                page.click("[data-rematch]")
+            for page in pages:
+                page.wait_for_selector("#hand [data-tile]", timeout=10_000)
+                assert not page.locator("[data-round-end]").is_visible()
+            assert ann.locator("#sheet tr").count() == 2  # a new match: no round on its sheet
+            browser.close()
+    finally:
+        server.stop()
+    print(
+        f"axe-core at {width} px:",
+        {k: [(v["id"], v["impact"]) for v in vs] for k, vs in axe.items()},
+    )
+
+
+def test_nothing_scrolls_sideways_at_320_px(tmp_path: Path) -> None:
+    server = Server(tmp_path / "tables.db")
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 320, "height": 640})
+            page.goto(server.base + "/")
+            page.wait_for_selector("#seats .seat")
+            no_sideways_scroll(page, "the home page at 320 px")
+            page.click("button[type=submit]")  # the invites: long links, copy buttons
+            page.wait_for_selector("#links button[data-copy]")
+            no_sideways_scroll(page, "the invites at 320 px")
+            page.screenshot(path=str(SHOTS / "invites-320.png"), full_page=True)
+            page.click("#quick")  # four seats: the widest sheet and seat list
+            page.wait_for_selector("#hand button.tile.playable, #actions button[data-move]")
+            no_sideways_scroll(page, "a table at 320 px")
+            browser.close()
+    finally:
+        server.stop()
+
+
+def test_the_home_pages_form_makes_a_table_and_pages_reconnect_after_a_restart(
+    tmp_path: Path,
+) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     db = tmp_path / "tables.db"
     server = Server(db)
     port = server.port
     try:
         with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            # the home page's form makes the table: two people, two bots, a short match
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             home = browser.new_page(viewport={"width": 1000, "height": 800})
             home.goto(server.base + "/")
-            home.screenshot(path=str(SHOTS / "home.png"))
             home.fill("input[name=players]", "4")
             home.dispatch_event("input[name=players]", "change")
+            home.click("summary:text('Rules')")
             home.select_option("select[name=max_pip]", "6")
             home.fill("input[name=hand_size]", "5")
             home.fill("input[name=rounds]", "2")
             seats = home.locator("#seats .seat")
             for i, (kind, name) in enumerate(
-                [("person", "Ann"), ("person", "Bo"), ("greedy", "Greedy"), ("random", "Rand")]
+                [("person", "Ann"), ("person", "Bo"), ("greedy", ""), ("greedy", "")]
             ):
                 seats.nth(i).locator("select").select_option(kind)
                 seats.nth(i).locator("input").fill(name)
             home.click("button[type=submit]")
             home.wait_for_selector("#links a")
             home.screenshot(path=str(SHOTS / "invite_links.png"))
+            assert home.locator("#links button[data-copy]").count() == 3  # two people, watch
             hrefs = home.eval_on_selector_all("#links a", "as => as.map(a => a.href)")
             links = [h for h in hrefs if "#" in h]
             assert len(links) == 2  # one invite link per person, and a link to watch
             pages = []
             for link in links:
-                context = browser.new_context(viewport={"width": 1200, "height": 900})
-                page = context.new_page()
+                page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
                 page.goto(link)
                 pages.append(page)
             for page in pages:
-                page.wait_for_selector("#status:text('connected')", timeout=10_000)
-            clicks = 0
-            shot = False
-            deadline = time.monotonic() + 90
-            while time.monotonic() < deadline:
-                sheet = pages[0].locator("#sheet tr").count()
-                if sheet >= 3:  # a header, round 1's row, the totals: the round is over
-                    break
-                for page in pages:
-                    button = page.locator("#moves button[data-move]").first
-                    if button.count() and button.is_visible():
-                        if not shot:
-                            page.screenshot(path=str(SHOTS / "table.png"), full_page=True)
-                            shot = True
-                        n = int(page.evaluate("document.body.dataset.n"))
-                        button.click()
-                        clicks += 1
-                        # the move is applied: the page hears of the next position
-                        page.wait_for_function(
-                            "n => Number(document.body.dataset.n) > n", arg=n, timeout=10_000
-                        )
-                time.sleep(0.05)
-            assert pages[0].locator("#sheet tr").count() >= 3, "the round did not end"
-            assert clicks >= 2
+                page.wait_for_selector(".status:text('connected')", timeout=10_000)
+            names = pages[0].locator("#seats .name").all_inner_texts()
+            assert len(set(names)) == 4  # the two greedy bots are told apart
+            play_until(pages, pages[0].locator("[data-round-end]").is_visible)
+            assert pages[0].locator("#sheet tr").count() >= 3  # round 1's row is in
+            assert pages[0].locator("[data-round-end] [data-next]").is_visible()
             pages[1].screenshot(path=str(SHOTS / "after_round.png"), full_page=True)
-            assert "Round 1 ended" in pages[0].locator("#round-end").inner_text()
             # the server dies; a new one on the same port and database; the pages reconnect
             server.kill()
-            pages[0].wait_for_selector("#status:text('reconnecting')", timeout=10_000)
+            pages[0].wait_for_selector(".status:text('reconnecting')", timeout=10_000)
             server = Server(db, port=port)
             for page in pages:
-                page.wait_for_selector("#status:text('connected')", timeout=20_000)
+                page.wait_for_selector(".status:text('connected')", timeout=20_000)
             assert pages[0].locator("#sheet tr").count() >= 3  # the match sheet is back
             pages[0].screenshot(path=str(SHOTS / "reconnected.png"), full_page=True)
+            browser.close()
+    finally:
+        server.stop()
+
+
+def _only_move_position() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A table message and a go for seat 0 with one legal move, from a real table."""
+    import random
+
+    from chickenfoot import Rounds, Rules
+    from chickenfoot._protocol import go
+    from chickenfoot.server._store import SeatRow
+    from chickenfoot.server._table import NO_CLOCK_MS, Table
+
+    seats = (SeatRow(0, "person", "", "t0", "Ann"), SeatRow(1, "bot", "random", None, "Bot"))
+    rng = random.Random(5)
+    for seed in range(200):
+        table = Table("t1", Rules(players=2, max_pip=6, hand_size=7, match=Rounds(1)), seed, seats)
+        while table.round is not None:
+            legal = list(table.legal)
+            if table.turn == 0 and len(legal) == 1:
+                state = table.round
+                message = go(state.view(0), state.view(0).legal_moves, NO_CLOCK_MS, None)
+                return table.state_message(0, [True, True]), {**message, "id": table.n}
+            table.play(rng.choice(legal), forced=len(legal) == 1)
+    raise AssertionError("no position with one legal move")
+
+
+def test_an_only_move_is_the_persons_unless_they_turn_on_auto_play(tmp_path: Path) -> None:
+    """The page's side of a forced move (the server sends a go even for one legal move):
+    the person plays it, unless they ticked auto-play; then the page plays it and says so.
+    The WebSocket is the test's own (Playwright's routing), answering as the server does."""
+    import json
+    import re
+
+    table, only = _only_move_position()
+    server = Server(tmp_path / "tables.db")
+    made = server.post("/api/play", {"players": 2})
+    sent: list[dict[str, Any]] = []
+
+    def fake_server(ws: Any) -> None:
+        def answer(text: str | bytes) -> None:
+            message = json.loads(text)
+            sent.append(message)
+            if message["type"] == "hello":
+                ws.send(json.dumps({"type": "hello", "seat": 0, "role": "player"}))
+                ws.send(json.dumps(table))
+                ws.send(json.dumps(only))
+
+        ws.on_message(answer)
+
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.route_web_socket(re.compile(r"/ws/"), fake_server)
+            page.goto(server.base + made["link"])
+            page.wait_for_selector(".status:text('connected')")
+            page.wait_for_timeout(1000)  # longer than the page's auto-play would wait
+            assert [m["type"] for m in sent] == ["hello"]  # not played for the person
+            assert "Your only move" in page.locator("#hint").inner_text()
+            # auto-play on (kept in the browser): the next time, the page plays it and says so
+            page.check("#autoplay")
+            page.reload()
+            page.wait_for_function("() => document.querySelector('#auto-note').textContent")
+            moves = [m for m in sent if m["type"] == "move"]
+            assert moves == [{"type": "move", "move": only["legal"][0], "id": only["id"]}]
+            assert "Auto-play: you " in page.locator("#auto-note").inner_text()
             browser.close()
     finally:
         server.stop()

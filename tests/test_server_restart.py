@@ -126,6 +126,8 @@ def test_serve_refuses_bad_options_and_a_file_that_is_not_a_database(
 ) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port 70000 is invalid" in capsys.readouterr().err
+    assert main(["serve", "--round-pause", "nan"]) == 2
+    assert "--round-pause nan is invalid" in capsys.readouterr().err
     junk = tmp_path / "junk.db"
     junk.write_bytes(os.urandom(4096))
     assert main(["serve", "--db", str(junk)]) == 2

@@ -100,6 +100,10 @@ class Layout:
         self.hub_of = {hub.tile: hub for hub in table.hubs}
         self.dominoes: list[Domino] = []
         self.marks: list[Mark] = []
+        self.places: list[tuple[Tile, Mark]] = []
+        """Where a tile laid next may go: (the anchor, a ``slot`` box), a box per open
+        line end (beyond its last tile) and per missing toe of the pending hub (its dashed
+        slot). Not drawn unless asked for (``svg(..., targets=...)``)."""
         self._height: dict[Tile, float] = {}
 
     # -- sizes ------------------------------------------------------------------------------
@@ -153,10 +157,14 @@ class Layout:
         for side, lines in enumerate((right, left)):
             mark_start = len(self.marks)
             dom_start = len(self.dominoes)
+            place_start = len(self.places)
             self._fan(centre, lines, slots[side], 0.5, 0.0)
             if side == 1:
                 self.dominoes[dom_start:] = [d.mirrored() for d in self.dominoes[dom_start:]]
                 self.marks[mark_start:] = [m.mirrored() for m in self.marks[mark_start:]]
+                self.places[place_start:] = [
+                    (t, m.mirrored()) for t, m in self.places[place_start:]
+                ]
 
     def _outline(self, tile: Tile) -> str | None:
         last = self.table.last
@@ -183,6 +191,7 @@ class Layout:
             middle = y + (1.0 + ROW_GAP) / 2
             self.marks.append(Mark("stroke", edge, yc, start, middle, colour=PENDING))
             self.marks.append(Mark("slot", start, middle - 0.5, start + 2.0, middle + 0.5))
+            self.places.append((hub.tile, self.marks[-1]))
             y += 1.0 + ROW_GAP
 
     def _line(self, line: Line, x: float, yc: float) -> None:
@@ -199,3 +208,5 @@ class Layout:
                 Domino(p.tile, x, yc - 0.5, x + 2.0, yc + 0.5, p.inner, p.outer, "line", outline)
             )
             x += 2.0 + GAP
+        if line.anchor is not None:  # open: the next tile goes beyond the last one
+            self.places.append((line.anchor, Mark("slot", x, yc - 0.5, x + 2.0, yc + 0.5)))

@@ -16,7 +16,9 @@ face up and the others face down.
 
 Every domino is an SVG group ``<g class="domino" data-tile="9-3" data-box="x0 y0 x1 y1">``
 (``data-box`` in the picture's own units, a domino being 1 by 2), so programs and tests can
-find tiles in the picture.
+find tiles in the picture. With ``targets=`` (legal moves) the places those moves lay a
+tile are drawn too, each a group ``<g class="target" data-move="7-4@7-6">``: a game page
+makes them clickable.
 
 >>> from chickenfoot import Rules, deal, svg
 >>> s = deal(Rules(), seed=1).apply("9-3@9-9")
@@ -29,7 +31,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Literal
 from xml.sax.saxutils import escape
 
@@ -48,7 +50,7 @@ from chickenfoot._layout import (
     Mark,
 )
 from chickenfoot.errors import ArgumentError, SeatError, brief
-from chickenfoot.moves import Draw, Pass, Play
+from chickenfoot.moves import Draw, Move, Pass, Play, parse_move
 from chickenfoot.outcome import Termination
 from chickenfoot.state import State
 from chickenfoot.tiles import Tile
@@ -71,6 +73,10 @@ _DOTS: dict[int, tuple[tuple[float, float], ...]] = {
     8: ((_A, _A), (_A, _B), (_A, _C), (_B, _A), (_B, _C), (_C, _A), (_C, _B), (_C, _C)),
     9: tuple((x, y) for y in (_A, _B, _C) for x in (_A, _B, _C)),
 }
+
+
+TARGET = "#ffd54a"
+"""The colour of a place a tile may be laid (``targets=``)."""
 
 
 # -- drawing ------------------------------------------------------------------------------
@@ -150,6 +156,47 @@ def _mark(m: Mark) -> str:
         f'text-anchor="{m.anchor}" font-family="sans-serif" fill="{m.colour}">'
         f"{escape(m.text)}</text>"
     )
+
+
+def _target(move: Play, box: Mark) -> Iterator[str]:
+    lo, hi = min(box.x0, box.x1), max(box.x0, box.x1)
+    where = "the centre" if move.anchor is None else str(move.anchor)
+    corners = " ".join(_f(v) for v in (lo, box.y0, hi, box.y1))
+    yield f'<g class="target" data-move="{move.uci()}" data-box="{corners}">'
+    yield f"<title>{move.tile} on {where}</title>"
+    yield (
+        f'<rect x="{_f(lo + 0.03)}" y="{_f(box.y0 + 0.03)}" width="{_f(hi - lo - 0.06)}" '
+        f'height="{_f(box.y1 - box.y0 - 0.06)}" rx="0.14" fill="{TARGET}" fill-opacity="0.35" '
+        f'stroke="{TARGET}" stroke-width="0.1"/>'
+    )
+    yield "</g>"
+
+
+def _targets(
+    layout: Layout, position: State | View, moves: Iterable[Move | str]
+) -> list[tuple[Play, Mark]]:
+    """The place of each move of ``moves`` that lays a tile (draws and passes have none),
+    as a ``slot`` mark; every toe of a hub goes to its first
+    missing slot, the centre's lay (``holder`` mode) to the centre's place."""
+    if isinstance(moves, str | bytes) or not isinstance(moves, Iterable):
+        raise ArgumentError(f"targets={brief(moves)} is invalid: must be moves (a list)")
+    where: dict[Tile | None, Mark] = {None: Mark("slot", -0.5, -1.0, 0.5, 1.0)}
+    for anchor, box in layout.places:
+        where.setdefault(anchor, box)
+    out: list[tuple[Play, Mark]] = []
+    for given in moves:
+        move = given if isinstance(given, Move) else None
+        if isinstance(given, str) and len(given) <= 40:
+            move = parse_move(given, max_pip=position.rules.max_pip)
+        if move is None:
+            raise ArgumentError(f"targets: {brief(given)} is not a move")
+        if not isinstance(move, Play):
+            continue
+        known = move.anchor is None and position.table.centre is None
+        if not known and (move.anchor is None or move.anchor not in where):
+            raise ArgumentError(f"targets: {move.uci()} has no open place on this table")
+        out.append((move, where[move.anchor]))
+    return out
 
 
 # -- captions and hands --------------------------------------------------------------------
@@ -267,6 +314,7 @@ def svg(
     size: int | None = None,
     hands: HandsOption | None = None,
     seat: int | None = None,
+    targets: Iterable[Move | str] | None = None,
 ) -> str:
     """An SVG picture of ``position`` (a :class:`~chickenfoot.State` or a :class:`~chickenfoot.View`).
 
@@ -279,6 +327,11 @@ def svg(
       hand and a view's shows the viewer's own hand, face up.
     - ``seat``: draw a state as that seat sees it (``state.view(seat)``, with that seat's
       hand by default): the other hands face down.
+    - ``targets``: moves (``Move`` objects or notation, usually the legal moves) whose
+      places are drawn, glowing, above the table: ``<g class="target"
+      data-move="7-4@7-6">`` where the move would lay its tile (beyond a line's last tile,
+      in a pending hub's first dashed slot). Draws and passes are skipped; a move with no
+      open place on the table raises :class:`~chickenfoot.ArgumentError`. By default none.
 
     The caption above the table says whose turn it is and, for a view, whose view it is.
 
@@ -290,6 +343,10 @@ def svg(
     >>> picture = svg(s, seat=1, hands="all", size=600)
     >>> 'width="600"' in picture, picture.count('data-tile=""') == len(s.hand(0))
     (True, True)
+    >>> s = deal(Rules(players=2), seed=1).apply("9-8@9-9")
+    >>> glowing = svg(s, targets=s.legal_moves)
+    >>> glowing.count('class="target"') == len(s.legal_moves) - ("draw" in s.legal_moves)
+    True
     """
     _check_options(position, size, "none" if hands is None else hands, seat)
     if seat is not None and isinstance(position, State):
@@ -311,7 +368,8 @@ def svg(
                 anchor="middle",
             )
         )
-    left, top, right, bottom = _bounds(dominoes, marks)
+    places = [] if targets is None else _targets(layout, position, targets)
+    left, top, right, bottom = _bounds(dominoes, marks + [box for _, box in places])
     # Captions above the table: what happened last, then the status.
     event = _last_event(position)
     caption_y = top - 1.0
@@ -377,6 +435,8 @@ def svg(
     )
     for d in dominoes:
         out.extend(_domino(d))
+    for move, box in places:
+        out.extend(_target(move, box))
     out.append("</svg>")
     return "\n".join(out)
 

@@ -60,6 +60,11 @@ def add_options(p: argparse.ArgumentParser) -> None:
         help="how long each bot move takes at least, forced or not, counted from the start "
         "of its turn, so people can follow (default: 0.6)",
     )  # fmt: skip
+    p.add_argument(
+        "--round-pause", type=float, default=20.0, metavar="SECONDS",
+        help="how long the next round waits after one ends, the hands shown, unless the "
+        "people say next sooner (default: 20; 0: deal at once)",
+    )  # fmt: skip
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
@@ -74,13 +79,19 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--port {args.port} is invalid: must be from 0 to 65535")
     if not 0 <= args.bot_delay <= 60:
         raise UsageError(f"--bot-delay {args.bot_delay} is invalid: must be from 0 to 60")
+    if not 0 <= args.round_pause <= 600:
+        raise UsageError(f"--round-pause {args.round_pause} is invalid: must be from 0 to 600")
     import uvicorn
 
     from chickenfoot.server import MAX_MESSAGE, create_app
 
     try:
         app = create_app(
-            args.db, engines=args.engine, origins=args.origin, bot_delay=args.bot_delay
+            args.db,
+            engines=args.engine,
+            origins=args.origin,
+            bot_delay=args.bot_delay,
+            round_pause=args.round_pause,
         )
     except Exception as err:  # sqlite3.Error, a file that is not a database
         raise UsageError(f"cannot open the database {args.db!r}: {err}") from None

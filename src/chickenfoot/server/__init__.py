@@ -41,6 +41,7 @@ def create_app(
     engines: Sequence[str] = (),
     origins: Sequence[str] = (),
     bot_delay: float = 0.0,
+    round_pause: float = 0.0,
 ) -> Starlette:
     """The ASGI application serving the tables stored in the SQLite file ``db_path``
     (created if missing), each restored by replaying its moves.
@@ -51,12 +52,18 @@ def create_app(
       besides the server's own (for a reverse proxy that rewrites ``Host``);
     - ``bot_delay``: seconds from the start of a bot's turn to its move, forced or not
       (it thinks meanwhile), so that people can follow and the timing of a move tells
-      nothing of a hand.
+      nothing of a hand;
+    - ``round_pause``: seconds the next round waits after one ends (unless every person
+      connected says ``next`` sooner), so that people can see the hands revealed; 0: none.
 
     >>> app = create_app(":memory:")
     >>> sorted(r.path for r in app.routes)[:3]
     ['/', '/api/options', '/api/play']
     """
     return make_app(
-        os.fspath(db_path), engines=tuple(engines), origins=tuple(origins), bot_delay=bot_delay
+        os.fspath(db_path),
+        engines=tuple(engines),
+        origins=tuple(origins),
+        bot_delay=bot_delay,
+        round_pause=round_pause,
     )

@@ -93,9 +93,10 @@ def make_app(
     engines: Sequence[str] = (),
     origins: Sequence[str] = (),
     bot_delay: float = 0.0,
+    round_pause: float = 0.0,
 ) -> Starlette:
     """The application serving the tables stored in ``db_path``; see :func:`create_app`."""
-    hub = Hub(Store(db_path), engines=engines, bot_delay=bot_delay)
+    hub = Hub(Store(db_path), engines=engines, bot_delay=bot_delay, round_pause=round_pause)
     hub.restore()
     allowed = tuple(origins)
 
@@ -171,7 +172,7 @@ def make_app(
             bot = data.get("bot", "heuristic")
             if type(players) is not int or not 2 <= players <= 8:
                 raise RefusedError("players must be an integer from 2 to 8")
-            seats = [{"kind": "person", "name": "you"}]
+            seats = [{"kind": "person", "name": "You"}]
             seats += [{"kind": "bot", "spec": bot} for _ in range(players - 1)]
             request_ = {"preset": data.get("preset", "house"), "players": players}
             table, tokens = hub.create({**request_, "seats": seats})
@@ -307,8 +308,9 @@ async def _write(ws: WebSocket, connection: Connection) -> None:
 
 
 async def _read(ws: WebSocket, hub: Hub, table_id: str, connection: Connection) -> None:
-    """Answer the connection's messages: ``move`` (checked, then played), ``table`` (send
-    the table again), ``ping``; anything else is refused with a message."""
+    """Answer the connection's messages: ``move`` (checked, then played), ``next`` (deal
+    the next round now), ``rematch``, ``table`` (send the table again), ``ping``; anything
+    else is refused with a message."""
     bucket = _Bucket()
     while not connection.dropped:
         text, why = await _text(ws)
@@ -340,6 +342,8 @@ async def _read(ws: WebSocket, hub: Hub, table_id: str, connection: Connection) 
         try:
             if kind == "move":
                 await hub.person_moves(table_id, connection.seat, message)
+            elif kind in ("next", "rematch"):
+                await hub.agree(table_id, connection.seat, kind)
             elif kind == "table":
                 hub.send_table(table_id, connection)
             elif kind == "ping":

@@ -13,6 +13,10 @@ forced (the only legal one, a fact about the hand) is told to the seat that made
 every bot move is announced ``bot_delay`` after its turn began, forced or not (a forced
 move is made without asking the bot, a choice is thought over during the wait); a failing
 bot's reason (which may quote its hand) goes to the server's log, not to the table.
+When a round ends and another is dealt, the table waits ``round_pause`` seconds, or until
+every person connected says ``next``, so people can look at the round's end (the hands
+revealed); when the match ends, the people there may ask for a ``rematch``: a new match
+at the same table, same seats, same links.
 
 Bots are the built-in agents (``random``, ``greedy``, ``heuristic``, ``search``,
 ``search:N``) and ``engine:COMMAND`` for the commands the server was started with
@@ -52,6 +56,30 @@ QUEUE: Final = 256
 """The messages waiting for one connection at most; a client that falls behind further
 is disconnected (its page reconnects and gets the whole table again)."""
 _MAX_NAME = 40
+BOT_NAMES: Final = (
+    "Henny Penny", "Cocky Locky", "Ducky Lucky", "Goosey Loosey",
+    "Turkey Lurkey", "Foxy Loxy", "Chicken Licken", "Drakey Lakey",
+)  # fmt: skip
+"""The names of the bots that are not given one (the folk tale's birds), so that two
+bots of the same kind can be told apart."""
+
+
+def distinct_names(names: Sequence[str | None], bots: Sequence[bool]) -> list[str]:
+    """Each seat's name: the given one, else a bot's name or ``Player N`` (N from 1); a
+    name already taken gets a number (``Ann 2``).
+
+    >>> distinct_names(["Ann", None, None, "Ann", None], [False, True, True, False, False])
+    ['Ann', 'Henny Penny', 'Cocky Locky', 'Ann 2', 'Player 5']
+    """
+    out: list[str] = []
+    birds = iter(BOT_NAMES)
+    for i, (name, bot) in enumerate(zip(names, bots, strict=True)):
+        base = (name or "").strip() or (next(birds, "") if bot else "") or f"Player {i + 1}"
+        name_, k = base, 2
+        while name_.casefold() in {n.casefold() for n in out}:
+            name_, k = f"{base} {k}", k + 1
+        out.append(name_)
+    return out
 
 
 class Connection:
@@ -141,10 +169,18 @@ class Hub:
     ``bot_delay`` seconds after its turn began, forced or not (so people can follow, and
     when it comes tells nothing of the hand), engines are those of ``engines``."""
 
-    def __init__(self, store: Store, *, engines: Sequence[str] = (), bot_delay: float = 0.0):
+    def __init__(
+        self,
+        store: Store,
+        *,
+        engines: Sequence[str] = (),
+        bot_delay: float = 0.0,
+        round_pause: float = 0.0,
+    ):
         self.store = store
         self.engines = tuple(engines)
         self.bot_delay = bot_delay
+        self.round_pause = round_pause
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, set[Connection]] = {}
         self._agents: dict[tuple[str, int], Agent] = {}
@@ -195,6 +231,11 @@ class Hub:
         if not isinstance(seats, list) or len(seats) != rules.players:
             raise RefusedError(f"seats must list {rules.players} seats, one per player")
         rows = []
+        names = distinct_names(
+            [s.get("name") if isinstance(s, dict) and isinstance(s.get("name"), str) else None
+             for s in seats],
+            [isinstance(s, dict) and s.get("kind") == "bot" for s in seats],
+        )  # fmt: skip
         for i, seat in enumerate(seats):
             if not isinstance(seat, dict) or seat.get("kind") not in ("person", "bot"):
                 raise RefusedError(
@@ -207,10 +248,10 @@ class Hub:
                 )
             if seat["kind"] == "bot":
                 spec = check_bot_spec(seat.get("spec", "heuristic"), self.engines)
-                rows.append(SeatRow(i, "bot", spec, None, (name or spec).strip()[:_MAX_NAME]))
+                rows.append(SeatRow(i, "bot", spec, None, names[i][: _MAX_NAME + 3]))
             else:
                 token = secrets.token_urlsafe(24)
-                rows.append(SeatRow(i, "person", "", token, (name or f"seat {i}").strip()))
+                rows.append(SeatRow(i, "person", "", token, names[i][: _MAX_NAME + 3]))
         table_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(63)
         table = Table(table_id, rules, seed, rows)
@@ -279,8 +320,55 @@ class Hub:
         await asyncio.to_thread(
             self.store.add_move, table.id, table.n, seat, move.uci(), forced=forced
         )
+        rounds = table.match.rounds_played
         table.play(move, forced=forced)
+        if table.match.rounds_played != rounds and table.round is not None and self.round_pause:
+            table.pause(self.round_pause)
+            self._task(self._end_pause(table.id, table.pause_until))
         self.announce(table.id)
+
+    async def _end_pause(self, table_id: str, until: float | None) -> None:
+        """End a table's pause at its deadline (unless it ended already)."""
+        await asyncio.sleep(self.round_pause)
+        table = self.tables[table_id]
+        async with self.lock(table_id):
+            if table.pause_until != until:
+                return
+            table.resume()
+            self.announce(table_id)
+        self.kick(table_id)
+
+    def _people_agree(self, table_id: str) -> bool:
+        """Whether every person connected to the table is in its ``ready`` seats."""
+        table = self.tables[table_id]
+        here = [
+            s.seat
+            for s, on in zip(table.seats, self.connected(table_id), strict=True)
+            if on and s.kind == "person"
+        ]
+        return all(seat in table.ready for seat in here)
+
+    async def agree(self, table_id: str, seat: int | None, what: str) -> None:
+        """A person's ``next`` (deal the next round now) or ``rematch`` (a new match, once
+        this one is over): done when every person connected has asked for it."""
+        table = self.tables[table_id]
+        if seat is None or table.seats[seat].kind != "person":
+            raise RefusedError(f"only the people at the table can ask for {what}")
+        async with self.lock(table_id):
+            if what == "next" and not table.paused:
+                raise RefusedError("no round is waiting to start")
+            if what == "rematch" and table.round is not None:
+                raise RefusedError("a rematch is for when the match is over")
+            table.ready.add(seat)
+            if self._people_agree(table_id):
+                if what == "next":
+                    table.resume()
+                else:
+                    seed = secrets.randbits(63)
+                    await asyncio.to_thread(self.store.restart, table_id, seed)
+                    table.restart(seed)
+            self.announce(table_id)
+        self.kick(table_id)
 
     async def person_moves(
         self, table_id: str, seat: int | None, message: Mapping[str, Any]
@@ -299,7 +387,10 @@ class Hub:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return  # not serving yet: start() kicks every table
-        task = loop.create_task(self._play_on(table_id))
+        self._task(self._play_on(table_id), loop)
+
+    def _task(self, work: Any, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        task = (loop or asyncio.get_running_loop()).create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -322,7 +413,7 @@ class Hub:
         while True:
             async with self.lock(table_id):
                 state = table.round
-                if state is None or table.error is not None:
+                if state is None or table.error is not None or table.paused:
                     return
                 seat = state.turn
                 if table.seats[seat].kind != "bot":

@@ -21,6 +21,9 @@ told of it; the server replays ``moves`` with every check on start
 >>> store.add_move("t1", 0, 0, "9-3@9-9", forced=False)
 >>> [t.id for t in store.tables()], store.moves("t1")
 (['t1'], [(0, '9-3@9-9', False)])
+>>> store.restart("t1", 8)                  # a rematch: a new seed, no moves
+>>> store.tables()[0].seed, store.moves("t1")
+(8, [])
 """
 
 from __future__ import annotations
@@ -129,6 +132,18 @@ class Store:
                 "INSERT INTO moves (table_id, idx, seat, move, forced) VALUES (?, ?, ?, ?, ?)",
                 (table_id, idx, seat, move, int(forced)),
             )
+
+    def restart(self, table_id: str, seed: int) -> None:
+        """A rematch: the table's new ``seed``, its moves deleted (one transaction)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("UPDATE tables SET seed = ? WHERE id = ?", (str(seed), table_id))
+                self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def tables(self) -> list[StoredTable]:
         """Every table, oldest first, with its seats."""

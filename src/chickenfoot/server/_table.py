@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hmac
 import re
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -113,6 +114,35 @@ class Table:
         self.error: str | None = None
         """Why the table cannot go on (a bot that failed), or ``None``."""
         self.last_round: dict[str, Any] | None = None
+        """How the last finished round ended, every hand revealed (public by then)."""
+        self.pause_until: float | None = None
+        """While set (a ``time.monotonic()``), the next round waits: no move, no ``go``."""
+        self.ready: set[int] = set()
+        """The seats that asked for the next round (during a pause) or for a rematch."""
+
+    @property
+    def paused(self) -> bool:
+        """Whether the next round waits for the people (or the end of the countdown)."""
+        return self.pause_until is not None
+
+    def pause(self, seconds: float) -> None:
+        """Hold the round just dealt for ``seconds`` (or until the people are ready)."""
+        self.pause_until = time.monotonic() + seconds
+        self.ready = set()
+
+    def resume(self) -> None:
+        """End the pause: the round dealt is played."""
+        self.pause_until = None
+        self.ready = set()
+
+    def restart(self, seed: int) -> None:
+        """A rematch: a new match from ``seed``, with the same seats."""
+        self._seed = seed
+        self.match = Match.start(self.rules, seed=seed)
+        self.moves = []
+        self._round_start = 0
+        self.last_round = None
+        self.resume()
 
     # -- the position -----------------------------------------------------------------------
 
@@ -162,10 +192,15 @@ class Table:
             end = self.match.last_round
             assert end is not None
             outcome = end.outcome()
+            assert outcome is not None
             self.last_round = {
                 "round": before,
                 "outcome": str(outcome),
+                "out": outcome.seat,
                 "penalties": list(self.match.scores[-1]),
+                # public once the round is over: the penalties are counted from them
+                "hands": [[str(t) for t in end.hand(s)] for s in range(self.rules.players)],
+                "svg": svg(end, hands="none"),
             }
             self._round_start = len(self.moves)
 
@@ -198,6 +233,8 @@ class Table:
                 f"move id {given} does not answer the current go (id {self.n}): "
                 "a replayed or stale move"
             )
+        if self.paused:
+            raise RefusedError("the next round has not started: press ready (or wait)")
         if state.turn != seat:
             raise RefusedError(f"it is seat {state.turn}'s turn, not yours (seat {seat})")
         try:
@@ -213,8 +250,9 @@ class Table:
         return (turn + 1) % self.rules.players
 
     def _picture(self, v: View, seat: int | None) -> str:
-        if seat is not None:
-            return svg(v, hands="none")
+        if seat is not None:  # the seat to act: where its legal moves go (its page glows them)
+            mine = v.turn == seat and not self.paused and self.seats[seat].kind == "person"
+            return svg(v, hands="none", targets=v.legal_moves if mine else None)
         picture = svg(v, hands="none").replace(f"seat {v.seat}'s view · ", "")
         return _DREW.sub("drew", picture)
 
@@ -245,6 +283,14 @@ class Table:
             )
         return out
 
+    def _last_round(self) -> dict[str, Any] | None:
+        """How the last round ended; its hands and final board only until the next round's
+        first move (or the match's end): no message carries them all round long."""
+        end = self.last_round
+        if end is None or self.round is None or self.paused or self.n == self._round_start:
+            return end
+        return {k: v for k, v in end.items() if k not in ("hands", "svg")}
+
     def state_message(self, seat: int | None, connected: Sequence[bool] = ()) -> dict[str, Any]:
         """The ``table`` message for ``seat`` (``None``: a spectator): the view (the seat's,
         or the public one), its SVG picture, the seats' tile counts, the scores of the
@@ -263,7 +309,14 @@ class Table:
             "totals": list(self.match.totals),
             "over": state is None,
             "result": str(result) if state is None else None,
-            "last_round": self.last_round,
+            "last_round": self._last_round(),
+            "pause": None
+            if self.pause_until is None
+            else {
+                "seconds": round(max(0.0, self.pause_until - time.monotonic()), 1),
+                "ready": sorted(self.ready),
+            },
+            "rematch": sorted(self.ready) if state is None else None,
             "error": self.error,
             "seats": [
                 {
@@ -292,7 +345,7 @@ class Table:
         move: a person plays their own forced moves), with ``id``, the number of the move it
         asks for; else ``None``."""
         state = self.match.round
-        if state is None or state.turn != seat or self.error is not None:
+        if state is None or state.turn != seat or self.error is not None or self.paused:
             return None
         v = state.view(seat)
         message = go(v, v.legal_moves, NO_CLOCK_MS, None)
