@@ -30,9 +30,23 @@ from collections.abc import Sequence
 
 from starlette.applications import Starlette
 
-from chickenfoot.server._app import BURST, MAX_MESSAGE, RATE, make_app
+from chickenfoot.server._app import BURST, KEY_HEADER, MAX_MESSAGE, RATE, make_app
+from chickenfoot.server._guard import uvicorn_config
+from chickenfoot.server._limits import LOOPBACK_HOSTS, Limits, loopback_bind
 
-__all__ = ["BURST", "MAX_MESSAGE", "RATE", "create_app"]
+__all__ = [
+    "BURST",
+    "KEY_HEADER",
+    "LOOPBACK_HOSTS",
+    "MAX_MESSAGE",
+    "RATE",
+    "Limits",
+    "create_app",
+    "loopback_bind",
+    "uvicorn_config",
+]
+
+Limits.__module__ = "chickenfoot.server"
 
 
 def create_app(
@@ -41,20 +55,28 @@ def create_app(
     engines: Sequence[str] = (),
     origins: Sequence[str] = (),
     bot_delay: float = 0.0,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The ASGI application serving the tables stored in the SQLite file ``db_path``
-    (created if missing), each restored by replaying its moves.
+    (created if missing), each restored by replaying its moves when it is opened.
 
-    - ``engines``: the commands a table's seat may run as ``engine:COMMAND`` (the page
-      offers them; no other command is ever run);
+    - ``engines``: the commands a table's seat may run, each ``NAME=COMMAND`` or a
+      command named by its program's file name; a seat names one as ``engine:NAME`` (the
+      page offers the names, never the commands; no other command is ever run);
     - ``origins``: more origins (``https://cf.example.org``) whose pages may connect,
       besides the server's own (for a reverse proxy that rewrites ``Host``);
-    - ``bot_delay``: seconds a bot waits before each move, so that people can follow.
+    - ``bot_delay``: seconds a bot waits before each move, so that people can follow;
+    - ``limits``: what one client may take (:class:`Limits`: connections, bodies, tables
+      per minute, a table key, the table life cycle, the hosts answered).
 
-    >>> app = create_app(":memory:")
+    >>> app = create_app(":memory:", limits=Limits(table_key="s3cret", hosts=LOOPBACK_HOSTS))
     >>> sorted(r.path for r in app.routes)[:3]
     ['/', '/api/options', '/api/play']
     """
     return make_app(
-        os.fspath(db_path), engines=tuple(engines), origins=tuple(origins), bot_delay=bot_delay
+        os.fspath(db_path),
+        engines=tuple(engines),
+        origins=tuple(origins),
+        bot_delay=bot_delay,
+        limits=limits,
     )

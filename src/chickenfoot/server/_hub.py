@@ -21,6 +21,7 @@ import json
 import logging
 import random
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -29,10 +30,11 @@ from chickenfoot.cli.specs import SpecError, parse_spec
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import parse_move
 from chickenfoot.rules import PRESETS, Rules
-from chickenfoot.server._store import SeatRow, Store
+from chickenfoot.server._limits import Limits, engine_names, search_cost
+from chickenfoot.server._store import SeatRow, Store, StoredTable
 from chickenfoot.server._table import RefusedError, Table
 
-__all__ = ["MAX_SEARCH", "MAX_TABLES", "Connection", "Hub", "check_bot_spec"]
+__all__ = ["MAX_SEARCH", "MAX_TABLES", "Connection", "Hub", "check_bot_spec", "check_table_cost"]
 
 log = logging.getLogger("chickenfoot.server")
 
@@ -48,12 +50,21 @@ _MAX_NAME = 40
 
 class Connection:
     """One WebSocket client of a table: its seat (``None``: a spectator) and its queue of
-    outgoing messages (a writer task sends them in order)."""
+    outgoing messages (a writer task sends them in order); ``ending``: why and with which
+    code the server closes it, once it does."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE)
         self.dropped = False
+        self.opened = time.monotonic()
+        self.ending: tuple[str, int] | None = None
+
+    def close(self, message: str, code: int) -> None:
+        """End the connection: its writer sends ``message`` (fatal) and closes with ``code``."""
+        if self.ending is None:
+            self.ending = (message, code)
+            self.put(None)
 
     def put(self, message: dict[str, Any] | None) -> None:
         """Queue ``message`` (``None`` ends the writer); a full queue drops the client."""
@@ -63,6 +74,8 @@ class Connection:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
             self.dropped = True
+            if self.ending is None:
+                self.ending = ("the connection fell too far behind; reconnect", 4000)
             while not self.queue.empty():
                 self.queue.get_nowait()
             self.queue.put_nowait(None)
@@ -96,6 +109,24 @@ def check_bot_spec(spec: object, engines: Sequence[str]) -> str:
     return parsed.name
 
 
+def check_table_cost(specs: Sequence[str], budget: int) -> None:
+    """Refuse a table whose ``search`` bots would take more than ``budget`` iterations per
+    decision, summed over its seats: the CPU one table may take is bounded.
+
+    >>> check_table_cost(["search:2000", "search:2000"], 4000)
+    >>> check_table_cost(["search:2000"] * 8, 4000)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.server._table.RefusedError: the bots of one table may search 4,000 iterations per decision in all on this server, not 16,000
+    """
+    total = sum(search_cost(spec) for spec in specs)
+    if total > budget:
+        raise RefusedError(
+            f"the bots of one table may search {budget:,} iterations per decision in all "
+            f"on this server, not {total:,}"
+        )
+
+
 def rules_of(request: Mapping[str, Any]) -> Rules:
     """The rules a table request asks for: ``preset`` (default ``classic``), ``players``
     and any other rule fields (as in a ``chickenfoot/rules`` document) in ``rules``."""
@@ -119,12 +150,25 @@ class Hub:
     """The tables of one server, stored in ``store``; bots wait ``bot_delay`` seconds
     before each move (so people can follow), engines are those of ``engines``."""
 
-    def __init__(self, store: Store, *, engines: Sequence[str] = (), bot_delay: float = 0.0):
+    def __init__(
+        self,
+        store: Store,
+        *,
+        engines: Sequence[str] = (),
+        bot_delay: float = 0.0,
+        limits: Limits | None = None,
+    ):
         self.store = store
-        self.engines = tuple(engines)
+        self.engines = engine_names(engines)
+        """The engines a seat may name, by short name: ``{name: command}``."""
         self.bot_delay = bot_delay
+        self.limits = Limits() if limits is None else limits
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, set[Connection]] = {}
+        self.active: dict[str, float] = {}
+        """When each table in memory last changed or was left (``time.monotonic()``)."""
+        self.playing: dict[str, int] = {}
+        """The tables whose bots or forced moves are being played: how many tasks."""
         self._agents: dict[tuple[str, int], Agent] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -133,24 +177,33 @@ class Hub:
     # -- start: every table restored ---------------------------------------------------------
 
     def restore(self) -> None:
-        """Load every stored table, replaying its moves with every check (a move that does
-        not replay stops that table with the reason; the others go on)."""
-        for stored in self.store.tables():
-            try:
-                rules = Rules.from_dict(json.loads(stored.rules))
-                table = Table(stored.id, rules, stored.seed, stored.seats)
-            except (ChickenFootError, ValueError) as err:
-                log.error("table %s cannot be restored: %s", stored.id, err)
-                continue
-            try:
-                for i, (seat, text, forced) in enumerate(self.store.moves(stored.id)):
-                    if table.turn != seat:
-                        raise ValueError(f"move {i} ({text}) is by seat {seat}, not the turn's")
-                    table.play(parse_move(text, max_pip=rules.max_pip), forced=forced)
-            except (ChickenFootError, ValueError, RefusedError) as err:
-                table.error = f"the stored record does not replay: {brief(str(err), 200)}"
-                log.error("table %s: %s", stored.id, table.error)
-            self.tables[stored.id] = table
+        """Load the live stored tables (not finished, changed within
+        ``limits.abandoned_seconds``; the most recent half of ``MAX_TABLES`` at most: the
+        others open from the database when someone asks), replaying each one's moves with
+        every check (a move that does not replay stops that table with the reason)."""
+        since = time.time() - self.limits.abandoned_seconds
+        for stored in self.store.tables(live_since=since, limit=MAX_TABLES // 2):
+            self.restore_one(stored)
+
+    def restore_one(self, stored: StoredTable) -> Table | None:
+        """Load one stored table into memory, replaying its moves (see :meth:`restore`)."""
+        try:
+            rules = Rules.from_dict(json.loads(stored.rules))
+            table = Table(stored.id, rules, stored.seed, stored.seats)
+        except (ChickenFootError, ValueError) as err:
+            log.error("table %s cannot be restored: %s", stored.id, err)
+            return None
+        try:
+            for i, (seat, text, forced) in enumerate(self.store.moves(stored.id)):
+                if table.turn != seat:
+                    raise ValueError(f"move {i} ({text}) is by seat {seat}, not the turn's")
+                table.play(parse_move(text, max_pip=rules.max_pip), forced=forced)
+        except (ChickenFootError, ValueError, RefusedError) as err:
+            table.error = f"the stored record does not replay: {brief(str(err), 200)}"
+            log.error("table %s: %s", stored.id, table.error)
+        self.tables[stored.id] = table
+        self.active[stored.id] = time.monotonic()
+        return table
 
     def start(self) -> None:
         """Let every restored table play on (its bots and forced moves)."""
@@ -163,8 +216,6 @@ class Hub:
         """A new table from a request (``preset``, ``players``, ``rules``, ``seats``: a list
         of ``{"kind": "person", "name": ...}`` or ``{"kind": "bot", "spec": ...}``), stored;
         returns it and each seat's token (``None`` for a bot)."""
-        if len(self.tables) >= MAX_TABLES:
-            raise RefusedError(f"this server holds {MAX_TABLES:,} tables already")
         rules = rules_of(request)
         seats = request.get("seats")
         if not isinstance(seats, list) or len(seats) != rules.players:
@@ -181,16 +232,20 @@ class Hub:
                     f"seat {i}: a name is a string of at most {_MAX_NAME} characters"
                 )
             if seat["kind"] == "bot":
-                spec = check_bot_spec(seat.get("spec", "heuristic"), self.engines)
+                spec = check_bot_spec(seat.get("spec", "heuristic"), list(self.engines))
                 rows.append(SeatRow(i, "bot", spec, None, (name or spec).strip()[:_MAX_NAME]))
             else:
                 token = secrets.token_urlsafe(24)
                 rows.append(SeatRow(i, "person", "", token, (name or f"seat {i}").strip()))
+        check_table_cost([row.spec for row in rows], self.limits.search_budget)
+        if len(self.tables) >= MAX_TABLES:
+            raise RefusedError(f"this server holds {MAX_TABLES:,} tables already")
         table_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(63)
         table = Table(table_id, rules, seed, rows)
         self.store.add_table(table_id, json.dumps(rules.to_dict()), seed, rows)
         self.tables[table_id] = table
+        self.active[table_id] = time.monotonic()
         self.kick(table_id)
         return table, [row.token for row in rows]
 
@@ -203,14 +258,49 @@ class Hub:
         return [s.seat in seats for s in table.seats]
 
     def join(self, table_id: str, connection: Connection) -> None:
-        """Add a connection and send it the table (and its ``go`` if it is to choose)."""
-        self.connections.setdefault(table_id, set()).add(connection)
+        """Add a connection and send it the table (and its ``go`` if it is to choose). A
+        seat's connection beyond ``limits.seat_connections`` closes that seat's oldest."""
+        here = self.connections.setdefault(table_id, set())
+        if connection.seat is not None:
+            same = sorted(
+                (c for c in here if c.seat == connection.seat and c.ending is None),
+                key=lambda c: c.opened,
+            )
+            for old in same[: max(0, len(same) + 1 - self.limits.seat_connections)]:
+                old.close("this seat was opened elsewhere (a newer connection)", 4409)
+        here.add(connection)
+        self.active[table_id] = time.monotonic()
         self.announce(table_id)
 
     def leave(self, table_id: str, connection: Connection) -> None:
         """Remove a connection."""
         self.connections.get(table_id, set()).discard(connection)
-        self.announce(table_id)
+        self.active[table_id] = time.monotonic()
+        if table_id in self.tables:
+            self.announce(table_id)
+
+    def room(self) -> int:
+        """How many more tables memory may hold (``MAX_TABLES`` in all)."""
+        return MAX_TABLES - len(self.tables)
+
+    def spectators(self, table_id: str | None = None) -> int:
+        """The spectators of one table (``None``: of every table)."""
+        groups = self.connections.values() if table_id is None else [
+            self.connections.get(table_id, set())
+        ]
+        return sum(1 for group in groups for c in group if c.seat is None)
+
+    def forget(self, table_id: str) -> list[Agent]:
+        """Drop a table from memory (it stays in the database); returns its bots' agents,
+        to be closed."""
+        self.tables.pop(table_id, None)
+        self.active.pop(table_id, None)
+        self.connections.pop(table_id, None)
+        self._locks.pop(table_id, None)
+        agents = [a for (t, _s), a in self._agents.items() if t == table_id]
+        for key in [k for k in self._agents if k[0] == table_id]:
+            del self._agents[key]
+        return agents
 
     def send_table(
         self,
@@ -255,6 +345,9 @@ class Hub:
             self.store.add_move, table.id, table.n, seat, move.uci(), forced=forced
         )
         table.play(move, forced=forced)
+        self.active[table.id] = time.monotonic()
+        if table.round is None:
+            await asyncio.to_thread(self.store.finish, table.id)
         self.announce(table.id)
 
     async def person_moves(
@@ -276,12 +369,26 @@ class Hub:
             return  # not serving yet: start() kicks every table
         task = loop.create_task(self._play_on(table_id))
         self._tasks.add(task)
+        self.playing[table_id] = self.playing.get(table_id, 0) + 1
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(lambda _t: self._played(table_id))
+
+    def _played(self, table_id: str) -> None:
+        left = self.playing.get(table_id, 0) - 1
+        if left > 0:
+            self.playing[table_id] = left
+        else:
+            self.playing.pop(table_id, None)
+            self.active[table_id] = time.monotonic()
 
     def _agent(self, table: Table, seat: int) -> Agent:
         key = (table.id, seat)
         if key not in self._agents:
-            self._agents[key] = parse_spec(table.seats[seat].spec).build()
+            spec = table.seats[seat].spec
+            name = spec.partition(":")[2] if spec.startswith("engine:") else None
+            if name in self.engines:  # engine:NAME runs the command named so at start
+                spec = f"engine:{self.engines[name]}"
+            self._agents[key] = parse_spec(spec).build()
         return self._agents[key]
 
     async def _play_on(self, table_id: str) -> None:
