@@ -33,7 +33,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chickenfoot._protocol import PROTOCOL, ProtocolError, decode
@@ -42,9 +41,9 @@ from chickenfoot.server._hub import Connection, Hub
 from chickenfoot.server._lifecycle import Lifecycle
 from chickenfoot.server._limits import (
     Buckets,
+    HostCheck,
     Limits,
     TooLargeError,
-    host_allowed,
     key_matches,
     read_body,
 )
@@ -77,28 +76,6 @@ def _same_origin(origin: str | None, host: str | None, allowed: Sequence[str]) -
         return True
     parts = urlsplit(origin)
     return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
-
-
-class _Hosts:
-    """ASGI middleware: requests whose ``Host`` is not one of ``hosts`` are refused (HTTP
-    400; a WebSocket is refused before its handshake): DNS rebinding cannot reach a
-    server that answers only to its own names."""
-
-    def __init__(self, app: ASGIApp, hosts: Sequence[str] | None) -> None:
-        self.app = app
-        self.hosts = hosts
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket") and self.hosts is not None:
-            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
-            if not host_allowed(host, self.hosts):
-                if scope["type"] == "websocket":
-                    await send({"type": "websocket.close", "code": 4403})
-                    return
-                answer = JSONResponse({"error": "this server does not answer to that Host"}, 400)
-                await answer(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
 
 
 class _Bucket:
@@ -283,10 +260,9 @@ def make_app(
             return
         finally:
             gate["waiting"] -= 1
-        if table_id not in hub.tables:  # unloaded meanwhile: open it again
-            if life.load(table_id) is None:
-                await _fail(ws, "the server holds too many tables in use; try again", 4503)
-                return
+        if table_id not in hub.tables and life.load(table_id) is None:  # unloaded meanwhile
+            await _fail(ws, "the server holds too many tables in use; try again", 4503)
+            return
         if seat is None and (
             hub.spectators(table_id) >= limits.spectators
             or hub.spectators() >= limits.connections // 2
@@ -311,7 +287,7 @@ def make_app(
                     await task
 
     app = Starlette(
-        middleware=[Middleware(_Hosts, hosts=limits.hosts)],
+        middleware=[Middleware(HostCheck, hosts=limits.hosts)],
         routes=[
             Route("/", home),
             Route("/api/options", options),

@@ -30,11 +30,11 @@ from chickenfoot.cli.specs import SpecError, parse_spec
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import parse_move
 from chickenfoot.rules import PRESETS, Rules
-from chickenfoot.server._limits import Limits, engine_names, search_cost
+from chickenfoot.server._limits import Limits, check_table_cost, engine_names
 from chickenfoot.server._store import SeatRow, Store, StoredTable
 from chickenfoot.server._table import RefusedError, Table
 
-__all__ = ["MAX_SEARCH", "MAX_TABLES", "Connection", "Hub", "check_bot_spec", "check_table_cost"]
+__all__ = ["MAX_SEARCH", "MAX_TABLES", "Connection", "Hub", "check_bot_spec"]
 
 log = logging.getLogger("chickenfoot.server")
 
@@ -107,24 +107,6 @@ def check_bot_spec(spec: object, engines: Sequence[str]) -> str:
     if parsed.kind == "module":
         raise RefusedError(f"bot {brief(spec)}: module:Class bots cannot be named from the web")
     return parsed.name
-
-
-def check_table_cost(specs: Sequence[str], budget: int) -> None:
-    """Refuse a table whose ``search`` bots would take more than ``budget`` iterations per
-    decision, summed over its seats: the CPU one table may take is bounded.
-
-    >>> check_table_cost(["search:2000", "search:2000"], 4000)
-    >>> check_table_cost(["search:2000"] * 8, 4000)
-    Traceback (most recent call last):
-    ...
-    chickenfoot.server._table.RefusedError: the bots of one table may search 4,000 iterations per decision in all on this server, not 16,000
-    """
-    total = sum(search_cost(spec) for spec in specs)
-    if total > budget:
-        raise RefusedError(
-            f"the bots of one table may search {budget:,} iterations per decision in all "
-            f"on this server, not {total:,}"
-        )
 
 
 def rules_of(request: Mapping[str, Any]) -> Rules:
@@ -285,9 +267,11 @@ class Hub:
 
     def spectators(self, table_id: str | None = None) -> int:
         """The spectators of one table (``None``: of every table)."""
-        groups = self.connections.values() if table_id is None else [
-            self.connections.get(table_id, set())
-        ]
+        groups = (
+            self.connections.values()
+            if table_id is None
+            else [self.connections.get(table_id, set())]
+        )
         return sum(1 for group in groups for c in group if c.seat is None)
 
     def forget(self, table_id: str) -> list[Agent]:

@@ -21,8 +21,8 @@ application meets a request:
 (64, 8)
 >>> host_allowed("localhost:8000", ("localhost", "127.0.0.1")), host_allowed("evil.example", ("localhost",))
 (True, False)
->>> engine_names(["node examples/engine.js", "fast=./bin/fast --quiet"])
-{'node': 'node examples/engine.js', 'fast': './bin/fast --quiet'}
+>>> engine_names(["node examples/engine.js", "fast=./bin/fast --quiet", "./bin/fast"])
+{'engine': 'node examples/engine.js', 'fast': './bin/fast --quiet', 'fast-2': './bin/fast'}
 """
 
 from __future__ import annotations
@@ -37,11 +37,18 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from chickenfoot.server._table import RefusedError
+
 __all__ = [
     "LOOPBACK_HOSTS",
     "Buckets",
     "Limits",
+    "HostCheck",
     "TooLargeError",
+    "check_table_cost",
     "engine_names",
     "host_allowed",
     "key_matches",
@@ -106,9 +113,7 @@ class TooLargeError(Exception):
     """A request body over the limit (the text says which)."""
 
 
-async def read_body(
-    chunks: AsyncIterator[bytes], content_length: str | None, limit: int
-) -> bytes:
+async def read_body(chunks: AsyncIterator[bytes], content_length: str | None, limit: int) -> bytes:
     """The body of a request from its ``chunks``, refused with :class:`TooLargeError` on
     a ``Content-Length`` over ``limit`` before any chunk is read, or as soon as the
     running count passes it.
@@ -191,6 +196,28 @@ class Buckets:
             self._state.clear()
 
 
+class HostCheck:
+    """ASGI middleware: requests whose ``Host`` is not one of ``hosts`` are refused (HTTP
+    400; a WebSocket is refused before its handshake): DNS rebinding cannot reach a
+    server that answers only to its own names."""
+
+    def __init__(self, app: ASGIApp, hosts: Sequence[str] | None) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and self.hosts is not None:
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            if not host_allowed(host, self.hosts):
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 4403})
+                    return
+                answer = JSONResponse({"error": "this server does not answer to that Host"}, 400)
+                await answer(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def key_matches(given: str | None, key: str | None) -> bool:
     """Whether ``given`` is the table key (always, when there is none); constant time.
 
@@ -238,7 +265,8 @@ def loopback_bind(bind: str) -> bool:
 
 def engine_names(engines: Iterable[str]) -> dict[str, str]:
     """Each ``--engine`` under its short name: ``NAME=COMMAND`` names itself, otherwise
-    the program's file name (``node``, ``engine.py``), made unique with ``-2``, ``-3``...
+    the program's file name (``./bin/fast``: ``fast``; for an interpreter, its script's:
+    ``node examples/engine.js``: ``engine``), made unique with ``-2``, ``-3``...
     A name is what pages show and send (``engine:NAME``); commands are never shown."""
     out: dict[str, str] = {}
     for text in engines:
@@ -249,7 +277,7 @@ def engine_names(engines: Iterable[str]) -> dict[str, str]:
                 words = shlex.split(command)
             except ValueError:
                 words = command.split()
-            name = os.path.basename(words[0]) if words else "engine"
+            name = _program_name(words)
         base, n = name.strip()[:40] or "engine", 1
         name = base
         while name in out:
@@ -257,6 +285,40 @@ def engine_names(engines: Iterable[str]) -> dict[str, str]:
             name = f"{base}-{n}"
         out[name] = command.strip()
     return out
+
+
+_INTERPRETERS = ("python", "node", "deno", "bun", "ruby", "perl", "sh", "bash", "java", "uv")
+
+
+def _program_name(words: Sequence[str]) -> str:
+    """The file name of a command's program, or of its script when the program is an
+    interpreter (``python3 bots/mine.py``: ``mine``)."""
+    if not words:
+        return "engine"
+    name = os.path.basename(words[0])
+    if name.lower().startswith(_INTERPRETERS):
+        script = next((w for w in words[1:] if not w.startswith("-")), None)
+        if script is not None:
+            return os.path.splitext(os.path.basename(script))[0] or name
+    return name
+
+
+def check_table_cost(specs: Sequence[str], budget: int) -> None:
+    """Refuse a table whose ``search`` bots would take more than ``budget`` iterations per
+    decision, summed over its seats: the CPU one table may take is bounded.
+
+    >>> check_table_cost(["search:2000", "search:2000"], 4000)
+    >>> check_table_cost(["search:2000"] * 8, 4000)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.server._table.RefusedError: the bots of one table may search 4,000 iterations per decision in all on this server, not 16,000
+    """
+    total = sum(search_cost(spec) for spec in specs)
+    if total > budget:
+        raise RefusedError(
+            f"the bots of one table may search {budget:,} iterations per decision in all "
+            f"on this server, not {total:,}"
+        )
 
 
 def search_cost(spec: str) -> int:

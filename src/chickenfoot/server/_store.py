@@ -105,9 +105,7 @@ class Store:
             if "touched" not in columns:  # a database of an older version
                 self._db.execute("ALTER TABLE tables ADD COLUMN touched REAL")
                 self._db.execute("ALTER TABLE tables ADD COLUMN finished REAL")
-                self._db.execute(
-                    "UPDATE tables SET touched = (created - 2440587.5) * 86400.0"
-                )
+                self._db.execute("UPDATE tables SET touched = (created - 2440587.5) * 86400.0")
             self._db.execute("CREATE INDEX IF NOT EXISTS tables_touched ON tables (touched)")
 
     def add_table(
@@ -207,7 +205,9 @@ class Store:
                 for table_id in table_ids:
                     self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
                     self._db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-                    done += self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,)).rowcount
+                    done += self._db.execute(
+                        "DELETE FROM tables WHERE id = ?", (table_id,)
+                    ).rowcount
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
