@@ -263,12 +263,13 @@ def make_app(
         if table_id not in hub.tables and life.load(table_id) is None:  # unloaded meanwhile
             await _fail(ws, "the server holds too many tables in use; try again", 4503)
             return
-        if seat is None and (
-            hub.spectators(table_id) >= limits.spectators
-            or hub.spectators() >= limits.connections // 2
-        ):
+        if seat is None and hub.spectators(table_id) >= limits.spectators:
             await _fail(ws, f"the table has {limits.spectators} spectators already", 4429)
             return
+        if seat is None and hub.spectators() >= limits.connections // 2:
+            await _fail(ws, "the server has as many spectators as it takes; try later", 4429)
+            return
+        await ws.send_text(_welcome(table_id, seat))
         connection = Connection(seat)
         writer = asyncio.create_task(_write(ws, connection, limits.send_seconds))
         hub.join(table_id, connection)
@@ -334,7 +335,8 @@ async def _error(ws: WebSocket, message: str) -> None:
 
 
 async def _hello(ws: WebSocket, table: Table) -> int | None:
-    """Read the client's ``hello``: with its seat's ``token``, or none for a spectator."""
+    """Read the client's ``hello``: with its seat's ``token``, or none for a spectator
+    (answered by the caller, once it admits the connection)."""
     while True:
         text, why = await _text(ws)
         if text is None:
@@ -356,18 +358,15 @@ async def _hello(ws: WebSocket, table: Table) -> int | None:
             if seat is None:
                 await _fail(ws, "this token is not a seat of this table", 4401)
                 raise _ClosedError
-        await ws.send_text(
-            json.dumps(
-                {
-                    "type": "hello",
-                    "protocol": PROTOCOL,
-                    "table": table.id,
-                    "seat": seat,
-                    "role": "spectator" if seat is None else "player",
-                }
-            )
-        )
         return seat
+
+
+def _welcome(table_id: str, seat: int | None) -> str:
+    """The server's ``hello``, once the connection is admitted."""
+    role = "spectator" if seat is None else "player"
+    return json.dumps(
+        {"type": "hello", "protocol": PROTOCOL, "table": table_id, "seat": seat, "role": role}
+    )
 
 
 async def _write(ws: WebSocket, connection: Connection, send_seconds: float) -> None:

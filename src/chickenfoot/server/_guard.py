@@ -8,6 +8,13 @@ arrive whole (its headers and its body) within ``request_seconds`` of the connec
 opening or of the previous response, or the connection is closed. A WebSocket upgrade
 stops the timer (the application's own timeouts take over: the hello, the idle time).
 
+uvicorn also closes a WebSocket, once the application is done with it, by
+``transport.close()``, which waits until everything sent has been taken: a client that
+stops reading would keep its socket (and the unsent bytes) for as long as it keeps its
+window shut. :func:`guarded_ws` is uvicorn's WebSocket protocol whose socket is reset
+(aborted, unsent bytes dropped) ``linger_seconds`` after the application is done with it,
+if it is still there.
+
 :func:`uvicorn_config` gathers everything ``chickenfoot serve`` passes to uvicorn: this
 protocol, the header size limit (``h11_max_incomplete_event_size``), the WebSocket
 message size and pings, ``limit_concurrency`` (503 for plain requests beyond it) and a
@@ -22,18 +29,31 @@ graceful-shutdown timeout.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
+import struct
 from typing import Any, Final
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
 from chickenfoot.server._app import MAX_MESSAGE
 from chickenfoot.server._limits import Limits
 
-__all__ = ["HEADER_BYTES", "REQUEST_SECONDS", "guarded_h11", "uvicorn_config"]
+__all__ = [
+    "HEADER_BYTES",
+    "LINGER_SECONDS",
+    "REQUEST_SECONDS",
+    "guarded_h11",
+    "guarded_ws",
+    "uvicorn_config",
+]
 
 REQUEST_SECONDS: Final = 10.0
 """How long a client has to send a whole request (headers and body)."""
+LINGER_SECONDS: Final = 10.0
+"""How long a WebSocket's socket may outlive the application's handling of it."""
 HEADER_BYTES: Final = 16_384
 """The longest request head (request line and headers) uvicorn takes."""
 
@@ -84,6 +104,30 @@ def guarded_h11(request_seconds: float = REQUEST_SECONDS) -> type[H11Protocol]:
     return type("GuardedH11", (_GuardedH11,), {"request_seconds": request_seconds})
 
 
+def _reset(transport: asyncio.Transport) -> None:
+    """Drop a connection at once, unsent bytes and all (a TCP reset), unless it is closed."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.fileno() >= 0:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    transport.abort()  # a no-op once the connection is lost
+
+
+def guarded_ws(linger_seconds: float = LINGER_SECONDS) -> Any:
+    """uvicorn's WebSocket protocol (the one it would pick), whose socket is aborted
+    ``linger_seconds`` after the application returns, if it is not closed by then; or
+    ``"auto"`` if uvicorn has no WebSocket library to speak with."""
+    base: Any = AutoWebSocketsProtocol
+    if base is None:
+        return "auto"
+
+    async def run_asgi(self: Any) -> None:
+        await base.run_asgi(self)
+        self.loop.call_later(linger_seconds, _reset, self.transport)
+
+    return type("GuardedWebSocket", (base,), {"run_asgi": run_asgi})
+
+
 def uvicorn_config(
     app: Any,
     *,
@@ -99,6 +143,7 @@ def uvicorn_config(
         host=host,
         port=port,
         http=guarded_h11(request_seconds),
+        ws=guarded_ws(max(limits.send_seconds, 1.0)),
         h11_max_incomplete_event_size=HEADER_BYTES,
         timeout_keep_alive=5,
         timeout_graceful_shutdown=5,
