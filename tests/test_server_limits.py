@@ -119,6 +119,24 @@ def test_the_server_caps_its_connections_and_keeps_room_for_seats(tmp_path: Path
             assert code == 4503 and "connections already" in seen[-1]["message"]
 
 
+def test_one_address_cannot_take_every_connection(tmp_path: Path) -> None:
+    from chickenfoot.server import Limits
+
+    app = create_app(tmp_path / "t.db", limits=Limits(connections_per_address=3))
+    with TestClient(app) as client, contextlib.ExitStack() as stack:
+        made = make_table(client, PEOPLE, **SMALL)
+        url = f"/ws/{made['table']}"
+        for seat in (None, 0, 1):
+            token = None if seat is None else token_of(made, seat)
+            hello(stack.enter_context(client.websocket_connect(url)), token)
+        with client.websocket_connect(url) as ws:
+            code, seen = closed_with(ws)
+            assert code == 4503 and "your address" in seen[-1]["message"]
+        stack.close()  # and its connections are counted no more once closed
+        with client.websocket_connect(url) as ws:
+            assert hello(ws, None)["role"] == "spectator"
+
+
 @contextlib.contextmanager
 def serving(app: Any, **options: Any) -> Iterator[int]:
     """``app`` under uvicorn, as ``chickenfoot serve`` runs it, on a free loopback port."""

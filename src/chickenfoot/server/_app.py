@@ -113,7 +113,8 @@ def make_app(
     hub.restore()
     allowed = tuple(origins)
     buckets = Buckets(limits.tables_per_minute, limits.tables_burst)
-    gate = {"open": 0, "waiting": 0}  # WebSocket connections: all, and before their hello
+    # WebSocket connections: all, before their hello, and per client address
+    gate: dict[str, int] = {"open": 0, "waiting": 0}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -238,11 +239,21 @@ def make_app(
             await ws.accept()
             await _fail(ws, f"the server has {gate['open']:,} connections already", 4503)
             return
+        address = "@" + Buckets.key(ws.client.host if ws.client else "")
+        if gate.get(address, 0) >= limits.connections_per_address:
+            await ws.accept()
+            many = limits.connections_per_address
+            await _fail(ws, f"your address has {many} connections here already", 4503)
+            return
         gate["open"] += 1
+        gate[address] = gate.get(address, 0) + 1
         try:
             await _serve(ws, ws.path_params["table"])
         finally:
             gate["open"] -= 1
+            gate[address] -= 1
+            if not gate[address]:
+                del gate[address]
 
     async def _serve(ws: WebSocket, table_id: str) -> None:
         await ws.accept()

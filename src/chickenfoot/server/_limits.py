@@ -73,6 +73,8 @@ class Limits:
     connections: int = 1000
     """WebSocket connections open at once on the whole server; spectators and connections
     that have not said hello yet may hold at most half of them each, so seats keep room."""
+    connections_per_address: int = 100
+    """WebSocket connections open at once from one client address (IPv6: its /64)."""
     spectators: int = 64
     """Spectators of one table (seats are counted apart: a seat's link is never refused
     because of spectators)."""
