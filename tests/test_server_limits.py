@@ -467,3 +467,14 @@ def test_options_show_engine_names_never_commands(tmp_path: Path) -> None:
         seats[1]["spec"] = f"engine:{command}"  # the command itself is not a name
         r = client.post("/api/tables", json={"players": 2, "seats": seats})
         assert r.status_code == 400
+    # started again without that engine: its name runs nothing (no program called "mine")
+    with TestClient(create_app(tmp_path / "t.db")) as client:
+        with client.websocket_connect(f"/ws/{made['table']}") as ws:
+            hello(ws, token_of(made, 0))
+            deadline = time.monotonic() + 30
+            while hub_of(client).tables[made["table"]].error is None:
+                assert time.monotonic() < deadline
+                message = ws.receive_json()
+                if message["type"] == "go":
+                    ws.send_json({"type": "move", "move": message["legal"][0], "id": message["id"]})
+        assert "not one of this server's" in hub_of(client).tables[made["table"]].error

@@ -7,8 +7,9 @@ the ASGI application; ``chickenfoot serve`` runs it with uvicorn.
 The server keeps each hand secret: a connection authenticates with its seat's token (the
 secret of the seat's invite link, compared in constant time), sees only its seat's view
 (a spectator: the public view, no hand) and acts only for its seat. Every accepted move is
-committed to the SQLite database before it is announced, and on start every table is
-restored by replaying its moves with every check of the rules.
+committed to the SQLite database before it is announced, and a table is restored (on
+start if it is live, else when it is opened) by replaying its moves with every check of
+the rules.
 
 >>> import tempfile, os
 >>> from starlette.testclient import TestClient

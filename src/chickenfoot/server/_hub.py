@@ -369,9 +369,12 @@ class Hub:
         key = (table.id, seat)
         if key not in self._agents:
             spec = table.seats[seat].spec
-            name = spec.partition(":")[2] if spec.startswith("engine:") else None
-            if name in self.engines:  # engine:NAME runs the command named so at start
-                spec = f"engine:{self.engines[name]}"
+            if spec.startswith("engine:"):  # engine:NAME runs the command named so at start
+                name = spec.partition(":")[2]
+                if name in self.engines:
+                    spec = f"engine:{self.engines[name]}"
+                elif name not in self.engines.values():  # a table of an older version
+                    raise RefusedError(f"engine {brief(name)} is not one of this server's")
             self._agents[key] = parse_spec(spec).build()
         return self._agents[key]
 
