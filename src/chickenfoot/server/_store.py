@@ -26,7 +26,6 @@ told of it; the server replays ``moves`` with every check on start
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
@@ -220,32 +219,31 @@ class Store:
         """The tables, oldest first, with their seats: every one, or those of ``ids``, or
         (``live_since``, Unix seconds) those not finished and changed since then, the
         ``limit`` most recent."""
-        query = "SELECT id, rules, seed FROM tables"
-        args: list[object] = []
+        where, args = "", list[object]()
         if ids is not None:
-            query += f" WHERE id IN ({', '.join('?' for _ in ids)})"
-            args += ids
+            where = f" WHERE id IN ({', '.join('?' for _ in ids)})"
+            args = list(ids)
         elif live_since is not None:
-            query += " WHERE finished IS NULL AND touched >= ?"
-            args.append(live_since)
-        query = f"SELECT * FROM ({query} ORDER BY rowid DESC LIMIT ?) ORDER BY rowid"
+            where = " WHERE finished IS NULL AND touched >= ?"
+            args = [live_since]
+        chosen = f"SELECT id, rowid AS r FROM tables{where} ORDER BY rowid DESC LIMIT ?"
         with self._lock:
             rows = self._db.execute(
-                query.replace("SELECT id, rules, seed FROM", "SELECT id, rules, seed, rowid FROM"),
+                f"SELECT t.id, t.rules, t.seed FROM tables t JOIN ({chosen}) c ON t.id = c.id "
+                "ORDER BY c.r",
                 (*args, limit),
             ).fetchall()
-            wanted = [row[0] for row in rows]
             seats = self._db.execute(
-                "SELECT table_id, seat, kind, spec, token, name FROM seats "
-                "WHERE table_id IN (SELECT value FROM json_each(?)) ORDER BY table_id, seat",
-                (json.dumps(wanted),),
+                "SELECT s.table_id, s.seat, s.kind, s.spec, s.token, s.name FROM seats s "
+                f"JOIN ({chosen}) c ON s.table_id = c.id ORDER BY s.table_id, s.seat",
+                (*args, limit),
             ).fetchall()
         by_table: dict[str, list[SeatRow]] = {}
         for table_id, *rest in seats:
             by_table.setdefault(table_id, []).append(SeatRow(*rest))
         return [
             StoredTable(table_id, rules, int(seed), tuple(by_table.get(table_id, ())))
-            for table_id, rules, seed, _rowid in rows
+            for table_id, rules, seed in rows
         ]
 
     def moves(self, table_id: str) -> list[tuple[int, str, bool]]:
