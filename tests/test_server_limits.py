@@ -84,18 +84,18 @@ def test_connections_idle_after_hello_time_out_and_a_heartbeat_keeps_them(
 ) -> None:
     from chickenfoot.server import Limits
 
-    app = create_app(tmp_path / "t.db", limits=Limits(idle_seconds=0.6))
+    app = create_app(tmp_path / "t.db", limits=Limits(idle_seconds=1.5))
     with TestClient(app) as client:
         made = make_table(client, PEOPLE, **SMALL)
         with client.websocket_connect(f"/ws/{made['table']}") as ws:
             hello(ws, None)
-            for i in range(4):  # a ping every 0.3 s: 1.2 s alive, past the idle time
+            for i in range(8):  # a ping every 0.3 s: 2.4 s alive, past the idle time
                 time.sleep(0.3)
                 ws.send_json({"type": "ping", "id": i})
             started = time.monotonic()
             code, seen = closed_with(ws)  # then silence
             assert code == 4408 and "no message for" in seen[-1]["message"]
-            assert {"type": "pong", "id": 3} in seen
+            assert {"type": "pong", "id": 7} in seen
         assert not hub_of(client).connections.get(made["table"])
         assert time.monotonic() - started < 30  # closed, not held (a loose bound)
 
