@@ -36,7 +36,7 @@ EXAMPLES = (
     "chickenfoot serve                          # http://127.0.0.1:8000",
     "chickenfoot serve --host 0.0.0.0 --port 8080 --db family.db",
     "chickenfoot serve --engine 'js=node examples/engine.js'",
-    "CHICKENFOOT_TABLE_KEY=s3cret chickenfoot serve --host 0.0.0.0",
+    "CHICKENFOOT_TABLE_KEY=our-family-key chickenfoot serve --host 0.0.0.0",
     "chickenfoot serve --prune --db family.db     # delete old tables, then exit",
 )
 
@@ -79,7 +79,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument(
         "--max-connections", type=int, default=500, metavar="N",
-        help="WebSocket connections open at once (default: 500; spectators take half)",
+        help="WebSocket connections open at once (default: 500; spectators may hold half)",
     )  # fmt: skip
     p.add_argument(
         "--tables-per-minute", type=float, default=6.0, metavar="N",
