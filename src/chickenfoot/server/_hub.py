@@ -198,6 +198,8 @@ class Hub:
         """A new table from a request (``preset``, ``players``, ``rules``, ``seats``: a list
         of ``{"kind": "person", "name": ...}`` or ``{"kind": "bot", "spec": ...}``), stored;
         returns it and each seat's token (``None`` for a bot)."""
+        if len(self.tables) >= MAX_TABLES:
+            raise RefusedError(f"this server holds {MAX_TABLES:,} tables already")
         rules = rules_of(request)
         seats = request.get("seats")
         if not isinstance(seats, list) or len(seats) != rules.players:
@@ -220,8 +222,6 @@ class Hub:
                 token = secrets.token_urlsafe(24)
                 rows.append(SeatRow(i, "person", "", token, (name or f"seat {i}").strip()))
         check_table_cost([row.spec for row in rows], self.limits.search_budget)
-        if len(self.tables) >= MAX_TABLES:
-            raise RefusedError(f"this server holds {MAX_TABLES:,} tables already")
         table_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(63)
         table = Table(table_id, rules, seed, rows)
