@@ -422,6 +422,23 @@ def test_a_request_trickling_its_headers_is_cut(tmp_path: Path) -> None:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as s:  # a whole one
             s.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             assert s.recv(100).startswith(b"HTTP/1.1 200")
+        from websockets.sync.client import connect
+
+        made = json.loads(  # a WebSocket outlives the request deadline
+            urllib.request.urlopen(
+                urllib.request.Request(f"http://127.0.0.1:{port}/api/play", data=b'{"players": 2}'),
+                timeout=10,
+            ).read()
+        )
+        with connect(f"ws://127.0.0.1:{port}/ws/{made['table']}", close_timeout=1) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            time.sleep(2.0)
+            ws.send(json.dumps({"type": "ping", "id": 5}))
+            for _ in range(50):
+                if json.loads(ws.recv(timeout=10)) == {"type": "pong", "id": 5}:
+                    break
+            else:
+                raise AssertionError("no pong")
 
 
 def test_the_host_header_is_checked(tmp_path: Path) -> None:
