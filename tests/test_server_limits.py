@@ -164,12 +164,13 @@ def test_a_client_that_stops_reading_is_closed(tmp_path: Path) -> None:
 
     from chickenfoot.server import Limits
 
-    app = create_app(tmp_path / "t.db", limits=Limits(send_seconds=0.5))
+    limits = Limits(send_seconds=0.5)
+    app = create_app(tmp_path / "t.db", limits=limits)
     hub = app.state.hub
     bots = [{"kind": "bot", "spec": "random"}] * 8  # a match of thousands of moves
     body = {"players": 8, "seats": bots, "preset": "house", "rules": {"max_pip": 15}}
     body["rules"]["hand_size"] = 15
-    with serving(app) as port:
+    with serving(app, limits=limits) as port:
         sock = socket.socket()
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a small window
         sock.connect(("127.0.0.1", port))
@@ -180,7 +181,9 @@ def test_a_client_that_stops_reading_is_closed(tmp_path: Path) -> None:
             table = json.loads(r.read())["table"]
         url = f"ws://127.0.0.1:{port}/ws/{table}"
         # max_queue=1: the client library stops reading its socket once a message waits
-        with connect(url, sock=sock, max_queue=1, compression=None, close_timeout=1) as ws:  # type: ignore[arg-type]
+        with connect(
+            url, sock=sock, max_queue=1, compression=None, close_timeout=1, ping_interval=None
+        ) as ws:  # type: ignore[arg-type]
             ws.send(json.dumps({"type": "hello"}))
             deadline = time.monotonic() + 60
             while hub.spectators() == 0:  # the server took the hello
@@ -192,7 +195,13 @@ def test_a_client_that_stops_reading_is_closed(tmp_path: Path) -> None:
                 time.sleep(0.05)
             closed = time.monotonic() - held
             assert hub.tables[table].n > 0 and not hub.connections.get(table)
-    print(f"a client that stopped reading was closed after {closed:.1f} s")
+            while not sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):  # and its socket
+                assert time.monotonic() < deadline, "the server still holds the socket"
+                time.sleep(0.05)
+            reset = time.monotonic() - held
+    print(
+        f"a client that stopped reading: released after {closed:.1f} s, reset after {reset:.1f} s"
+    )
 
 
 # -- 4. bodies, tables, CPU ------------------------------------------------------------------
