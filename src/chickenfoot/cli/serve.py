@@ -82,8 +82,13 @@ def add_options(p: argparse.ArgumentParser) -> None:
         help="WebSocket connections open at once (default: 500; spectators may hold half)",
     )  # fmt: skip
     p.add_argument(
+        "--max-connections-per-address", type=int, default=100, metavar="N",
+        help="WebSocket connections open at once from one client address (default: 100)",
+    )  # fmt: skip
+    p.add_argument(
         "--tables-per-minute", type=float, default=6.0, metavar="N",
-        help="tables one client address may make per minute (10 at once; default: 6)",
+        help="tables one client address may make per minute (10 at once, or 10 seconds' "
+        "worth; default: 6)",
     )  # fmt: skip
     p.add_argument(
         "--keep-days", type=float, default=30.0, metavar="DAYS",
@@ -122,6 +127,11 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--bot-delay {args.bot_delay} is invalid: must be from 0 to 60")
     if not 2 <= args.max_connections <= 100_000:
         raise UsageError(f"--max-connections {args.max_connections} is invalid: 2 to 100,000")
+    if not 1 <= args.max_connections_per_address <= 100_000:
+        raise UsageError(
+            f"--max-connections-per-address {args.max_connections_per_address} is invalid: "
+            "1 to 100,000"
+        )
     if not 0 < args.tables_per_minute <= 10_000:
         raise UsageError(f"--tables-per-minute {args.tables_per_minute} is invalid: above 0")
     if not 0 <= args.keep_days <= 100_000:
@@ -135,7 +145,9 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 
     limits = Limits(
         connections=args.max_connections,
+        connections_per_address=args.max_connections_per_address,
         tables_per_minute=args.tables_per_minute,
+        tables_burst=max(10, int(args.tables_per_minute / 6)),  # or 10 seconds' worth
         keep_days=args.keep_days,
         table_key=key or None,
         hosts=_hosts(args.host, args.allow_host),
