@@ -33,6 +33,14 @@ def hub_of(client: TestClient) -> Any:
     return client.app.state.hub  # type: ignore[attr-defined]
 
 
+def settle(client: TestClient) -> None:
+    """Wait until no table is being played (its forced moves and bots), 30 s at most."""
+    deadline = time.monotonic() + 30
+    while hub_of(client).playing:
+        assert time.monotonic() < deadline, "tables still playing"
+        time.sleep(0.02)
+
+
 def closed_with(ws: Any) -> tuple[int, list[dict[str, Any]]]:
     """Read until the server closes; its close code and the messages before."""
     seen = []
@@ -322,6 +330,7 @@ def test_finished_and_abandoned_tables_leave_memory_and_open_again(tmp_path: Pat
         people = make_table(client, PEOPLE, **SMALL)
         _finish(client, bots)
         n = hub_of(client).tables[bots["table"]].n
+        settle(client)
         n_people = hub_of(client).tables[people["table"]].n
         life.sweep()
         assert bots["table"] not in hub_of(client).tables  # finished: out of memory
@@ -386,6 +395,7 @@ def test_old_tables_are_pruned_and_the_database_is_bounded(tmp_path: Path) -> No
         for _ in range(5):
             r = client.post("/api/tables", json={"players": 2, "seats": PEOPLE, **SMALL})
             made.append(r.json()["table"])
+            settle(client)
             life.sweep(time.monotonic() + 86400)  # each left alone for a day
         stored = {t.id for t in hub_of(client).store.tables()}
         assert len(stored) == 3 and made[-1] in stored  # the newest stays
