@@ -124,7 +124,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--db", str(db),
-         "--bot-delay", "0"],
+         "--bot-delay", "0", "--tables-per-minute", "10000", "--max-connections", "100000",
+         "--max-connections-per-address", "100000"],  # one loopback client: no limits
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )  # fmt: skip

@@ -275,16 +275,16 @@ def test_a_page_can_never_make_the_server_run_a_program(client: TestClient) -> N
 
 
 def test_bad_table_requests_say_what_is_wrong(client: TestClient) -> None:
-    def post(body: Any) -> str:
+    def post(body: Any, status: int = 400) -> str:
         r = client.post(
             "/api/tables", content=body if isinstance(body, bytes) else json.dumps(body)
         )
-        assert r.status_code == 400
+        assert r.status_code == status
         return str(r.json()["error"])
 
     person = {"kind": "person"}
     assert "not JSON" in post(b"{")
-    assert "over" in post(b" " * 20_000)
+    assert "over" in post(b" " * 20_000, 413)
     assert "one per player" in post({"players": 3, "seats": [person]})
     assert "preset" in post({"preset": "chess", "seats": [person] * 4})
     assert "players" in post({"players": 1, "seats": [person]})
@@ -344,9 +344,19 @@ def test_the_number_of_tables_is_bounded(
     from chickenfoot.server import _hub
 
     monkeypatch.setattr(_hub, "MAX_TABLES", len(hub_of(client).tables) + 1)
-    _two_people(client)
-    r = client.post("/api/play", json={"players": 2})
-    assert r.status_code == 400 and "tables already" in r.json()["error"]
+    table, t0, _t1 = _two_people(client)
+    with client.websocket_connect(f"/ws/{table}") as ws:  # the table is in use
+        hello(ws, t0)
+        r = client.post("/api/play", json={"players": 2})
+        assert r.status_code == 400 and "tables already" in r.json()["error"]
+    # idle now (no connection, nothing to play): it leaves memory for a new table
+    deadline = time.monotonic() + 30
+    while hub_of(client).playing:  # its forced moves, if any, are played
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert client.post("/api/play", json={"players": 2}).status_code == 200
+    assert table not in hub_of(client).tables
+    assert client.get(f"/t/{table}").status_code == 200  # and opens again from the database
 
 
 def test_a_go_is_the_engine_protocols_so_a_library_agent_plays_a_seat_remotely(

@@ -385,3 +385,25 @@ def test_an_only_move_is_the_persons_unless_they_turn_on_auto_play(tmp_path: Pat
             browser.close()
     finally:
         server.stop()
+
+
+def test_the_operator_makes_a_table_with_the_key_on_the_home_page(tmp_path: Path) -> None:
+    server = Server(tmp_path / "tables.db", extra=("--table-key", "our-family-key"))
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            home = browser.new_page()
+            home.goto(server.base + "/")
+            home.wait_for_selector("#key", state="visible")  # the page asks for the key
+            home.click("button[type=submit]")
+            home.wait_for_function("document.getElementById('error').textContent.length > 0")
+            assert "table key" in home.inner_text("#error")
+            home.fill("#key", "our-family-key")
+            home.click("button[type=submit]")
+            home.wait_for_selector("#links a")
+            assert home.inner_text("#error") == ""
+            home.click("#quick")  # Play now sends the key too
+            home.wait_for_url("**/t/**")
+            browser.close()
+    finally:
+        server.stop()

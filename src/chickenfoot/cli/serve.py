@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 from typing import TextIO
 
 from chickenfoot.cli._common import EXIT_OK, UsageError
 
-__all__ = ["add_options", "cmd_serve"]
+__all__ = ["KEY_VARIABLE", "add_options", "cmd_serve"]
+
+KEY_VARIABLE = "CHICKENFOOT_TABLE_KEY"
+"""The environment variable that holds the table key (instead of ``--table-key``)."""
 
 DESCRIPTION = (
     "Serve Chicken Foot tables in the browser: the home page makes a table (rules from a "
@@ -31,7 +35,9 @@ DESCRIPTION = (
 EXAMPLES = (
     "chickenfoot serve                          # http://127.0.0.1:8000",
     "chickenfoot serve --host 0.0.0.0 --port 8080 --db family.db",
-    "chickenfoot serve --engine 'node examples/engine.js'",
+    "chickenfoot serve --engine 'js=node examples/engine.js'",
+    "CHICKENFOOT_TABLE_KEY=our-family-key chickenfoot serve --host 0.0.0.0",
+    "chickenfoot serve --prune --db family.db     # delete old tables, then exit",
 )
 
 
@@ -46,9 +52,10 @@ def add_options(p: argparse.ArgumentParser) -> None:
         help="the SQLite file of the tables (default: chickenfoot.db; created if missing)",
     )  # fmt: skip
     p.add_argument(
-        "--engine", action="append", default=[], metavar="COMMAND",
-        help="a program speaking the engine protocol that tables may seat as engine:COMMAND "
-        "(repeatable; no other program is ever run)",
+        "--engine", action="append", default=[], metavar="[NAME=]COMMAND",
+        help="a program speaking the engine protocol that tables may seat as engine:NAME "
+        "(NAME: the program's file name unless given; pages see names, never commands; "
+        "repeatable; no other program is ever run)",
     )  # fmt: skip
     p.add_argument(
         "--origin", action="append", default=[], metavar="URL",
@@ -65,6 +72,51 @@ def add_options(p: argparse.ArgumentParser) -> None:
         help="how long the next round waits after one ends, the hands shown, unless the "
         "people say next sooner (default: 20; 0: deal at once)",
     )  # fmt: skip
+    p.add_argument(
+        "--table-key", metavar="KEY", default=None,
+        help=f"making a table needs KEY (the home page asks for it); or set {KEY_VARIABLE}, "
+        "which other users cannot see in the process list",
+    )  # fmt: skip
+    p.add_argument(
+        "--allow-host", action="append", default=[], metavar="NAME",
+        help="another host name the server answers to (the Host header; on a loopback "
+        "--host only loopback names are answered otherwise; on another --host, any name "
+        "is answered unless --allow-host names some) (repeatable)",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-connections", type=int, default=500, metavar="N",
+        help="WebSocket connections open at once (default: 500; spectators may hold half)",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-connections-per-address", type=int, default=100, metavar="N",
+        help="WebSocket connections open at once from one client address (default: 100)",
+    )  # fmt: skip
+    p.add_argument(
+        "--tables-per-minute", type=float, default=6.0, metavar="N",
+        help="tables one client address may make per minute (10 at once, or 10 seconds' "
+        "worth; default: 6)",
+    )  # fmt: skip
+    p.add_argument(
+        "--keep-days", type=float, default=30.0, metavar="DAYS",
+        help="delete tables with no move for DAYS (finished or not; 0: never; default: 30)",
+    )  # fmt: skip
+    p.add_argument(
+        "--prune", action="store_true",
+        help="delete the tables older than --keep-days from --db, say how many, and exit",
+    )  # fmt: skip
+
+
+def _hosts(bind: str, extra: list[str]) -> tuple[str, ...] | None:
+    """The Host names the server answers to (``None``: any).
+
+    >>> _hosts("127.0.0.1", []), _hosts("0.0.0.0", []), _hosts("0.0.0.0", ["cf.example.org"])
+    (('localhost', '127.0.0.1', '::1'), None, ('cf.example.org',))
+    """
+    from chickenfoot.server import LOOPBACK_HOSTS, loopback_bind
+
+    if loopback_bind(bind):
+        return (*LOOPBACK_HOSTS, *extra)
+    return tuple(extra) if extra else None
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
@@ -81,10 +133,33 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--bot-delay {args.bot_delay} is invalid: must be from 0 to 60")
     if not 0 <= args.round_pause <= 600:
         raise UsageError(f"--round-pause {args.round_pause} is invalid: must be from 0 to 600")
+    if not 2 <= args.max_connections <= 100_000:
+        raise UsageError(f"--max-connections {args.max_connections} is invalid: 2 to 100,000")
+    if not 1 <= args.max_connections_per_address <= 100_000:
+        raise UsageError(
+            f"--max-connections-per-address {args.max_connections_per_address} is invalid: "
+            "1 to 100,000"
+        )
+    if not 0 < args.tables_per_minute <= 10_000:
+        raise UsageError(f"--tables-per-minute {args.tables_per_minute} is invalid: above 0")
+    if not 0 <= args.keep_days <= 100_000:
+        raise UsageError(f"--keep-days {args.keep_days} is invalid: 0 (never) or more")
+    key = args.table_key if args.table_key is not None else os.environ.get(KEY_VARIABLE)
+    if key is not None and not 8 <= len(key) <= 200:
+        raise UsageError("the table key is invalid: 8 to 200 characters")
     import uvicorn
 
-    from chickenfoot.server import MAX_MESSAGE, create_app
+    from chickenfoot.server import Limits, create_app, uvicorn_config
 
+    limits = Limits(
+        connections=args.max_connections,
+        connections_per_address=args.max_connections_per_address,
+        tables_per_minute=args.tables_per_minute,
+        tables_burst=max(10, int(args.tables_per_minute / 6)),  # or 10 seconds' worth
+        keep_days=args.keep_days,
+        table_key=key or None,
+        hosts=_hosts(args.host, args.allow_host),
+    )
     try:
         app = create_app(
             args.db,
@@ -92,12 +167,18 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             origins=args.origin,
             bot_delay=args.bot_delay,
             round_pause=args.round_pause,
+            limits=limits,
         )
     except Exception as err:  # sqlite3.Error, a file that is not a database
         raise UsageError(f"cannot open the database {args.db!r}: {err}") from None
+    if args.prune:
+        pruned = app.state.lifecycle.pruned
+        app.state.hub.store.close()
+        print(f"chickenfoot: pruned {pruned:,} tables from {args.db}", file=out)
+        return EXIT_OK
     print(
         f"chickenfoot: serving on http://{args.host}:{args.port}/ (tables in {args.db})", file=out
     )
     out.flush()
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_MESSAGE, log_level="warning")
+    uvicorn.Server(uvicorn_config(app, host=args.host, port=args.port, limits=limits)).run()
     return EXIT_OK

@@ -7,8 +7,9 @@ the ASGI application; ``chickenfoot serve`` runs it with uvicorn.
 The server keeps each hand secret: a connection authenticates with its seat's token (the
 secret of the seat's invite link, compared in constant time), sees only its seat's view
 (a spectator: the public view, no hand) and acts only for its seat. Every accepted move is
-committed to the SQLite database before it is announced, and on start every table is
-restored by replaying its moves with every check of the rules.
+committed to the SQLite database before it is announced, and a table is restored (on
+start if it is live, else when it is opened) by replaying its moves with every check of
+the rules.
 
 >>> import tempfile, os
 >>> from starlette.testclient import TestClient
@@ -30,9 +31,23 @@ from collections.abc import Sequence
 
 from starlette.applications import Starlette
 
-from chickenfoot.server._app import BURST, MAX_MESSAGE, RATE, make_app
+from chickenfoot.server._app import BURST, KEY_HEADER, MAX_MESSAGE, RATE, make_app
+from chickenfoot.server._guard import uvicorn_config
+from chickenfoot.server._limits import LOOPBACK_HOSTS, Limits, loopback_bind
 
-__all__ = ["BURST", "MAX_MESSAGE", "RATE", "create_app"]
+__all__ = [
+    "BURST",
+    "KEY_HEADER",
+    "LOOPBACK_HOSTS",
+    "MAX_MESSAGE",
+    "RATE",
+    "Limits",
+    "create_app",
+    "loopback_bind",
+    "uvicorn_config",
+]
+
+Limits.__module__ = "chickenfoot.server"
 
 
 def create_app(
@@ -42,21 +57,25 @@ def create_app(
     origins: Sequence[str] = (),
     bot_delay: float = 0.0,
     round_pause: float = 0.0,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The ASGI application serving the tables stored in the SQLite file ``db_path``
-    (created if missing), each restored by replaying its moves.
+    (created if missing), each restored by replaying its moves when it is opened.
 
-    - ``engines``: the commands a table's seat may run as ``engine:COMMAND`` (the page
-      offers them; no other command is ever run);
+    - ``engines``: the commands a table's seat may run, each ``NAME=COMMAND`` or a
+      command named by its program's file name; a seat names one as ``engine:NAME`` (the
+      page offers the names, never the commands; no other command is ever run);
     - ``origins``: more origins (``https://cf.example.org``) whose pages may connect,
       besides the server's own (for a reverse proxy that rewrites ``Host``);
     - ``bot_delay``: seconds from the start of a bot's turn to its move, forced or not
       (it thinks meanwhile), so that people can follow and the timing of a move tells
       nothing of a hand;
     - ``round_pause``: seconds the next round waits after one ends (unless every person
-      connected says ``next`` sooner), so that people can see the hands revealed; 0: none.
+      connected says ``next`` sooner), so that people can see the hands revealed; 0: none;
+    - ``limits``: what one client may take (:class:`Limits`: connections, bodies, tables
+      per minute, a table key, the table life cycle, the hosts answered).
 
-    >>> app = create_app(":memory:")
+    >>> app = create_app(":memory:", limits=Limits(table_key="s3cret", hosts=LOOPBACK_HOSTS))
     >>> sorted(r.path for r in app.routes)[:3]
     ['/', '/api/options', '/api/play']
     """
@@ -66,4 +85,5 @@ def create_app(
         origins=tuple(origins),
         bot_delay=bot_delay,
         round_pause=round_pause,
+        limits=limits,
     )

@@ -12,7 +12,8 @@ Routes:
 
 Every WebSocket and every ``POST`` must come from this server's own origin when it says
 where it comes from (browsers always do): a page of another site can neither play nor
-make tables here.
+make tables here. What one client may take (connections, bodies, tables, the hosts the
+server answers to) is bounded by :class:`~chickenfoot.server._limits.Limits`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -36,10 +38,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from chickenfoot._protocol import PROTOCOL, ProtocolError, decode
 from chickenfoot.errors import brief
 from chickenfoot.server._hub import Connection, Hub
+from chickenfoot.server._lifecycle import Lifecycle
+from chickenfoot.server._limits import (
+    Buckets,
+    HostCheck,
+    Limits,
+    TooLargeError,
+    key_matches,
+    read_body,
+)
 from chickenfoot.server._store import Store
-from chickenfoot.server._table import RefusedError
+from chickenfoot.server._table import RefusedError, Table
 
-__all__ = ["MAX_MESSAGE", "RATE", "BURST", "make_app"]
+__all__ = ["BURST", "KEY_HEADER", "MAX_MESSAGE", "RATE", "make_app"]
 
 MAX_MESSAGE: Final = 16_384
 """The longest message a client may send, in bytes (a move is a few dozen)."""
@@ -51,9 +62,8 @@ REFUSED_MAX: Final = 60
 """The messages refused for coming too fast after which a connection is closed."""
 HELLO_SECONDS: Final = 10.0
 """How long a new connection has to send its ``hello``."""
-MAX_WATCHERS: Final = 64
-"""The connections a table takes at most."""
-MAX_BODY: Final = 16_384
+KEY_HEADER: Final = "x-table-key"
+"""The header that carries the operator's table key (``Limits.table_key``)."""
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -86,6 +96,12 @@ class _Bucket:
         self.refused += 1
         return False
 
+    def give_back(self) -> None:
+        """Return a token: a move that answered the seat's ``go`` and was played. The game
+        paces those (one a go), so a client that answers at once, its only legal move
+        included, never trips the flood limit; refused moves still count."""
+        self.tokens = min(float(BURST), self.tokens + 1.0)
+
 
 def make_app(
     db_path: str,
@@ -94,16 +110,31 @@ def make_app(
     origins: Sequence[str] = (),
     bot_delay: float = 0.0,
     round_pause: float = 0.0,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The application serving the tables stored in ``db_path``; see :func:`create_app`."""
-    hub = Hub(Store(db_path), engines=engines, bot_delay=bot_delay, round_pause=round_pause)
+    limits = Limits() if limits is None else limits
+    hub = Hub(
+        Store(db_path),
+        engines=engines,
+        bot_delay=bot_delay,
+        round_pause=round_pause,
+        limits=limits,
+    )
+    life = Lifecycle(hub)
+    life.prune()
     hub.restore()
     allowed = tuple(origins)
+    buckets = Buckets(limits.tables_per_minute, limits.tables_burst)
+    # WebSocket connections: all, before their hello, and per client address
+    gate: dict[str, int] = {"open": 0, "waiting": 0}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start()
+        sweeper = asyncio.create_task(life.run())
         yield
+        sweeper.cancel()
         await hub.close()
 
     def refuse_cross_origin(request: Request) -> Response | None:
@@ -111,10 +142,32 @@ def make_app(
             return None
         return JSONResponse({"error": "cross-origin request refused"}, status_code=403)
 
+    def refuse_maker(request: Request) -> Response | None:
+        """The answer to a request to make a table that may not: cross-origin, without the
+        table key, or too many from its address."""
+        refused = refuse_cross_origin(request)
+        if refused is not None:
+            return refused
+        if not key_matches(request.headers.get(KEY_HEADER), limits.table_key):
+            return JSONResponse(
+                {"error": "making tables needs this server's table key (X-Table-Key)"}, 403
+            )
+        wait = buckets.take(request.client.host if request.client else "")
+        if wait > 0:
+            seconds = max(1, int(wait + 0.999))
+            return JSONResponse(
+                {"error": f"too many tables made from your address: try again in {seconds} s"},
+                429,
+                headers={"Retry-After": str(seconds)},
+            )
+        life.make_room()
+        life.make_space_on_disk()
+        return None
+
     async def body(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise RefusedError(f"the request is over {MAX_BODY:,} bytes")
+        raw = await read_body(
+            request.stream(), request.headers.get("content-length"), limits.body_bytes
+        )
         try:
             data = json.loads(raw or b"{}")
         except (ValueError, RecursionError):
@@ -143,27 +196,33 @@ def make_app(
         return FileResponse(STATIC / "home.html", media_type="text/html")
 
     async def page(request: Request) -> Response:
-        if request.path_params["table"] not in hub.tables:
+        if life.load(request.path_params["table"]) is None:
             return HTMLResponse("<h1>No such table</h1><p><a href='/'>Home</a></p>", 404)
         return FileResponse(STATIC / "table.html", media_type="text/html")
 
     async def options(request: Request) -> Response:
         return JSONResponse(
-            {"presets": ["classic", "house", "four-toe"], "engines": list(hub.engines)}
+            {
+                "presets": ["classic", "house", "four-toe"],
+                "engines": list(hub.engines),  # names only: never the commands
+                "key": limits.table_key is not None,
+            }
         )
 
     async def create(request: Request) -> Response:
-        refused = refuse_cross_origin(request)
+        refused = refuse_maker(request)
         if refused is not None:
             return refused
         try:
             table, tokens = hub.create(await body(request))
+        except TooLargeError as err:
+            return JSONResponse({"error": str(err)}, status_code=413)
         except RefusedError as err:
             return JSONResponse({"error": str(err)}, status_code=400)
         return JSONResponse(links(table.id, tokens))
 
     async def play(request: Request) -> Response:
-        refused = refuse_cross_origin(request)
+        refused = refuse_maker(request)
         if refused is not None:
             return refused
         try:
@@ -176,46 +235,84 @@ def make_app(
             seats += [{"kind": "bot", "spec": bot} for _ in range(players - 1)]
             request_ = {"preset": data.get("preset", "house"), "players": players}
             table, tokens = hub.create({**request_, "seats": seats})
+        except TooLargeError as err:
+            return JSONResponse({"error": str(err)}, status_code=413)
         except RefusedError as err:
             return JSONResponse({"error": str(err)}, status_code=400)
         made = links(table.id, tokens)
         return JSONResponse({**made, "link": made["seats"][0]["link"]})
 
     async def socket(ws: WebSocket) -> None:
-        table_id = ws.path_params["table"]
         if not _same_origin(ws.headers.get("origin"), ws.headers.get("host"), allowed):
             await ws.accept()
             origin = brief(ws.headers.get("origin"), 80)
             await _fail(ws, f"cross-origin WebSocket refused: {origin} is not this server", 4403)
             return
+        if gate["open"] >= limits.connections or gate["waiting"] >= limits.connections // 2:
+            await ws.accept()
+            await _fail(ws, f"the server has {gate['open']:,} connections already", 4503)
+            return
+        address = "@" + Buckets.key(ws.client.host if ws.client else "")
+        if gate.get(address, 0) >= limits.connections_per_address:
+            await ws.accept()
+            many = limits.connections_per_address
+            await _fail(ws, f"your address has {many} connections here already", 4503)
+            return
+        gate["open"] += 1
+        gate[address] = gate.get(address, 0) + 1
+        try:
+            await _serve(ws, ws.path_params["table"])
+        finally:
+            gate["open"] -= 1
+            gate[address] -= 1
+            if not gate[address]:
+                del gate[address]
+
+    async def _serve(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
-        if table_id not in hub.tables:
+        table = life.load(table_id)
+        if table is None:
             await _fail(ws, f"there is no table {brief(table_id, 40)}", 4404)
             return
-        if len(hub.connections.get(table_id, ())) >= MAX_WATCHERS:
-            await _fail(ws, f"the table has {MAX_WATCHERS} connections already", 4429)
-            return
+        gate["waiting"] += 1
         try:
-            seat = await asyncio.wait_for(_hello(ws, hub, table_id), HELLO_SECONDS)
+            seat = await asyncio.wait_for(_hello(ws, table), HELLO_SECONDS)
         except asyncio.TimeoutError:
             await _fail(ws, f"no hello within {HELLO_SECONDS:.0f} seconds", 4408)
             return
         except (_ClosedError, WebSocketDisconnect):
             return
+        finally:
+            gate["waiting"] -= 1
+        if table_id not in hub.tables and life.load(table_id) is None:  # unloaded meanwhile
+            await _fail(ws, "the server holds too many tables in use; try again", 4503)
+            return
+        if seat is None and hub.spectators(table_id) >= limits.spectators:
+            await _fail(ws, f"the table has {limits.spectators} spectators already", 4429)
+            return
+        if seat is None and hub.spectators() >= limits.connections // 2:
+            await _fail(ws, "the server has as many spectators as it takes; try later", 4429)
+            return
+        await ws.send_text(_welcome(table_id, seat))
         connection = Connection(seat)
-        writer = asyncio.create_task(_write(ws, connection))
+        writer = asyncio.create_task(_write(ws, connection, limits.send_seconds))
         hub.join(table_id, connection)
+        reader = asyncio.create_task(_read(ws, hub, table_id, connection, limits.idle_seconds))
         try:
-            await _read(ws, hub, table_id, connection)
-        except WebSocketDisconnect:
-            pass
+            await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             hub.leave(table_id, connection)
             connection.put(None)
-            with contextlib.suppress(Exception):
-                await writer
+            reader.cancel()
+            if not writer.done():  # let it say why it closes, but never wait on a slow client
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(writer, limits.send_seconds)
+            for task in (reader, writer):
+                with contextlib.suppress(BaseException):
+                    await task
 
     app = Starlette(
+        middleware=[Middleware(HostCheck, hosts=limits.hosts)],
         routes=[
             Route("/", home),
             Route("/api/options", options),
@@ -228,6 +325,8 @@ def make_app(
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.lifecycle = life
+    app.state.connections = gate
     return app
 
 
@@ -259,8 +358,9 @@ async def _error(ws: WebSocket, message: str) -> None:
     await ws.send_text(json.dumps({"type": "error", "message": message}))
 
 
-async def _hello(ws: WebSocket, hub: Hub, table_id: str) -> int | None:
-    """Read the client's ``hello``: with its seat's ``token``, or none for a spectator."""
+async def _hello(ws: WebSocket, table: Table) -> int | None:
+    """Read the client's ``hello``: with its seat's ``token``, or none for a spectator
+    (answered by the caller, once it admits the connection)."""
     while True:
         text, why = await _text(ws)
         if text is None:
@@ -278,49 +378,59 @@ async def _hello(ws: WebSocket, hub: Hub, table_id: str) -> int | None:
         if token is None or token == "":
             seat = None
         else:
-            seat = hub.tables[table_id].seat_of(token)
+            seat = table.seat_of(token)
             if seat is None:
                 await _fail(ws, "this token is not a seat of this table", 4401)
                 raise _ClosedError
-        await ws.send_text(
-            json.dumps(
-                {
-                    "type": "hello",
-                    "protocol": PROTOCOL,
-                    "table": table_id,
-                    "seat": seat,
-                    "role": "spectator" if seat is None else "player",
-                }
-            )
-        )
         return seat
 
 
-async def _write(ws: WebSocket, connection: Connection) -> None:
-    """Send the connection's queued messages in order, until ``None``."""
+def _welcome(table_id: str, seat: int | None) -> str:
+    """The server's ``hello``, once the connection is admitted."""
+    role = "spectator" if seat is None else "player"
+    return json.dumps(
+        {"type": "hello", "protocol": PROTOCOL, "table": table_id, "seat": seat, "role": role}
+    )
+
+
+async def _write(ws: WebSocket, connection: Connection, send_seconds: float) -> None:
+    """Send the connection's queued messages in order, until ``None`` (then, if the server
+    ends the connection, say why and close). A message the client does not take within
+    ``send_seconds`` (it stopped reading) ends the connection at once."""
     while True:
         message = await connection.queue.get()
         if message is None:
-            if connection.dropped:
-                await _fail(ws, "the connection fell too far behind; reconnect", 4000)
+            if connection.ending is not None:
+                why, code = connection.ending
+                await asyncio.wait_for(_fail(ws, why, code), send_seconds)
             return
-        await ws.send_text(json.dumps(message, separators=(",", ":")))
+        try:
+            text = json.dumps(message, separators=(",", ":"))
+            await asyncio.wait_for(ws.send_text(text), send_seconds)
+        except asyncio.TimeoutError:
+            connection.dropped = True
+            return
 
 
-async def _read(ws: WebSocket, hub: Hub, table_id: str, connection: Connection) -> None:
+async def _read(
+    ws: WebSocket, hub: Hub, table_id: str, connection: Connection, idle_seconds: float
+) -> None:
     """Answer the connection's messages: ``move`` (checked, then played), ``next`` (deal
     the next round now), ``rematch``, ``table`` (send the table again), ``ping``; anything
-    else is refused with a message."""
+    else is refused with a message. A connection that sends nothing for ``idle_seconds``
+    is closed (4408)."""
     bucket = _Bucket()
     while not connection.dropped:
-        text, why = await _text(ws)
+        try:
+            text, why = await asyncio.wait_for(_text(ws), idle_seconds)
+        except asyncio.TimeoutError:
+            connection.close(f"no message for {idle_seconds:.0f} seconds: closed", 4408)
+            return
+        except WebSocketDisconnect:
+            return
         if not bucket.take():
             if bucket.refused > REFUSED_MAX:
-                connection.put({"type": "error", "message": "too many messages", "fatal": True})
-                connection.put(None)
-                await asyncio.sleep(0.05)
-                with contextlib.suppress(Exception):
-                    await ws.close(code=4429)
+                connection.close("too many messages", 4429)
                 return
             if bucket.refused <= BURST:  # the answers to a flood are bounded too
                 connection.put(
@@ -341,7 +451,10 @@ async def _read(ws: WebSocket, hub: Hub, table_id: str, connection: Connection) 
         kind = message["type"]
         try:
             if kind == "move":
-                await hub.person_moves(table_id, connection.seat, message)
+                # shielded: a move being stored is played and announced even if the
+                # connection ends meanwhile
+                await asyncio.shield(hub.person_moves(table_id, connection.seat, message))
+                bucket.give_back()
             elif kind in ("next", "rematch"):
                 await hub.agree(table_id, connection.seat, kind)
             elif kind == "table":

@@ -31,6 +31,7 @@ import json
 import logging
 import random
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -38,58 +39,42 @@ from chickenfoot.agents import Agent, ask
 from chickenfoot.engine import EngineAgent
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import Move, parse_move
-from chickenfoot.rules import PRESETS, Rules
-from chickenfoot.server._store import SeatRow, Store
+from chickenfoot.rules import Rules
+from chickenfoot.server._limits import Limits, check_table_cost, engine_names
+from chickenfoot.server._requests import MAX_NAME, check_bot_spec, distinct_names, rules_of
+from chickenfoot.server._store import SeatRow, Store, StoredTable
 from chickenfoot.server._table import RefusedError, Table
-from chickenfoot.specs import Trust, UntrustedSpecError, parse_spec
+from chickenfoot.specs import Trust, parse_spec
 from chickenfoot.state import State
 
-__all__ = ["MAX_SEARCH", "MAX_TABLES", "Connection", "Hub", "check_bot_spec"]
+__all__ = ["MAX_TABLES", "Connection", "Hub"]
 
 log = logging.getLogger("chickenfoot.server")
 
-MAX_SEARCH: Final = 2000
-"""The most iterations a ``search:N`` bot of the server may take per decision."""
 MAX_TABLES = 10_000
 """The tables a server holds at most (each is kept in memory); more are refused."""
 QUEUE: Final = 256
 """The messages waiting for one connection at most; a client that falls behind further
 is disconnected (its page reconnects and gets the whole table again)."""
-_MAX_NAME = 40
-BOT_NAMES: Final = (
-    "Henny Penny", "Cocky Locky", "Ducky Lucky", "Goosey Loosey",
-    "Turkey Lurkey", "Foxy Loxy", "Chicken Licken", "Drakey Lakey",
-)  # fmt: skip
-"""The names of the bots that are not given one (the folk tale's birds), so that two
-bots of the same kind can be told apart."""
-
-
-def distinct_names(names: Sequence[str | None], bots: Sequence[bool]) -> list[str]:
-    """Each seat's name: the given one, else a bot's name or ``Player N`` (N from 1); a
-    name already taken gets a number (``Ann 2``).
-
-    >>> distinct_names(["Ann", None, None, "Ann", None], [False, True, True, False, False])
-    ['Ann', 'Henny Penny', 'Cocky Locky', 'Ann 2', 'Player 5']
-    """
-    out: list[str] = []
-    birds = iter(BOT_NAMES)
-    for i, (name, bot) in enumerate(zip(names, bots, strict=True)):
-        base = (name or "").strip() or (next(birds, "") if bot else "") or f"Player {i + 1}"
-        name_, k = base, 2
-        while name_.casefold() in {n.casefold() for n in out}:
-            name_, k = f"{base} {k}", k + 1
-        out.append(name_)
-    return out
 
 
 class Connection:
     """One WebSocket client of a table: its seat (``None``: a spectator) and its queue of
-    outgoing messages (a writer task sends them in order)."""
+    outgoing messages (a writer task sends them in order); ``ending``: why and with which
+    code the server closes it, once it does."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE)
         self.dropped = False
+        self.opened = time.monotonic()
+        self.ending: tuple[str, int] | None = None
+
+    def close(self, message: str, code: int) -> None:
+        """End the connection: its writer sends ``message`` (fatal) and closes with ``code``."""
+        if self.ending is None:
+            self.ending = (message, code)
+            self.put(None)
 
     def put(self, message: dict[str, Any] | None) -> None:
         """Queue ``message`` (``None`` ends the writer); a full queue drops the client."""
@@ -99,41 +84,11 @@ class Connection:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
             self.dropped = True
+            if self.ending is None:
+                self.ending = ("the connection fell too far behind; reconnect", 4000)
             while not self.queue.empty():
                 self.queue.get_nowait()
             self.queue.put_nowait(None)
-
-
-def check_bot_spec(spec: object, engines: Sequence[str]) -> str:
-    """A bot spec the server accepts, normalized; :class:`RefusedError` otherwise.
-
-    >>> check_bot_spec("Greedy", []), check_bot_spec("search:8", [])
-    ('greedy', 'search:8')
-    >>> check_bot_spec("engine:node bot.js", [])
-    Traceback (most recent call last):
-    ...
-    chickenfoot.server._table.RefusedError: engine 'node bot.js' is not one this server was started with (chickenfoot serve --engine COMMAND)
-    """
-    if not isinstance(spec, str) or len(spec) > 2000:
-        raise RefusedError(f"a bot is named by a string, not {brief(spec)}")
-    try:
-        parsed = parse_spec(spec)
-    except ChickenFootError as err:  # SpecError, or a wrong type
-        raise RefusedError(str(err)) from None
-    if parsed.kind == "search" and int(parsed.value) > MAX_SEARCH:
-        raise RefusedError(f"search:N takes at most {MAX_SEARCH:,} iterations on this server")
-    try:
-        Trust.data(engines=engines).check(parsed)
-    except UntrustedSpecError:
-        if parsed.kind == "engine":
-            raise RefusedError(
-                f"engine {brief(str(parsed.value))} is not one this server was started with "
-                "(chickenfoot serve --engine COMMAND)"
-            ) from None
-        raise RefusedError(
-            f"bot {brief(spec)}: module:Class bots cannot be named from the web"
-        ) from None
-    return parsed.name
 
 
 def _think(agent: Agent, state: State, rng: random.Random) -> Move:
@@ -143,25 +98,6 @@ def _think(agent: Agent, state: State, rng: random.Random) -> Move:
     if isinstance(agent, EngineAgent):
         agent.start()
     return ask(agent, state, rng)
-
-
-def rules_of(request: Mapping[str, Any]) -> Rules:
-    """The rules a table request asks for: ``preset`` (default ``classic``), ``players``
-    and any other rule fields (as in a ``chickenfoot/rules`` document) in ``rules``."""
-    preset = request.get("preset", "classic")
-    if preset not in PRESETS:
-        raise RefusedError(f"preset {brief(preset)} is not one of {', '.join(PRESETS)}")
-    changes = request.get("rules", {})
-    if not isinstance(changes, dict):
-        raise RefusedError(f"rules must be an object of rule fields, not {brief(changes)}")
-    plain = {k: v for k, v in changes.items() if k != "match" and isinstance(k, str)}
-    try:
-        rules = Rules.preset(str(preset), players=request.get("players", 4), **plain)
-        if "match" in changes:  # a match document ({"rounds": 3}): read as the format reads it
-            rules = Rules.from_dict({**rules.to_dict(), "match": changes["match"]})
-        return rules
-    except (ChickenFootError, TypeError) as err:
-        raise RefusedError(str(err)) from None
 
 
 class Hub:
@@ -176,13 +112,20 @@ class Hub:
         engines: Sequence[str] = (),
         bot_delay: float = 0.0,
         round_pause: float = 0.0,
+        limits: Limits | None = None,
     ):
         self.store = store
-        self.engines = tuple(engines)
+        self.engines = engine_names(engines)
+        """The engines a seat may name, by short name: ``{name: command}``."""
         self.bot_delay = bot_delay
         self.round_pause = round_pause
+        self.limits = Limits() if limits is None else limits
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, set[Connection]] = {}
+        self.active: dict[str, float] = {}
+        """When each table in memory last changed or was left (``time.monotonic()``)."""
+        self.playing: dict[str, int] = {}
+        """The tables whose bots or forced moves are being played: how many tasks."""
         self._agents: dict[tuple[str, int], Agent] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -191,27 +134,36 @@ class Hub:
     # -- start: every table restored ---------------------------------------------------------
 
     def restore(self) -> None:
-        """Load every stored table, replaying its moves with every check (a move that does
-        not replay stops that table with the reason; the others go on)."""
-        for stored in self.store.tables():
-            try:
-                rules = Rules.from_dict(json.loads(stored.rules))
-                table = Table(stored.id, rules, stored.seed, stored.seats)
-            except (ChickenFootError, ValueError) as err:
-                log.error("table %s cannot be restored: %s", stored.id, err)
-                continue
-            i = 0
-            try:
-                for i, (seat, text, forced) in enumerate(self.store.moves(stored.id)):
-                    if table.turn != seat:
-                        raise ValueError(f"move {i} ({text}) is by seat {seat}, not the turn's")
-                    table.play(parse_move(text, max_pip=rules.max_pip), forced=forced)
-            except (ChickenFootError, ValueError, RefusedError) as err:
-                # Why a move is illegal may name a tile of a hand ("seat 0 can play 9-3@9-9"):
-                # the log (the operator's) says it, the table only where.
-                table.error = f"the stored record does not replay at move {i}"
-                log.error("table %s: %s: %s", stored.id, table.error, brief(str(err), 200))
-            self.tables[stored.id] = table
+        """Load the live stored tables (not finished, changed within
+        ``limits.abandoned_seconds``; the most recent half of ``MAX_TABLES`` at most: the
+        others open from the database when someone asks), replaying each one's moves with
+        every check (a move that does not replay stops that table with the reason)."""
+        since = time.time() - self.limits.abandoned_seconds
+        for stored in self.store.tables(live_since=since, limit=MAX_TABLES // 2):
+            self.restore_one(stored)
+
+    def restore_one(self, stored: StoredTable) -> Table | None:
+        """Load one stored table into memory, replaying its moves (see :meth:`restore`)."""
+        try:
+            rules = Rules.from_dict(json.loads(stored.rules))
+            table = Table(stored.id, rules, stored.seed, stored.seats)
+        except (ChickenFootError, ValueError) as err:
+            log.error("table %s cannot be restored: %s", stored.id, err)
+            return None
+        i = 0
+        try:
+            for i, (seat, text, forced) in enumerate(self.store.moves(stored.id)):
+                if table.turn != seat:
+                    raise ValueError(f"move {i} ({text}) is by seat {seat}, not the turn's")
+                table.play(parse_move(text, max_pip=rules.max_pip), forced=forced)
+        except (ChickenFootError, ValueError, RefusedError) as err:
+            # Why a move is illegal may name a tile of a hand ("seat 0 can play 9-3@9-9"):
+            # the log (the operator's) says it, the table only where.
+            table.error = f"the stored record does not replay at move {i}"
+            log.error("table %s: %s: %s", stored.id, table.error, brief(str(err), 200))
+        self.tables[stored.id] = table
+        self.active[stored.id] = time.monotonic()
+        return table
 
     def start(self) -> None:
         """Let every restored table play on (its bots)."""
@@ -242,21 +194,21 @@ class Hub:
                     f"seat {i} must be {{'kind': 'person'}} or {{'kind': 'bot', ...}}"
                 )
             name = seat.get("name")
-            if name is not None and (not isinstance(name, str) or len(name) > _MAX_NAME):
-                raise RefusedError(
-                    f"seat {i}: a name is a string of at most {_MAX_NAME} characters"
-                )
+            if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
+                raise RefusedError(f"seat {i}: a name is a string of at most {MAX_NAME} characters")
             if seat["kind"] == "bot":
-                spec = check_bot_spec(seat.get("spec", "heuristic"), self.engines)
-                rows.append(SeatRow(i, "bot", spec, None, names[i][: _MAX_NAME + 3]))
+                spec = check_bot_spec(seat.get("spec", "heuristic"), list(self.engines))
+                rows.append(SeatRow(i, "bot", spec, None, names[i][: MAX_NAME + 3]))
             else:
                 token = secrets.token_urlsafe(24)
-                rows.append(SeatRow(i, "person", "", token, names[i][: _MAX_NAME + 3]))
+                rows.append(SeatRow(i, "person", "", token, names[i][: MAX_NAME + 3]))
+        check_table_cost([row.spec for row in rows], self.limits.search_budget)
         table_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(63)
         table = Table(table_id, rules, seed, rows)
         self.store.add_table(table_id, json.dumps(rules.to_dict()), seed, rows)
         self.tables[table_id] = table
+        self.active[table_id] = time.monotonic()
         self.kick(table_id)
         return table, [row.token for row in rows]
 
@@ -269,14 +221,51 @@ class Hub:
         return [s.seat in seats for s in table.seats]
 
     def join(self, table_id: str, connection: Connection) -> None:
-        """Add a connection and send it the table (and its ``go`` if it is to choose)."""
-        self.connections.setdefault(table_id, set()).add(connection)
+        """Add a connection and send it the table (and its ``go`` if it is to choose). A
+        seat's connection beyond ``limits.seat_connections`` closes that seat's oldest."""
+        here = self.connections.setdefault(table_id, set())
+        if connection.seat is not None:
+            same = sorted(
+                (c for c in here if c.seat == connection.seat and c.ending is None),
+                key=lambda c: c.opened,
+            )
+            for old in same[: max(0, len(same) + 1 - self.limits.seat_connections)]:
+                old.close("this seat was opened elsewhere (a newer connection)", 4409)
+        here.add(connection)
+        self.active[table_id] = time.monotonic()
         self.announce(table_id)
 
     def leave(self, table_id: str, connection: Connection) -> None:
         """Remove a connection."""
         self.connections.get(table_id, set()).discard(connection)
-        self.announce(table_id)
+        self.active[table_id] = time.monotonic()
+        if table_id in self.tables:
+            self.announce(table_id)
+
+    def room(self) -> int:
+        """How many more tables memory may hold (``MAX_TABLES`` in all)."""
+        return MAX_TABLES - len(self.tables)
+
+    def spectators(self, table_id: str | None = None) -> int:
+        """The spectators of one table (``None``: of every table)."""
+        groups = (
+            self.connections.values()
+            if table_id is None
+            else [self.connections.get(table_id, set())]
+        )
+        return sum(1 for group in groups for c in group if c.seat is None)
+
+    def forget(self, table_id: str) -> list[Agent]:
+        """Drop a table from memory (it stays in the database); returns its bots' agents,
+        to be closed."""
+        self.tables.pop(table_id, None)
+        self.active.pop(table_id, None)
+        self.connections.pop(table_id, None)
+        self._locks.pop(table_id, None)
+        agents = [a for (t, _s), a in self._agents.items() if t == table_id]
+        for key in [k for k in self._agents if k[0] == table_id]:
+            del self._agents[key]
+        return agents
 
     def send_table(
         self,
@@ -322,9 +311,12 @@ class Hub:
         )
         rounds = table.match.rounds_played
         table.play(move, forced=forced)
+        self.active[table.id] = time.monotonic()
+        if table.round is None:
+            await asyncio.to_thread(self.store.finish, table.id)
         if table.match.rounds_played != rounds and table.round is not None and self.round_pause:
             table.pause(self.round_pause)
-            self._task(self._end_pause(table.id, table.pause_until))
+            self._task(table.id, self._end_pause(table.id, table.pause_until))
         self.announce(table.id)
 
     async def _end_pause(self, table_id: str, until: float | None) -> None:
@@ -387,19 +379,36 @@ class Hub:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return  # not serving yet: start() kicks every table
-        self._task(self._play_on(table_id), loop)
+        self._task(table_id, self._play_on(table_id), loop)
 
-    def _task(self, work: Any, loop: asyncio.AbstractEventLoop | None = None) -> None:
+    def _task(
+        self, table_id: str, work: Any, loop: asyncio.AbstractEventLoop | None = None
+    ) -> None:
+        """Run ``work`` for the table in a task (counted in ``playing``: a table with work
+        in hand is not unloaded)."""
         task = (loop or asyncio.get_running_loop()).create_task(work)
         self._tasks.add(task)
+        self.playing[table_id] = self.playing.get(table_id, 0) + 1
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(lambda _t: self._played(table_id))
+
+    def _played(self, table_id: str) -> None:
+        left = self.playing.get(table_id, 0) - 1
+        if left > 0:
+            self.playing[table_id] = left
+        else:
+            self.playing.pop(table_id, None)
+            self.active[table_id] = time.monotonic()
 
     def _agent(self, table: Table, seat: int) -> Agent:
         key = (table.id, seat)
         if key not in self._agents:
-            # The database is data too: a stored spec runs only what this server may run.
+            # The database is data too: a stored spec runs only what this server may run,
+            # an engine by its name (engine:NAME), or by a command it was started with.
             spec = parse_spec(table.seats[seat].spec)
-            self._agents[key] = spec.build(trust=Trust.data(engines=self.engines))
+            if spec.kind == "engine" and spec.value in self.engines:
+                spec = parse_spec(f"engine:{self.engines[str(spec.value)]}")
+            self._agents[key] = spec.build(trust=Trust.data(engines=self.engines.values()))
         return self._agents[key]
 
     async def _play_on(self, table_id: str) -> None:

@@ -2,8 +2,10 @@
 
 A table is stored as what it was made of and every move accepted on it, nothing derived:
 
-- ``tables``: the table's id, its rules (a ``chickenfoot/rules`` document as JSON) and the
-  match's seed (secret: the seed deals every hand);
+- ``tables``: the table's id, its rules (a ``chickenfoot/rules`` document as JSON), the
+  match's seed (secret: the seed deals every hand), when it last changed (``touched``,
+  Unix seconds) and when its match ended (``finished``, or null): what the server's table
+  life cycle reads (docs: Serve, "Bounded");
 - ``seats``: per seat its kind (``person`` or ``bot``), the bot's spec, its display name
   and, for a person, the seat's token (the invite link's secret);
 - ``moves``: per table the moves in order (``idx`` from 0), each with its seat and whether
@@ -31,6 +33,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -101,15 +104,30 @@ class Store:
             self._db.execute("PRAGMA synchronous=FULL")  # durable at each commit
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+            if "touched" not in columns:  # a database of an older version
+                self._db.execute("ALTER TABLE tables ADD COLUMN touched REAL")
+                self._db.execute("ALTER TABLE tables ADD COLUMN finished REAL")
+                self._db.execute("UPDATE tables SET touched = (created - 2440587.5) * 86400.0")
+            self._db.execute("CREATE INDEX IF NOT EXISTS tables_touched ON tables (touched)")
 
-    def add_table(self, table_id: str, rules: str, seed: int, seats: Sequence[SeatRow]) -> None:
-        """Store a new table and its seats (one transaction)."""
+    def add_table(
+        self,
+        table_id: str,
+        rules: str,
+        seed: int,
+        seats: Sequence[SeatRow],
+        *,
+        now: float | None = None,
+    ) -> None:
+        """Store a new table and its seats (one transaction); ``now``: Unix seconds."""
+        when = time.time() if now is None else now
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.execute(
-                    "INSERT INTO tables (id, rules, seed) VALUES (?, ?, ?)",
-                    (table_id, rules, str(seed)),
+                    "INSERT INTO tables (id, rules, seed, touched) VALUES (?, ?, ?, ?)",
+                    (table_id, rules, str(seed), when),
                 )
                 self._db.executemany(
                     "INSERT INTO seats (table_id, seat, kind, spec, token, name) "
@@ -121,36 +139,124 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
-    def add_move(self, table_id: str, idx: int, seat: int, move: str, *, forced: bool) -> None:
+    def add_move(
+        self,
+        table_id: str,
+        idx: int,
+        seat: int,
+        move: str,
+        *,
+        forced: bool,
+    ) -> None:
         """Store move number ``idx`` of a table, committed (durable) when this returns.
 
         A second move with the same number is refused (``sqlite3.IntegrityError``): two
         writers can never both extend a table.
         """
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO moves (table_id, idx, seat, move, forced) VALUES (?, ?, ?, ?, ?)",
-                (table_id, idx, seat, move, int(forced)),
-            )
-
-    def restart(self, table_id: str, seed: int) -> None:
-        """A rematch: the table's new ``seed``, its moves deleted (one transaction)."""
+        now = time.time()
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.execute("UPDATE tables SET seed = ? WHERE id = ?", (str(seed), table_id))
+                self._db.execute(
+                    "INSERT INTO moves (table_id, idx, seat, move, forced) VALUES (?, ?, ?, ?, ?)",
+                    (table_id, idx, seat, move, int(forced)),
+                )
+                self._db.execute("UPDATE tables SET touched = ? WHERE id = ?", (now, table_id))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def finish(self, table_id: str) -> None:
+        """Mark a table's match as ended (now)."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE tables SET finished = ?, touched = ? WHERE id = ?",
+                (time.time(), time.time(), table_id),
+            )
+
+    def restart(self, table_id: str, seed: int) -> None:
+        """A rematch: the table's new ``seed``, its moves deleted, its match no longer
+        finished (one transaction)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "UPDATE tables SET seed = ?, finished = NULL, touched = ? WHERE id = ?",
+                    (str(seed), time.time(), table_id),
+                )
                 self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
 
-    def tables(self) -> list[StoredTable]:
-        """Every table, oldest first, with its seats."""
+    def count(self) -> int:
+        """The number of tables stored."""
         with self._lock:
-            rows = self._db.execute("SELECT id, rules, seed FROM tables ORDER BY rowid").fetchall()
+            (n,) = self._db.execute("SELECT count(*) FROM tables").fetchone()
+        return int(n)
+
+    def stale(self, *, before: float, limit: int = -1) -> list[str]:
+        """The ids of the tables not changed since ``before`` (Unix seconds; a finished
+        table last changed when its match ended), oldest first (at most ``limit``; -1: all)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM tables WHERE touched < ? ORDER BY touched LIMIT ?",
+                (before, limit),
+            ).fetchall()
+        return [table_id for (table_id,) in rows]
+
+    def oldest(self, limit: int) -> list[str]:
+        """The ids of the ``limit`` tables changed least recently, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM tables ORDER BY touched LIMIT ?", (limit,)
+            ).fetchall()
+        return [table_id for (table_id,) in rows]
+
+    def delete(self, table_ids: Sequence[str]) -> int:
+        """Delete tables with their seats and moves (one transaction); returns how many."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                done = 0
+                for table_id in table_ids:
+                    self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
+                    self._db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+                    done += self._db.execute(
+                        "DELETE FROM tables WHERE id = ?", (table_id,)
+                    ).rowcount
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        return done
+
+    def tables(
+        self, *, ids: Sequence[str] | None = None, live_since: float | None = None, limit: int = -1
+    ) -> list[StoredTable]:
+        """The tables, oldest first, with their seats: every one, or those of ``ids``, or
+        (``live_since``, Unix seconds) those not finished and changed since then, the
+        ``limit`` most recent."""
+        where, args = "", list[object]()
+        if ids is not None:
+            where = f" WHERE id IN ({', '.join('?' for _ in ids)})"
+            args = list(ids)
+        elif live_since is not None:
+            where = " WHERE finished IS NULL AND touched >= ?"
+            args = [live_since]
+        chosen = f"SELECT id, rowid AS r FROM tables{where} ORDER BY rowid DESC LIMIT ?"
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT t.id, t.rules, t.seed FROM tables t JOIN ({chosen}) c ON t.id = c.id "
+                "ORDER BY c.r",
+                (*args, limit),
+            ).fetchall()
             seats = self._db.execute(
-                "SELECT table_id, seat, kind, spec, token, name FROM seats ORDER BY table_id, seat"
+                "SELECT s.table_id, s.seat, s.kind, s.spec, s.token, s.name FROM seats s "
+                f"JOIN ({chosen}) c ON s.table_id = c.id ORDER BY s.table_id, s.seat",
+                (*args, limit),
             ).fetchall()
         by_table: dict[str, list[SeatRow]] = {}
         for table_id, *rest in seats:

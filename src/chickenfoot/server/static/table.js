@@ -14,6 +14,8 @@ function connectTable(tableId, token, handlers) {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(scheme + "//" + location.host + "/ws/" + encodeURIComponent(tableId));
     ws.onopen = () => { wait = 500; ws.send(JSON.stringify({type: "hello", token: token || ""})); };
+    // the heartbeat: the server closes a connection that sends nothing for two minutes
+    const beat = setInterval(() => { if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({type: "ping"})); }, 25000);
     ws.onmessage = ev => {
       let m; try { m = JSON.parse(ev.data); } catch (e) { return; }
       if (m.type === "hello") handlers.onStatus("connected", true);
@@ -21,11 +23,12 @@ function connectTable(tableId, token, handlers) {
       else if (m.type === "go") { pendingGo = m; handlers.onGo(m); }
       else if (m.type === "error") {
         handlers.onError(m.message);
-        if (m.fatal && /token|cross-origin|no table/.test(m.message)) stopped = true;
+        if (m.fatal && /token|cross-origin|no table|opened elsewhere/.test(m.message)) stopped = true;
         else if (!m.fatal && pendingGo) handlers.onGo(pendingGo);  // a refused move: choose again
       }
     };
     ws.onclose = () => {
+      clearInterval(beat);
       handlers.onStatus(stopped ? "disconnected" : "reconnecting…", false);
       if (!stopped) { setTimeout(open, wait); wait = Math.min(wait * 2, 8000); }
     };

@@ -1,0 +1,100 @@
+"""What a request to make a table may ask for: its rules, and its seats' names and bots.
+
+The hub (:mod:`chickenfoot.server._hub`) makes a table from a request only through these:
+:func:`rules_of` reads the rules, :func:`check_bot_spec` each bot (built-in agents, and
+the engines the server was started with, by name: never a program or a module a page
+names), :func:`distinct_names` the names the people will read. Each raises
+:class:`~chickenfoot.server._table.RefusedError` saying what is wrong, and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from chickenfoot.errors import ChickenFootError, brief
+from chickenfoot.rules import PRESETS, Rules
+from chickenfoot.server._table import RefusedError
+from chickenfoot.specs import Trust, UntrustedSpecError, parse_spec
+
+__all__ = ["BOT_NAMES", "MAX_NAME", "MAX_SEARCH", "check_bot_spec", "distinct_names", "rules_of"]
+
+MAX_SEARCH: Final = 2000
+"""The most iterations a ``search:N`` bot of the server may take per decision."""
+MAX_NAME = 40
+"""The longest name a request may give a seat (in characters)."""
+BOT_NAMES: Final = (
+    "Henny Penny", "Cocky Locky", "Ducky Lucky", "Goosey Loosey",
+    "Turkey Lurkey", "Foxy Loxy", "Chicken Licken", "Drakey Lakey",
+)  # fmt: skip
+"""The names of the bots that are not given one (the folk tale's birds), so that two
+bots of the same kind can be told apart."""
+
+
+def distinct_names(names: Sequence[str | None], bots: Sequence[bool]) -> list[str]:
+    """Each seat's name: the given one, else a bot's name or ``Player N`` (N from 1); a
+    name already taken gets a number (``Ann 2``).
+
+    >>> distinct_names(["Ann", None, None, "Ann", None], [False, True, True, False, False])
+    ['Ann', 'Henny Penny', 'Cocky Locky', 'Ann 2', 'Player 5']
+    """
+    out: list[str] = []
+    birds = iter(BOT_NAMES)
+    for i, (name, bot) in enumerate(zip(names, bots, strict=True)):
+        base = (name or "").strip() or (next(birds, "") if bot else "") or f"Player {i + 1}"
+        name_, k = base, 2
+        while name_.casefold() in {n.casefold() for n in out}:
+            name_, k = f"{base} {k}", k + 1
+        out.append(name_)
+    return out
+
+
+def check_bot_spec(spec: object, engines: Sequence[str]) -> str:
+    """A bot spec the server accepts, normalized; :class:`RefusedError` otherwise.
+
+    >>> check_bot_spec("Greedy", []), check_bot_spec("search:8", [])
+    ('greedy', 'search:8')
+    >>> check_bot_spec("engine:node bot.js", [])
+    Traceback (most recent call last):
+    ...
+    chickenfoot.server._table.RefusedError: engine 'node bot.js' is not one this server was started with (chickenfoot serve --engine NAME=COMMAND)
+    """
+    if not isinstance(spec, str) or len(spec) > 2000:
+        raise RefusedError(f"a bot is named by a string, not {brief(spec)}")
+    try:
+        parsed = parse_spec(spec)
+    except ChickenFootError as err:  # SpecError, or a wrong type
+        raise RefusedError(str(err)) from None
+    if parsed.kind == "search" and int(parsed.value) > MAX_SEARCH:
+        raise RefusedError(f"search:N takes at most {MAX_SEARCH:,} iterations on this server")
+    try:
+        Trust.data(engines=engines).check(parsed)
+    except UntrustedSpecError:
+        if parsed.kind == "engine":
+            raise RefusedError(
+                f"engine {brief(str(parsed.value))} is not one this server was started with "
+                "(chickenfoot serve --engine NAME=COMMAND)"
+            ) from None
+        raise RefusedError(
+            f"bot {brief(spec)}: module:Class bots cannot be named from the web"
+        ) from None
+    return parsed.name
+
+
+def rules_of(request: Mapping[str, Any]) -> Rules:
+    """The rules a table request asks for: ``preset`` (default ``classic``), ``players``
+    and any other rule fields (as in a ``chickenfoot/rules`` document) in ``rules``."""
+    preset = request.get("preset", "classic")
+    if preset not in PRESETS:
+        raise RefusedError(f"preset {brief(preset)} is not one of {', '.join(PRESETS)}")
+    changes = request.get("rules", {})
+    if not isinstance(changes, dict):
+        raise RefusedError(f"rules must be an object of rule fields, not {brief(changes)}")
+    plain = {k: v for k, v in changes.items() if k != "match" and isinstance(k, str)}
+    try:
+        rules = Rules.preset(str(preset), players=request.get("players", 4), **plain)
+        if "match" in changes:  # a match document ({"rounds": 3}): read as the format reads it
+            rules = Rules.from_dict({**rules.to_dict(), "match": changes["match"]})
+        return rules
+    except (ChickenFootError, TypeError) as err:
+        raise RefusedError(str(err)) from None
