@@ -43,7 +43,9 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
+from starlette.testclient import TestClient  # the server extra: bench/fuzz.py skips without
 
+from chickenfoot.server import create_app
 from fuzz_targets import (
     JSON_VALUES,
     LONG_TEXTS,
@@ -103,10 +105,6 @@ class _Lab:
     play at once, a table of a person at seat 0 against a random bot)."""
 
     def __init__(self) -> None:
-        from starlette.testclient import TestClient
-
-        from chickenfoot.server import create_app
-
         self._dir = tempfile.TemporaryDirectory(prefix="chickenfoot-fuzz-server-")
         self._stack = contextlib.ExitStack()
         folder = Path(self._dir.name)

@@ -234,9 +234,20 @@ def _step(
         if not state["said"]:
             return
     got = _sync(ws, run, state, f"after {k}")
-    if isinstance(doc, dict) and doc.get("type") == "move":
+    if _is_move(doc):
         errors = sum(1 for m in got if m.get("type") == "error")
         run.accepted += max(0, count - errors)
+
+
+def _is_move(doc: Any) -> bool:
+    """Whether the server reads ``doc`` as a move (as JSON: ``b"move"`` is ``"move"`` too)."""
+    if not isinstance(doc, dict):
+        return False
+    try:
+        kind = json.loads(encode({"type": doc.get("type")}))["type"]
+    except (ValueError, RecursionError):
+        return False
+    return bool(kind == "move")
 
 
 def _sync(ws: Any, run: WsRun, state: dict[str, Any], name: str) -> list[dict[str, Any]]:
