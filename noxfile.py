@@ -104,9 +104,10 @@ def fuzz(session: nox.Session) -> None:
 
     ``nox -s fuzz -- 600`` fuzzes for ten minutes (default: 60 seconds); further arguments
     go to ``bench/fuzz.py`` (e.g. ``-- 60 --target State.from_json``). The extras are
-    installed so that the batch engine's and the adapters' targets run too.
+    installed so that the batch engine's, the adapters' and the server's targets run too
+    (the server's clients: Starlette's TestClient needs httpx2).
     """
-    session.install(".[cli,batch,openspiel,pettingzoo]", *TEST_DEPS)
+    session.install(".[cli,batch,server,openspiel,pettingzoo]", *TEST_DEPS, *SERVER_TEST_DEPS)
     budget, *rest = session.posargs or ["60"]
     session.run("python", "bench/fuzz.py", "--seconds", budget, *rest)
 

@@ -85,7 +85,7 @@ def rules_of(request: Mapping[str, Any]) -> Rules:
     """The rules a table request asks for: ``preset`` (default ``classic``), ``players``
     and any other rule fields (as in a ``chickenfoot/rules`` document) in ``rules``."""
     preset = request.get("preset", "classic")
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:  # a dict is unhashable
         raise RefusedError(f"preset {brief(preset)} is not one of {', '.join(PRESETS)}")
     changes = request.get("rules", {})
     if not isinstance(changes, dict):
