@@ -382,3 +382,27 @@ def test_an_engine_that_cannot_start_fails_at_its_first_turn_even_a_forced_one(
     table = asyncio.run(run())
     # it failed there, not at its first choice: when a bot fails says nothing of its hand
     assert table.n == 0 and table.error == "the bot at seat 0 failed (the server's log says why)"
+
+
+def test_a_search_thinks_within_the_bot_delay_and_an_engine_moves_at_its_time(
+    tmp_path: Any,
+) -> None:
+    # A search:N that thought longer than bot_delay on its choices, while its forced moves
+    # came at bot_delay, would tell by timing which were forced: in the server a search
+    # thinks within bot_delay, and an engine (never asked about a forced move) has every
+    # move announced at its time_ms when that is longer.
+    from chickenfoot.agents import SearchAgent
+    from chickenfoot.engine import EngineAgent
+
+    request = {**SMALL, "players": 2, "seats": [{"kind": "bot", "spec": "search:2000"}, P]}
+    for delay, limit in ((0.5, 0.5), (0.0, None)):  # bot_delay 0: bots move when ready
+        hub = Hub(Store(tmp_path / f"t{delay}.db"), bot_delay=delay)
+        table, _tokens = hub.create(request)
+        agent = hub._agent(table, 0)
+        assert isinstance(agent, SearchAgent)
+        assert (agent.iterations, agent.time_limit) == (2000, limit)
+        assert hub.pace(agent) == delay
+        engine = EngineAgent(["unused"], time_ms=1500)
+        assert hub.pace(engine) == (1.5 if delay else 0.0)
+        assert hub.pace(EngineAgent(["unused"], time_ms=100)) == delay
+        hub.store.close()

@@ -10,8 +10,10 @@ thinks); a person plays every move of theirs, forced or not.
 
 What a seat may not know never reaches it, by message or by timing: that a move was
 forced (the only legal one, a fact about the hand) is told to the seat that made it only;
-every bot move is announced ``bot_delay`` after its turn began, forced or not (a forced
-move is made without asking the bot, a choice is thought over during the wait); a failing
+every bot move is announced at its :meth:`Hub.pace` after its turn began (``bot_delay``,
+or an engine's ``time_ms`` when longer), forced or not (a forced move is made without
+asking the bot, a choice is thought over during the wait; a search thinks within
+``bot_delay``, whatever its ``search:N``); a failing
 bot's reason (which may quote its hand) goes to the server's log, not to the table.
 When a round ends and another is dealt, the table waits ``round_pause`` seconds, or until
 every person connected says ``next``, so people can look at the round's end (the hands
@@ -35,7 +37,9 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from chickenfoot.agents import Agent, ask
+import attrs
+
+from chickenfoot.agents import Agent, SearchAgent, ask
 from chickenfoot.engine import EngineAgent
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import Move, parse_move
@@ -408,15 +412,29 @@ class Hub:
             spec = parse_spec(table.seats[seat].spec)
             if spec.kind == "engine" and spec.value in self.engines:
                 spec = parse_spec(f"engine:{self.engines[str(spec.value)]}")
-            self._agents[key] = spec.build(trust=Trust.data(engines=self.engines.values()))
+            agent = spec.build(trust=Trust.data(engines=self.engines.values()))
+            if isinstance(agent, SearchAgent) and self.bot_delay > 0:
+                # it thinks within the wait, so its move comes when any other bot's would
+                agent = attrs.evolve(agent, time_limit=self.bot_delay)
+            self._agents[key] = agent
         return self._agents[key]
+
+    def pace(self, agent: Agent) -> float:
+        """Seconds from the start of a bot's turn to its move, forced or not: ``bot_delay``,
+        or an engine's ``time_ms`` when longer (what the engine may think; a search thinks
+        within ``bot_delay``). 0 when ``bot_delay`` is 0: bots then move when ready."""
+        if self.bot_delay <= 0:
+            return 0.0
+        if isinstance(agent, EngineAgent):
+            return max(self.bot_delay, agent.time_ms / 1000)
+        return self.bot_delay
 
     async def _play_on(self, table_id: str) -> None:
         """Play the table's bots until a person is to act or the match ends.
 
-        Every bot move is announced no sooner than ``bot_delay`` after its turn began,
-        forced or not, the bot thinking meanwhile: when a move comes tells nothing of the
-        hand (unless a bot thinks longer than ``bot_delay``)."""
+        Every bot move is announced :meth:`pace` seconds after its turn began, forced or
+        not, the bot thinking meanwhile (a search within that time): when a move comes
+        tells nothing of the hand (unless an engine overruns its ``time_ms``)."""
         table = self.tables[table_id]
         loop = asyncio.get_running_loop()
         while True:
@@ -428,10 +446,12 @@ class Hub:
                 if table.seats[seat].kind != "bot":
                     return
                 n = table.n
-            due = loop.time() + self.bot_delay
+            began = loop.time()
+            due = began + self.bot_delay
             failed = None
             try:  # a forced move too, the same way
                 agent = self._agent(table, seat)
+                due = began + self.pace(agent)
                 rng = random.Random(self._rng.random())
                 move = await asyncio.to_thread(_think, agent, state, rng)
             except Exception as err:  # a bot that fails stops its table, not the server
