@@ -243,12 +243,14 @@ def serve_browser(session: nox.Session) -> None:
     browsers = ("chromium", "chromium-browser", "google-chrome")
     missing = not any(shutil.which(n) for n in browsers) and os.environ.get("CHROMIUM") is None
     root = shutil.which("apt-get") and os.geteuid() == 0
-    if missing and root:
-        session.run("apt-get", "install", "-y", "-q", "chromium", external=True)
+    if missing and root:  # the package lists may be stale on a new machine: update once
+        session.run("bash", "-c", "apt-get install -y -q chromium || "
+                    "(apt-get update -q && apt-get install -y -q chromium)", external=True)  # fmt: skip
     if not any(shutil.which(n) for n in browsers) and os.environ.get("CHROMIUM") is None:
         session.error("Chromium is needed (Debian: apt-get install chromium) or set CHROMIUM")
     if shutil.which("npm") is None and root:
-        session.run("apt-get", "install", "-y", "-q", "npm", external=True)
+        session.run("bash", "-c", "apt-get install -y -q npm || "
+                    "(apt-get update -q && apt-get install -y -q npm)", external=True)  # fmt: skip
     if shutil.which("npm") is None:
         session.error("npm is needed for axe-core (Debian: apt-get install npm)")
     axe = Path("build/axe")
