@@ -269,10 +269,11 @@ def test_hostile_answers_on_a_pipe_never_end_the_game(tmp_path: Path, encoding: 
         "'²' is not a move: type 1 to 3, a move such as 9-0@9-9, or help.",
         "'٣' is not a move: type 1 to 3",
         "Could not save to 'a\\x00b': embedded null byte. The game goes on.",
-        "Could not save to '/dev/full': No space left on device. The game goes on.",
+        # a device is refused before it is opened (a full disk: tests/test_cli_save_files.py)
+        "Could not save to '/dev/full': a device, not a regular file. The game goes on.",
         "Could not save to '/nonexistent/dir/x.json': No such file or directory.",
         "(300 characters): File name too long. The game goes on.",
-        "Could not save to 'dir': Is a directory. The game goes on.",
+        "Could not save to 'dir': a directory, not a regular file. The game goes on.",
         "'\ufffd\ufffd\\x01\\x1b[2J' is not a move",
         "'" + "y" * 30 + "'... (100,000 characters) is not a move",
         "Saved the match, your seat and the bots to good.json.\nResume it with: chickenfoot play good.json",
@@ -321,7 +322,7 @@ def test_a_pty_session_survives_hostile_answers(tmp_path: Path) -> None:
     child.expect(r"\(100,000 characters\) is not a move")
     child.expect(prompt)
     for answer, reply in [
-        ("save /dev/full", "Could not save to '/dev/full': No space left on device."),
+        ("save /dev/full", "Could not save to '/dev/full': a device, not a regular file."),
         ("save /nonexistent/dir/x.json", "No such file or directory. The game goes on."),
         # Last: readline reads NUL (Ctrl-@) as set-mark, so the name may arrive as "ab" (and
         # the marked region makes its redisplay of any later long line slow).
@@ -368,7 +369,7 @@ def test_a_pty_session_survives_hostile_answers(tmp_path: Path) -> None:
         (["show", "POS", "--svg", "a\x00b"], "cannot write 'a\\x00b': embedded null byte"),
         (
             ["show", "POS", "--svg", "/dev/full"],
-            "cannot write '/dev/full': No space left on device",
+            "cannot write '/dev/full': a device, not a regular file",
         ),
         (
             ["show", "POS", "--svg", "/nonexistent/x.svg"],
