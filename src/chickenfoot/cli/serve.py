@@ -64,8 +64,9 @@ def add_options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument(
         "--bot-delay", type=float, default=0.6, metavar="SECONDS",
-        help="how long each bot move takes at least, forced or not, counted from the start "
-        "of its turn, so people can follow (default: 0.6)",
+        help="how long each bot move takes, forced or not, counted from the start of its "
+        "turn (a search thinks within it; an engine takes its time_ms when longer), so people "
+        "can follow and the timing tells nothing of a hand (default: 0.6; 0: at once)",
     )  # fmt: skip
     p.add_argument(
         "--round-pause", type=float, default=20.0, metavar="SECONDS",
