@@ -387,3 +387,27 @@ def test_a_go_is_the_engine_protocols_so_a_library_agent_plays_a_seat_remotely(
             ws.send_json(sent)
             answered += 1
     assert answered > 5
+
+
+def test_a_socket_closed_under_the_writer_ends_the_connection_quietly() -> None:
+    # Found by the websocket fuzz target: a client gone while a message was being sent
+    # left the writer task failing ("Task exception was never retrieved" and a traceback
+    # on the server's standard error). A client going away is ordinary.
+    import asyncio
+
+    from anyio import ClosedResourceError
+
+    from chickenfoot.server._app import _write
+    from chickenfoot.server._hub import Connection
+
+    class Gone:
+        async def send_text(self, text: str) -> None:
+            raise ClosedResourceError
+
+    async def run() -> Connection:
+        connection = Connection(0)
+        connection.put({"type": "table"})
+        await asyncio.wait_for(_write(Gone(), connection, 1.0), 5)  # type: ignore[arg-type]
+        return connection
+
+    assert asyncio.run(run()).dropped

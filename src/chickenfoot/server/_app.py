@@ -396,18 +396,20 @@ def _welcome(table_id: str, seat: int | None) -> str:
 async def _write(ws: WebSocket, connection: Connection, send_seconds: float) -> None:
     """Send the connection's queued messages in order, until ``None`` (then, if the server
     ends the connection, say why and close). A message the client does not take within
-    ``send_seconds`` (it stopped reading) ends the connection at once."""
+    ``send_seconds`` (it stopped reading), or a socket closed under it, ends the connection
+    at once: a client going away is ordinary, never an error of the server's."""
     while True:
         message = await connection.queue.get()
         if message is None:
             if connection.ending is not None:
                 why, code = connection.ending
-                await asyncio.wait_for(_fail(ws, why, code), send_seconds)
+                with contextlib.suppress(asyncio.TimeoutError):  # _fail suppresses the rest
+                    await asyncio.wait_for(_fail(ws, why, code), send_seconds)
             return
         try:
             text = json.dumps(message, separators=(",", ":"))
             await asyncio.wait_for(ws.send_text(text), send_seconds)
-        except asyncio.TimeoutError:
+        except Exception:  # it stopped reading, or went away (the socket closed under us)
             connection.dropped = True
             return
 
