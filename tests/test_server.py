@@ -411,3 +411,22 @@ def test_a_socket_closed_under_the_writer_ends_the_connection_quietly() -> None:
         return connection
 
     assert asyncio.run(run()).dropped
+
+
+def test_a_message_id_is_sent_back_only_as_a_number(client: TestClient) -> None:
+    # Found by the websocket fuzz target: the id of a refused message or a ping was sent
+    # back as the client gave it, so a structure 900 deep came back deeper (one level more,
+    # past what the client's own json module decodes).
+    table, t0, _t1 = _two_people(client)
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        hello(ws, t0)
+        deep = "[" * 900 + "0" + "]" * 900  # as text; deep, yet JSON the server reads
+        ws.send_text('{"type": "ping", "id": %s}' % deep)
+        ws.send_text('{"type": "nonsense", "id": {"a": %s}}' % deep)
+        ws.send_json({"type": "ping", "id": 41})
+        answers = []
+        while len(answers) < 3:
+            message = ws.receive_json()
+            if message["type"] in ("pong", "error"):
+                answers.append((message["type"], message.get("id")))
+        assert answers == [("pong", None), ("error", None), ("pong", 41)]
