@@ -421,8 +421,8 @@ def test_a_message_id_is_sent_back_only_as_a_number(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{table}") as ws:
         hello(ws, t0)
         deep = "[" * 900 + "0" + "]" * 900  # as text; deep, yet JSON the server reads
-        ws.send_text('{"type": "ping", "id": %s}' % deep)
-        ws.send_text('{"type": "nonsense", "id": {"a": %s}}' % deep)
+        ws.send_text('{"type": "ping", "id": ' + deep + "}")
+        ws.send_text('{"type": "nonsense", "id": {"a": ' + deep + "}}")
         ws.send_json({"type": "ping", "id": 41})
         answers = []
         while len(answers) < 3:

@@ -414,14 +414,17 @@ async def _write(ws: WebSocket, connection: Connection, send_seconds: float) -> 
             return
 
 
-def _echo(value: object) -> int | None:
-    """The ``id`` a client gave, to send back: an integer of at most 64 bits, else null
-    (never the client's own structure: it may be 16 KiB nested 2,000 deep).
+def _echo(value: object) -> int | str | None:
+    """The ``id`` a client gave, to send back: an integer of at most 64 bits or a string of
+    at most 64 characters, else null (never the client's own structure: it may be 16 KiB
+    nested hundreds deep).
 
-    >>> _echo(17), _echo(True), _echo(2**70), _echo([[[]]]), _echo("17")
-    (17, None, None, None, None)
+    >>> _echo(17), _echo("a-17"), _echo(True), _echo(2**70), _echo([[[]]]), _echo("x" * 65)
+    (17, 'a-17', None, None, None, None)
     """
     if type(value) is int and -(2**63) <= value < 2**63:
+        return value
+    if type(value) is str and len(value) <= 64:
         return value
     return None
 
