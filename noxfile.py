@@ -1,4 +1,4 @@
-"""Task runner: ``nox -s tests``, ``nox -s lint``, ``nox -s typecheck``, ``nox -s bench``, ``nox -s docs``.
+"""Task runner: ``nox -s quick`` (a first check, under two minutes), ``nox -s tests``, ``nox -s lint``, ``nox -s typecheck``, ``nox -s bench``, ``nox -s docs``.
 
 ``nox -s cluster`` runs simulations on a real local Dask cluster; ``nox -s strength``
 (not run by default) plays the agent tournaments.
@@ -51,6 +51,7 @@ def tests(session: nox.Session) -> None:
         if numpy_only
         else []
     )
+    session.log(COVERED_ELSEWHERE)
     session.run(
         "pytest",
         "--cov=chickenfoot",
@@ -60,6 +61,51 @@ def tests(session: nox.Session) -> None:
         *without_numba,
         *session.posargs,
     )
+    session.log(COVERED_ELSEWHERE)
+
+
+COVERED_ELSEWHERE = (
+    "Coverage above: what this session covers. Left out of its total (pyproject.toml, "
+    "[tool.coverage.run] omit) and covered elsewhere: the compiled kernels chickenfoot/_jit/ "
+    "(nox -s fast: numba compiles them, so no line is traced), the OpenSpiel and PettingZoo "
+    "adapters (nox -s adapters, under those projects' own suites)."
+)
+"""Printed before and after the tests session's coverage report, which is of the package
+less what other sessions cover."""
+
+QUICK_TESTS = (
+    "tests/test_golden.py",
+    "tests/test_conformance.py",
+    "tests/test_layers.py",
+    "tests/test_tiles_moves.py",
+    "tests/test_table.py",
+    "tests/test_scenarios.py",
+    "tests/test_rules_config.py",
+    "tests/test_newcomer.py",
+    "tests/test_properties.py",
+    "tests/test_state_machine.py",
+    "tests/test_deprecation.py",
+    "tests/test_match.py",
+    "tests/test_record.py",
+    "tests/test_position_format.py",
+    "tests/test_playout.py",
+    "README.md",
+    "docs/tutorial.md",
+    "docs/rules.md",
+    "docs/formats.md",
+)
+"""The rules core: golden games, conformance vectors, the layers, tiles and moves, the
+table, scenarios, rules, properties, the state machine, matches, records, the position
+format, playouts, and the doctests of the README, the tutorial, the rules and formats."""
+
+
+@nox.session
+def quick(session: nox.Session) -> None:
+    """A first check in under two minutes on two cores: the rules core (``QUICK_TESTS``),
+    no coverage, no command line, server or batch engine. ``nox -s tests`` is the whole
+    suite (about 25 minutes on two cores)."""
+    session.install("-e", ".", *TEST_DEPS)
+    session.run("pytest", "-q", "-p", "no:cacheprovider", *QUICK_TESTS, *session.posargs)
 
 
 FAST_TESTS = (
