@@ -261,3 +261,27 @@ def test_no_sphinx_role_reaches_the_site_as_text() -> None:
             if doc and role.search(fence(doc)):
                 left.append(f"{path.name}: {getattr(node, 'name', '<module>')}")
     assert left == []
+
+
+# -- users' pages and contributors' pages ---------------------------------------------------
+
+CONTRIBUTOR_WORDS = re.compile(
+    r"callgrind|valgrind|broadword|_nrt=|\binstructions per\b|\b\d[\d.,]* ?[kM]? instructions\b"
+)
+"""What belongs to the contributors' section (``docs/contributors/``): instruction counts,
+the kernels' internals."""
+
+
+def test_contributor_material_lives_in_the_contributors_section() -> None:
+    assert any(CONTRIBUTOR_WORDS.search((DOCS / p).read_text()) for p in doc_pages()
+               if p.startswith("contributors/"))  # fmt: skip
+    found = [p for p in doc_pages() if not p.startswith("contributors/")
+             and CONTRIBUTOR_WORDS.search((DOCS / p).read_text(encoding="utf-8"))]  # fmt: skip
+    assert not found, f"contributors' material on users' pages: {found}"
+
+
+def test_the_engine_page_starts_with_the_wire_format() -> None:
+    heads = [h["title"] for h in HEADING.finditer((DOCS / "engine.md").read_text())]
+    assert heads[1].startswith("The wire format"), heads[:3]
+    wire = _sections((DOCS / "engine.md").read_text())["the-core"]
+    assert "Can `legal` hold `draw` and `pass`?" in wire

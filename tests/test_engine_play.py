@@ -118,6 +118,14 @@ def running(marker: str) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes in /proc")
+def test_the_engine_page_shows_the_javascript_example_whole() -> None:
+    """docs/engine.md holds the example's text itself (GitHub shows no snippet include), and
+    that copy is the file, byte for byte."""
+    page = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
+    assert "```javascript\n" + EXAMPLE.read_text(encoding="utf-8") + "```\n" in page
+    assert "--8<--" not in page
+
+
 def test_simulate_on_a_process_pool_starts_one_engine_per_worker() -> None:
     marker = f"engine-{uuid.uuid4().hex}"
     engine = EngineAgent([*PYTHON, "engine", "greedy", "--name", marker], time_ms=10_000)
