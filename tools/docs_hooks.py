@@ -1,9 +1,15 @@
-"""mkdocs hooks: draw the pictures page from real positions, and keep table code whole.
+"""mkdocs hooks: draw the pictures and rules pages from real positions, keep table code whole.
 
 ``docs/pictures.md`` holds the marker ``<!-- pictures -->``; at build time it is replaced by
 every picture of the catalogue in ``tools/pictures.py``, each drawn by ``chickenfoot.svg``
 as a figure with its caption. Nothing is hand-drawn and nothing is committed: change the
 renderer and the next build shows it.
+
+``docs/rules.md`` holds markers ``<!-- rules-picture: STEM -->``: each is replaced by the
+picture of that name in ``tools/rules_pictures.py`` (a real position for each rule a
+picture explains, its caption written from the position), drawn the same way into
+``img/rules/STEM.svg``. A marker with no such picture, or a picture with no marker, fails
+the build.
 
 Each picture is its own file of the site (``img/gallery/STEM.svg``), shown with an
 ``<img>`` that links to it: the page stays small (inlined, the dozen pictures made it a
@@ -24,10 +30,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
 MARKER = "<!-- pictures -->"
+RULES_MARKER = re.compile(r"<!-- rules-picture: ([\w-]+) -->")
+RULES_IMG = "img/rules"
 TABLE = re.compile(r"<table>.*?</table>", re.DOTALL)
 WORD = re.compile(r"<code>([^<\s]+)</code>")
 GALLERY = "img/gallery"
@@ -35,16 +44,23 @@ GALLERY = "img/gallery"
 _drawn: list[tuple[str, str, str, str]] = []
 """(stem, caption, the call that drew it, the SVG) of each picture, drawn once a build."""
 
+_rules_drawn: dict[str, tuple[str, str]] = {}
+"""stem: (caption, the SVG) of each picture of the rules page, drawn once a build."""
 
-def _catalogue() -> list[tuple[str, str, Any, dict[str, Any]]]:
+
+def _tool(name: str) -> Any:
     # loaded by path: mkdocs loads this hook by path, not as part of a package
     spec = importlib.util.spec_from_file_location(
-        "cf_pictures", Path(__file__).with_name("pictures.py")
+        f"cf_{name}", Path(__file__).with_name(f"{name}.py")
     )
     assert spec is not None and spec.loader is not None
-    pictures = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(pictures)
-    return pictures.catalogue()
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _catalogue() -> list[tuple[str, str, Any, dict[str, Any]]]:
+    return _tool("pictures").catalogue()  # type: ignore[no-any-return]
 
 
 def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
@@ -56,6 +72,11 @@ def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
         call = ", ".join(["state", *(f"{k}={v!r}" for k, v in options.items())])
         _drawn.append((stem, caption, call, picture))
         files.append(File.generated(config, f"{GALLERY}/{stem}.svg", content=picture))
+    _rules_drawn.clear()
+    for stem, caption, state, options in _tool("rules_pictures").rules_pictures():
+        picture = cf.svg(state, **options)
+        _rules_drawn[stem] = (caption, picture)
+        files.append(File.generated(config, f"{RULES_IMG}/{stem}.svg", content=picture))
     return files
 
 
@@ -80,9 +101,33 @@ def _figures(page_url: str) -> str:
     return "\n\n".join(out)
 
 
+def _rules_figure(stem: str, page_url: str) -> str:
+    if stem not in _rules_drawn:
+        raise PluginError(f"docs: no rules picture {stem!r} in tools/rules_pictures.py")
+    caption, picture = _rules_drawn[stem]
+    src = html.escape(get_relative_url(f"{RULES_IMG}/{stem}.svg", page_url))
+    width, height = _size(picture, "width"), _size(picture, "height")
+    return (
+        f'<figure class="rules-picture" id="picture-{stem}">\n'
+        f'<a href="{src}" title="the picture at its natural size">'
+        f'<img src="{src}" alt="{html.escape(caption)}" width="{width}" height="{height}" '
+        f'loading="lazy"></a>\n<figcaption>{html.escape(caption)} <em>Drawn by '
+        f"<code>chickenfoot.svg</code> from a real position when this site was built."
+        f"</em></figcaption>\n</figure>"
+    )
+
+
 def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
     if MARKER in markdown:
-        return markdown.replace(MARKER, _figures(page.url))
+        markdown = markdown.replace(MARKER, _figures(page.url))
+    stems = RULES_MARKER.findall(markdown)
+    if stems:
+        unplaced = sorted(set(_rules_drawn) - set(stems))
+        if unplaced:
+            raise PluginError(
+                f"docs: rules pictures with no marker in {page.file.src_uri}: {unplaced}"
+            )
+        markdown = RULES_MARKER.sub(lambda m: _rules_figure(m[1], page.url), markdown)
     return markdown
 
 
