@@ -394,16 +394,16 @@ JSON_VALUES = st.one_of(
 
 
 class _LookalikeMove:
-    """Not a move, though it has what a move has (``uci``, ``tile``, ``anchor``)."""
+    """Not a move, though it has what a move has (``notation``, ``tile``, ``anchor``)."""
 
     tile = cf.Tile(9, 4)
     anchor = cf.Tile(9, 9)
 
-    def uci(self) -> str:
+    def notation(self) -> str:
         return "9-4@9-9"
 
     def __str__(self) -> str:
-        return self.uci()
+        return self.notation()
 
     def __repr__(self) -> str:
         return "_LookalikeMove()"

@@ -353,7 +353,7 @@ def go_message(seed: int = 2, rng: random.Random | None = None) -> dict[str, obj
     message: dict[str, object] = {
         "type": "go",
         "view": view.to_dict(),
-        "legal": [m.uci() for m in view.legal_moves],
+        "legal": [m.notation() for m in view.legal_moves],
         "time_ms": 100,
     }
     if rng is not None:
@@ -384,7 +384,9 @@ def test_serve_answers_every_message() -> None:
     }
     rng = random.Random(1)
     view = deal(Rules(), seed=2).view(0)
-    assert got[2]["move"] == SearchAgent(iterations=3).choose(view, view.legal_moves, rng).uci()
+    assert (
+        got[2]["move"] == SearchAgent(iterations=3).choose(view, view.legal_moves, rng).notation()
+    )
     state = got[2]["rng"]
     assert isinstance(state, list) and tuple(state[1]) == rng.getstate()[1]
     assert got[3] == {"type": "pong", "id": 7}

@@ -158,7 +158,7 @@ def test_chickenfoot_engine_speaks_the_protocol_on_stdio() -> None:
     go = {
         "type": "go",
         "view": view.to_dict(),
-        "legal": [m.uci() for m in view.legal_moves],
+        "legal": [m.notation() for m in view.legal_moves],
         "time_ms": 100,
     }
     lines = [{"type": "hello", "protocol": 1}, go, {"type": "ping", "id": 1}, {"type": "quit"}]

@@ -44,7 +44,7 @@ def test_tile_parse_rejects_an_integer_max_pip_out_of_range(max_pip: int) -> Non
 
 def test_parse_move_accepts_max_pip_zero() -> None:
     assert parse_move("0-0", max_pip=0) is Play(Tile(0, 0))
-    assert parse_move("draw:0-0", max_pip=0).uci() == "draw:0-0"
+    assert parse_move("draw:0-0", max_pip=0).notation() == "draw:0-0"
 
 
 @pytest.mark.parametrize("max_pip", [19, -1])

@@ -1,7 +1,7 @@
 """Issue 19: what a newcomer tripped on before 0.1.0 freezes the names (the API part).
 
 One name, one meaning (``toes_needed`` is what a hub still needs, ``toes_required`` what it
-takes); ``table.pending`` is the pending :class:`Hub`; a play says the number it joins and
+takes); ``table.pending_hub`` is the pending :class:`Hub`; a play says the number it joins and
 the number it leaves open; ``print(state)`` draws; a view's SVG shows the viewer's hand and
 names the seat; an agent that cannot be pickled is told what could not be.
 """
@@ -26,7 +26,7 @@ S = cf.deal(cf.Rules(), seed=1)
 
 def test_toes_needed_is_what_is_still_needed_everywhere() -> None:
     s = S.apply("9-3@9-9")
-    hub = s.table.pending
+    hub = s.table.pending_hub
     assert hub is not None and hub.tile == cf.Tile(9, 9)
     # 9-3 is the first of six toes: five still needed, on the state, the table and the hub
     assert s.toes_needed == s.table.toes_needed == hub.toes_needed == 5
@@ -43,17 +43,17 @@ def test_a_complete_hub_needs_nothing() -> None:
         s = s.apply(rng.choice(s.legal_moves))
     centre = s.table.hubs[0]
     assert centre.is_complete and centre.toes_needed == 0 and centre.toes_required == 6
-    assert s.table.pending is None and s.table.toes_needed == 0
+    assert s.table.pending_hub is None and s.table.toes_needed == 0
 
 
-# -- table.pending is a Hub ---------------------------------------------------------------------
+# -- table.pending_hub is a Hub ---------------------------------------------------------------------
 
 
 def test_table_pending_is_the_pending_hub() -> None:
     t = S.table
-    assert isinstance(t.pending, cf.Hub)
-    assert t.pending is t.hubs[0] and t.pending.tile is S.pending_hub
-    assert t.pending.tile == cf.Tile(9, 9)  # the newcomer's s.table.pending.tile
+    assert isinstance(t.pending_hub, cf.Hub)
+    assert t.pending_hub is t.hubs[0] and t.pending_hub.tile is S.pending_hub
+    assert t.pending_hub.tile == cf.Tile(9, 9)  # the newcomer's s.table.pending_hub.tile
 
 
 @settings(max_examples=examples(120), deadline=None)
@@ -61,11 +61,11 @@ def test_table_pending_is_the_pending_hub() -> None:
 def test_the_pending_hub_agrees_with_the_state(s: cf.State) -> None:
     t = s.table
     if s.pending_hub is None or not s.centre_laid:
-        assert t.pending is None and t.toes_needed == 0
+        assert t.pending_hub is None and t.toes_needed == 0
     else:
-        assert t.pending is not None and t.pending.tile is s.pending_hub
-        assert t.pending.toes_needed == t.toes_needed == s.toes_needed
-        assert t.pending in t.hubs
+        assert t.pending_hub is not None and t.pending_hub.tile is s.pending_hub
+        assert t.pending_hub.toes_needed == t.toes_needed == s.toes_needed
+        assert t.pending_hub in t.hubs
 
 
 # -- what a play joins and leaves open ------------------------------------------------------------

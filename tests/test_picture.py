@@ -198,7 +198,7 @@ def test_property_targets_lie_where_each_legal_move_lays_its_tile(
     legal = [m for m in s.legal_moves if isinstance(m, cf.Play)]
     picture = cf.svg(position, targets=s.legal_moves)
     targets = read_targets(picture)
-    assert sorted(move for move, _ in targets) == sorted(m.uci() for m in legal)
+    assert sorted(move for move, _ in targets) == sorted(m.notation() for m in legal)
     dominoes, slots = read(picture)
     boxes = {tile: box for _, tile, box in dominoes}
     for move, (x0, y0, x1, y1) in targets:

@@ -381,9 +381,9 @@ def test_a_go_is_the_engine_protocols_so_a_library_agent_plays_a_seat_remotely(
                 continue
             assert set(message) >= {"type", "view", "legal", "time_ms", "id"}
             view = View.from_dict(message["view"])  # a chickenfoot/view document, checked
-            assert view.seat == 0 and message["legal"] == [m.uci() for m in view.legal_moves]
+            assert view.seat == 0 and message["legal"] == [m.notation() for m in view.legal_moves]
             move = agent.choose(view, view.legal_moves, random.Random(0))
-            sent = {"type": "move", "move": move.uci(), "id": message["id"]}
+            sent = {"type": "move", "move": move.notation(), "id": message["id"]}
             ws.send_json(sent)
             answered += 1
     assert answered > 5

@@ -101,7 +101,7 @@ class Scripted:
         self.table, self.script = table, script
 
     def choose(self, view: View, legal: LegalMoves, rng: random.Random | None) -> Move:
-        return next(m for m in legal if m.uci() == self.script[self.table.n])
+        return next(m for m in legal if m.notation() == self.script[self.table.n])
 
 
 def _script(rules: Rules, seed: int) -> tuple[list[str], list[State]]:
@@ -113,7 +113,7 @@ def _script(rules: Rules, seed: int) -> tuple[list[str], list[State]]:
     finals: list[State] = []
     while m.round is not None:
         move = rng.choice(list(m.legal_moves))
-        moves.append(move.uci())
+        moves.append(move.notation())
         m = m.apply(move)
         if m.last_round is not None and (not finals or m.last_round is not finals[-1]):
             finals.append(m.last_round)

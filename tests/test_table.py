@@ -22,7 +22,7 @@ T = cf.Tile
 
 def test_feet_and_closed_lines() -> None:
     t = feet().table
-    assert t.centre == T(4, 4) and t.pending is t.hubs[2] and t.toes_needed == 1
+    assert t.centre == T(4, 4) and t.pending_hub is t.hubs[2] and t.toes_needed == 1
     # issue 19: one meaning of toes_needed (still needed), the total is toes_required
     assert [(h.toes_required, h.toes_needed) for h in t.hubs] == [(2, 0), (2, 0), (2, 1)]
     assert [h.tile for h in t.hubs] == [T(4, 4), T(1, 1), T(0, 0)]
@@ -79,8 +79,8 @@ def test_lookups() -> None:
 def test_fresh_deal_and_holder_mode() -> None:
     fresh = cf.deal(cf.Rules(), seed=5).table
     assert fresh.centre == T(9, 9) and len(fresh.hubs) == 1 and fresh.hubs[0].lines == ()
-    assert fresh.pending is fresh.hubs[0] and fresh.pending.tile == T(9, 9)
-    assert fresh.toes_needed == fresh.pending.toes_needed == 6
+    assert fresh.pending_hub is fresh.hubs[0] and fresh.pending_hub.tile == T(9, 9)
+    assert fresh.toes_needed == fresh.pending_hub.toes_needed == 6
     assert fresh.last is None  # the set-aside centre was not placed by a player
     assert fresh.open_ends == () and len(fresh) == 1
     holder = cf.deal(cf.Rules.preset("classic"), seed=3)
@@ -105,10 +105,10 @@ def _check(s: cf.State) -> None:
         assert t == Table(None, (), None, 0, None, {})
         return
     assert t.centre is s.centre and t.hubs[0].tile is s.centre
-    assert (None if t.pending is None else t.pending.tile) is s.pending_hub
+    assert (None if t.pending_hub is None else t.pending_hub.tile) is s.pending_hub
     assert t.toes_needed == (0 if s.pending_hub is None else s.toes_needed)
-    if t.pending is not None:
-        assert t.pending.toes_needed == t.toes_needed == s.toes_needed
+    if t.pending_hub is not None:
+        assert t.pending_hub.toes_needed == t.toes_needed == s.toes_needed
     seen: list[cf.Tile] = [s.centre]
     index = {m.tile: i for i, m in enumerate(s.board)}
     closers = []
@@ -116,7 +116,7 @@ def _check(s: cf.State) -> None:
         assert hub.toes_required == (rules.opening_toes if hub.is_centre else rules.foot_toes)
         assert len(hub.lines) <= hub.toes_required
         assert hub.toes_needed == hub.toes_required - len(hub.lines)
-        assert hub.toes_needed == (t.toes_needed if hub is t.pending else 0)
+        assert hub.toes_needed == (t.toes_needed if hub is t.pending_hub else 0)
         for line in hub.lines:
             assert line.hub is hub.tile
             # the toe carries the hub's number; neighbours touch on equal numbers

@@ -211,7 +211,7 @@ def test_tile_parse_rejects_non_strings(value: Any) -> None:
 )
 def test_move_notation_round_trips_in_canonical_form(text: str, canonical: str) -> None:
     move = parse_move(text)
-    assert str(move) == move.uci() == canonical
+    assert str(move) == move.notation() == canonical
     assert parse_move(canonical) is move
     assert Move.parse(text) is move
 

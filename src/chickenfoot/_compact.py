@@ -40,7 +40,7 @@ def _compact_table(table: Table, centre_text: str) -> list[str]:
     for hub in table.hubs:
         head = f"centre {hub.tile}" if hub.is_centre else f"foot {hub.tile}"
         count = f"{len(hub.lines)}/{hub.toes_required} toes"
-        if hub is table.pending:
+        if hub is table.pending_hub:
             more = plural(table.toes_needed, "more toe")
             count += f", needs {more}"
         out.append(f"{head}  ({count})")

@@ -109,7 +109,7 @@ class Layout:
     # -- sizes ------------------------------------------------------------------------------
 
     def _missing(self, hub: Hub) -> int:
-        return hub.toes_needed if hub is self.table.pending else 0
+        return hub.toes_needed if hub is self.table.pending_hub else 0
 
     def line_height(self, line: Line) -> float:
         """The height of the band a line needs, with everything that grows from it."""
@@ -168,7 +168,7 @@ class Layout:
 
     def _outline(self, tile: Tile) -> str | None:
         last = self.table.last
-        pending = self.table.pending
+        pending = self.table.pending_hub
         if pending is not None and tile == pending.tile:
             return PENDING
         if last is not None and last.tile == tile:

@@ -326,7 +326,7 @@ def go(view: View, legal: Sequence[Move], time_ms: int, rng: list[Any] | None) -
     message: dict[str, Any] = {
         "type": "go",
         "view": view.to_dict(),
-        "legal": [m.uci() for m in legal],
+        "legal": [m.notation() for m in legal],
         "time_ms": time_ms,
     }
     if rng is not None:
@@ -354,6 +354,6 @@ def read_move(message: Mapping[str, Any], legal: Sequence[Move], max_pip: int) -
     except InvalidMoveError:
         raise ProtocolError(f"answered {brief(text)}, which is not a move in notation") from None
     if move not in legal:
-        shown = ", ".join(m.uci() for m in legal[:8]) + (", ..." if len(legal) > 8 else "")
+        shown = ", ".join(m.notation() for m in legal[:8]) + (", ..." if len(legal) > 8 else "")
         raise ProtocolError(f"chose {move}, which is not legal here (legal: {shown})")
     return move

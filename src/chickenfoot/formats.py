@@ -193,7 +193,7 @@ def position_to_dict(state: State) -> dict[str, Any]:
         "version": VERSION,
         "rules": state.rules.to_dict(),
         "centre": str(state.centre),
-        "board": [m.uci() for m in state.board],
+        "board": [m.notation() for m in state.board],
         "hands": [[str(t) for t in hand] for hand in state.hands],
         "boneyard": [str(t) for t in state.boneyard],
         "turn": state.turn,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final, NamedTuple
 
+from chickenfoot.deprecation import deprecated
 from chickenfoot.errors import ArgumentError, InvalidMoveError, brief
 from chickenfoot.tiles import BY_ID, MAX_PIP, Tile, tile_id
 
@@ -41,8 +42,16 @@ class Move:
         """Same as :func:`parse_move`."""
         return parse_move(text, max_pip=max_pip)
 
-    def uci(self) -> str:  # pragma: no cover - overridden
+    def notation(self) -> str:  # pragma: no cover - overridden
+        """The move in the library's move notation (docs: Formats, "Move notation"), as
+        ``str(move)``: ``9-4@9-9``, ``draw``, ``draw:5-3``, ``pass``."""
         raise NotImplementedError
+
+    @deprecated(since="0.1", removed_in="1.0", instead="Move.notation() or str(move)")
+    def uci(self) -> str:
+        """The move notation: the old name of :meth:`notation` (UCI is chess's engine
+        protocol, not this notation)."""
+        return self.notation()
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -57,7 +66,7 @@ class Move:
         return self
 
     def __str__(self) -> str:
-        return self.uci()
+        return self.notation()
 
 
 class Play(Move):
@@ -65,7 +74,7 @@ class Play(Move):
 
     ``anchor`` is ``None`` only for laying the centre in ``holder`` mode.
 
-    >>> Play(Tile(4, 7), Tile(9, 4)).uci()
+    >>> Play(Tile(4, 7), Tile(9, 4)).notation()
     '7-4@9-4'
     >>> Play(Tile(4, 7), Tile(9, 4)) is Play(Tile(7, 4), Tile(4, 9))
     True
@@ -84,7 +93,7 @@ class Play(Move):
             )
         return play_by_ids(tile.id, -1 if anchor is None else anchor.id)
 
-    def uci(self) -> str:
+    def notation(self) -> str:
         """The notation ``TILE@ANCHOR`` (or ``TILE`` for the centre lay)."""
         return str(self.tile) if self.anchor is None else f"{self.tile}@{self.anchor}"
 
@@ -158,7 +167,7 @@ def play_by_ids(t: int, a: int) -> Play:
 class Draw(Move):
     """Draw from the boneyard: the front tile (``draw``) or a named one (``draw:5-3``).
 
-    >>> Draw() is DRAW, Draw(Tile(5, 3)).uci()
+    >>> Draw() is DRAW, Draw(Tile(5, 3)).notation()
     (True, 'draw:5-3')
     """
 
@@ -178,7 +187,7 @@ class Draw(Move):
         object.__setattr__(m, "tile", tile)
         return m
 
-    def uci(self) -> str:
+    def notation(self) -> str:
         """``draw`` or ``draw:TILE``."""
         return "draw" if self.tile is None else f"draw:{self.tile}"
 
@@ -192,7 +201,7 @@ class Draw(Move):
 class Pass(Move):
     """Pass the turn to the next seat.
 
-    >>> Pass() is PASS, PASS.uci()
+    >>> Pass() is PASS, PASS.notation()
     (True, 'pass')
     """
 
@@ -201,7 +210,7 @@ class Pass(Move):
     def __new__(cls) -> Pass:
         return PASS
 
-    def uci(self) -> str:
+    def notation(self) -> str:
         """``pass``."""
         return "pass"
 

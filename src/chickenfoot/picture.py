@@ -162,7 +162,7 @@ def _target(move: Play, box: Mark) -> Iterator[str]:
     lo, hi = min(box.x0, box.x1), max(box.x0, box.x1)
     where = "the centre" if move.anchor is None else str(move.anchor)
     corners = " ".join(_f(v) for v in (lo, box.y0, hi, box.y1))
-    yield f'<g class="target" data-move="{move.uci()}" data-box="{corners}">'
+    yield f'<g class="target" data-move="{move.notation()}" data-box="{corners}">'
     yield f"<title>{move.tile} on {where}</title>"
     yield (
         f'<rect x="{_f(lo + 0.03)}" y="{_f(box.y0 + 0.03)}" width="{_f(hi - lo - 0.06)}" '
@@ -194,7 +194,7 @@ def _targets(
             continue
         known = move.anchor is None and position.table.centre is None
         if not known and (move.anchor is None or move.anchor not in where):
-            raise ArgumentError(f"targets: {move.uci()} has no open place on this table")
+            raise ArgumentError(f"targets: {move.notation()} has no open place on this table")
         out.append((move, where[move.anchor]))
     return out
 

@@ -268,7 +268,8 @@ class State:
         An open end is the outer end of a line: a tile laid there carries ``number`` and
         is written ``X-number@anchor``. A hub is not an open end: the centre (and a double
         laid on a line) takes toes, which go on the hub itself (:attr:`pending_hub`,
-        :attr:`toes_needed`), so right after the deal there is none. While a hub is
+        :attr:`toes_needed`), so right after the deal there is none: :attr:`places` lists
+        every place a tile may go, hubs included. While a hub is
         pending, nothing may be laid on the open ends (only toes); :attr:`Play.joins
         <chickenfoot.Play.joins>` and :attr:`Play.opens <chickenfoot.Play.opens>` say, of
         any legal play, the number it meets and the number it leaves.
@@ -285,6 +286,23 @@ class State:
         return tuple(out)
 
     @property
+    def places(self) -> tuple[tuple[Tile, int], ...]:
+        """Every place a tile may be laid now, hubs included, as ``(anchor tile, number)``:
+        the pending hub alone while one is pending (a toe carries its number), else
+        :attr:`open_ends`; ``()`` before the centre is laid in ``holder`` mode. One call
+        for a front end's glowing places (a tile ``X-number`` goes ``@anchor``).
+
+        >>> from chickenfoot import deal, Rules
+        >>> s = deal(Rules(), seed=1)
+        >>> s.places, s.apply("9-3@9-9").places   # the centre takes toes until it has six
+        (((Tile(9, 9), 9),), ((Tile(9, 9), 9),))
+        """
+        hub = self.pending_hub
+        if hub is not None and self.board:
+            return ((hub, hub.high),)
+        return self.open_ends
+
+    @property
     def table(self) -> Table:
         """The table as a structure: hubs, their toes and lines, how each tile lies.
 
@@ -293,7 +311,7 @@ class State:
 
         >>> from chickenfoot import deal, Rules
         >>> t = deal(Rules(), seed=1).apply("9-3@9-9").table
-        >>> t.centre, t.pending.tile, t.toes_needed, [str(line) for line in t.lines]
+        >>> t.centre, t.pending_hub.tile, t.toes_needed, [str(line) for line in t.lines]
         (Tile(9, 9), Tile(9, 9), 5, ['9|3 -> 3 on 9-3'])
         """
         return table_of(self.rules, self.board, self.pending_hub, self.toes_needed)

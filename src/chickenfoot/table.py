@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from chickenfoot.deprecation import deprecated
 from chickenfoot.errors import ArgumentError, brief
 from chickenfoot.tiles import Tile
 
@@ -103,7 +104,7 @@ class Hub:
     is the line the double closed (``None`` for the centre), named by its toe.
 
     >>> from chickenfoot import Rules, deal
-    >>> hub = deal(Rules(), seed=1).apply("9-3@9-9").table.pending
+    >>> hub = deal(Rules(), seed=1).apply("9-3@9-9").table.pending_hub
     >>> hub.tile, hub.toes_required, hub.toes_needed, hub.toes
     (Tile(9, 9), 6, 5, (Tile(9, 3),))
     """
@@ -139,9 +140,10 @@ class Table:
     """The table of a position: its hubs with their lines, the pending hub and the last tile.
 
     ``hubs`` come in the order they were laid, the centre first; ``centre`` is ``None`` (and
-    ``hubs`` empty) in ``holder`` mode before the centre is laid. ``pending`` is the
-    :class:`Hub` that still needs toes (at most one; ``None`` when there is none) and
-    ``toes_needed`` how many more it needs (``pending.toes_needed``; 0 when none is
+    ``hubs`` empty) in ``holder`` mode before the centre is laid. ``pending_hub`` is
+    the :class:`Hub` that still needs toes (at most one; ``None`` when there is none; the
+    same hub :attr:`State.pending_hub <chickenfoot.State.pending_hub>` names by its tile)
+    and ``toes_needed`` how many more it needs (``pending_hub.toes_needed``; 0 when none is
     pending). ``last`` is the tile placed last, ``None`` when no player has placed one (only
     the set-aside centre is on the table).
 
@@ -153,10 +155,16 @@ class Table:
 
     centre: Tile | None
     hubs: tuple[Hub, ...]
-    pending: Hub | None
+    pending_hub: Hub | None
     toes_needed: int
     last: Placed | None
     _where: dict[Tile, tuple[Placed, Line | None]] = attrs.field(eq=False, repr=False)
+
+    @property
+    @deprecated(since="0.1", removed_in="1.0", instead="Table.pending_hub")
+    def pending(self) -> Hub | None:
+        """The pending hub: the old name of ``pending_hub``."""
+        return self.pending_hub
 
     @property
     def lines(self) -> tuple[Line, ...]:

@@ -126,6 +126,15 @@ class View:
         return self._table.open_ends
 
     @property
+    def places(self) -> tuple[tuple[Tile, int], ...]:
+        """Every place a tile may be laid now, hubs included, as ``(anchor tile, number)``
+        (as :attr:`State.places <chickenfoot.State.places>`)."""
+        hub = self.pending_hub
+        if hub is not None and self.board:
+            return ((hub, hub.high),)
+        return self.open_ends
+
+    @property
     def centre_laid(self) -> bool:
         """Whether the centre is on the table."""
         return bool(self.board)
@@ -221,13 +230,13 @@ class View:
             "rules": self.rules.to_dict(),
             "seat": self.seat,
             "centre": str(self.centre),
-            "board": [m.uci() for m in self.board],
+            "board": [m.notation() for m in self.board],
             "hand": [str(t) for t in self.hand],
             "hand_sizes": list(self.hand_sizes),
             "boneyard_size": self.boneyard_size,
             "turn": self.turn,
             "drawn": None if self.drawn is None else str(self.drawn),
-            "history": [[e.seat, e.move.uci()] for e in self.history],
+            "history": [[e.seat, e.move.notation()] for e in self.history],
             "outcome": None if outcome is None else outcome.to_dict(),
         }
 

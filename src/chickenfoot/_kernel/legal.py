@@ -156,7 +156,7 @@ class LegalMoves(tuple[Move, ...]):
         return 1 if value in self else 0
 
     def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(m.uci() for m in self)})>"
+        return f"<LegalMoves ({', '.join(m.notation() for m in self)})>"
 
 
 LegalMoves.__module__ = "chickenfoot.state"  # its public home, for pickles and the docs

@@ -311,7 +311,7 @@ def _styled(position: State | View, legal: Sequence[Move], width: int) -> Any:
             if kind == "hub":
                 head = len(row.split("  ", 1)[0])
                 text.stylize("bold cyan", 0, head)
-                pending = table.pending
+                pending = table.pending_hub
                 style = "dim"
                 if pending is not None and part is pending:
                     style = "bold green" if pending.tile in anchors else "bold yellow"

@@ -182,7 +182,7 @@ class _Server:
             self.error(f"the view cannot be read: {_said(err)}")
             return
         legal = view.legal_moves
-        if message.get("legal") != [m.uci() for m in legal]:
+        if message.get("legal") != [m.notation() for m in legal]:
             self.error("the legal moves sent are not the view's")
             return
         state = message.get("rng")
@@ -200,7 +200,7 @@ class _Server:
         except Exception as err:
             self.error(f"{type(self.agent).__name__}.choose raised {_said(err)}")
             return
-        text: object = answer.uci() if isinstance(answer, Move) else answer
+        text: object = answer.notation() if isinstance(answer, Move) else answer
         if not isinstance(text, str):
             self.error(f"{type(self.agent).__name__}.choose returned {brief(answer)}")
             return
