@@ -21,7 +21,7 @@ import math
 import pickle
 import random
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, as_completed
 from fractions import Fraction
 from typing import Any, Final, NamedTuple
 
@@ -196,6 +196,17 @@ class SimulationResult:
         return "\n".join([head, *rows])
 
 
+def _is_process_pool(executor: Executor) -> bool:
+    """Whether ``executor`` is a process pool. Its class is imported here, not with the
+    module: it needs ``_multiprocessing``, which some Pythons lack (Pyodide, in a browser),
+    and ``import chickenfoot`` must work there."""
+    try:
+        from concurrent.futures import ProcessPoolExecutor
+    except ImportError:
+        return False
+    return isinstance(executor, ProcessPoolExecutor)
+
+
 def _kind(value: object) -> str:
     name = type(value).__name__[:40]
     return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
@@ -247,7 +258,7 @@ def _check(
         raise checks.invalid("executor", executor, "must be a concurrent.futures.Executor or None")
     if progress is not None and not callable(progress):
         raise checks.invalid("progress", progress, "must be callable or None")
-    if isinstance(executor, ProcessPoolExecutor):
+    if executor is not None and _is_process_pool(executor):
         for i, a in enumerate(agents):
             try:
                 pickle.dumps(a)

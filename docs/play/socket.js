@@ -1,0 +1,58 @@
+// The Play page's transport for the table client of `chickenfoot serve` (table.js): a
+// WebSocket-shaped front of a Web Worker. table.js opens `new WebSocket(...)`, sends its
+// messages and reads the server's; on this page the same calls reach worker.mjs, where the
+// library runs in Pyodide. One client, two transports: the client is not changed.
+"use strict";
+(function () {
+  const params = new URLSearchParams(location.search);
+  const number = (name, low, high, fallback) => {
+    const v = Number(params.get(name));
+    return params.has(name) && Number.isInteger(v) && v >= low && v <= high ? v : fallback;
+  };
+  const settings = {
+    players: number("players", 2, 4, 3),
+    bot: ["random", "greedy", "heuristic"].includes(params.get("bot")) ? params.get("bot") : "heuristic",
+    rounds: params.get("rounds") === "match" ? null : number("rounds", 1, 10, 1),
+    delay: number("delay", 0, 5000, 600),   // ms before each bot move, as serve's --bot-delay
+    pause: number("pause", 0, 600, 20),     // s before the next round, as serve's --round-pause
+  };
+  const timings = window.playTimings = { boot: {}, bot: [], version: null, failed: null };
+  let worker = null;
+
+  function status(text) {
+    const s = document.getElementById("status");
+    if (s) s.textContent = text;
+  }
+
+  class WorkerSocket {
+    constructor() {
+      this.readyState = WorkerSocket.CONNECTING;
+      this.onopen = this.onmessage = this.onclose = this.onerror = null;
+      if (!worker) {
+        worker = new Worker("worker.mjs", { type: "module" });
+        worker.postMessage({ kind: "start", settings });
+      }
+      worker.onmessage = ev => {
+        const d = ev.data;
+        if (d.kind === "message") { if (this.onmessage) this.onmessage({ data: d.text }); }
+        else if (d.kind === "ready") {
+          timings.version = d.version;
+          timings.fetched = d.fetched;
+          this.readyState = WorkerSocket.OPEN;
+          if (this.onopen) this.onopen({});
+        } else if (d.kind === "status") status(d.text);
+        else if (d.kind === "timing") { if (d.name === "bot") timings.bot.push(d.ms); else timings.boot[d.name] = d.ms; }
+        else if (d.kind === "failed") {
+          timings.failed = d.text;
+          status("could not start");
+          const e = document.getElementById("error");
+          if (e) { e.textContent = "The game could not start in this browser: " + d.text; e.hidden = false; }
+        }
+      };
+    }
+    send(text) { if (this.readyState === WorkerSocket.OPEN) worker.postMessage({ kind: "message", text }); }
+    close() {}
+  }
+  WorkerSocket.CONNECTING = 0; WorkerSocket.OPEN = 1; WorkerSocket.CLOSING = 2; WorkerSocket.CLOSED = 3;
+  window.WebSocket = WorkerSocket;
+})();

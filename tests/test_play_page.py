@@ -1,0 +1,162 @@
+"""The Play page's Python, without a browser: the wheel the site serves imports where
+Pyodide would (no Starlette, sqlite3, multiprocessing, numpy or numba), and the worker's
+table (``docs/play/tableplay.py``) plays whole matches through the server's messages.
+
+The page itself, in Chromium, is ``tests/test_play_browser.py`` (``nox -s play_browser``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import play_site
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAY = ROOT / "docs" / "play"
+
+ABSENT_IN_PYODIDE = ("starlette", "uvicorn", "sqlite3", "_multiprocessing", "numpy", "numba")
+"""What the browser's Python lacks (Pyodide leaves sqlite3 and _multiprocessing out of its
+standard library; the others are extras the page does not install)."""
+
+
+def _messages(texts: str) -> list[dict[str, Any]]:
+    return [json.loads(t) for t in json.loads(texts)]
+
+
+@pytest.fixture(scope="module")
+def browser_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    name, data = play_site.chickenfoot_wheel()
+    where = tmp_path_factory.mktemp("wheel")
+    (where / name).write_bytes(data)
+    with zipfile.ZipFile(where / name) as whl:
+        whl.extractall(where / "site-packages")
+    return where / "site-packages"
+
+
+def test_the_wheel_is_the_pure_library_with_its_metadata(browser_wheel: Path) -> None:
+    name, data = play_site.chickenfoot_wheel()
+    assert name.startswith("chickenfoot-") and name.endswith("-py3-none-any.whl")
+    package = browser_wheel / "chickenfoot"
+    assert (package / "state.py").is_file() and (package / "server" / "_table.py").is_file()
+    assert not (package / "_jit").exists() and not (package / "cli").exists()
+    assert not (package / "server" / "static").exists()
+    (info,) = browser_wheel.glob("chickenfoot-*.dist-info")
+    assert "Requires-Dist: attrs" in (info / "METADATA").read_text()
+    record = (info / "RECORD").read_text().splitlines()
+    assert len(record) == len(zipfile.ZipFile(__import__("io").BytesIO(data)).namelist())
+
+
+def test_a_whole_match_plays_where_pyodide_would(browser_wheel: Path) -> None:
+    """In a fresh Python with only the wheel's files and attrs, and the modules Pyodide
+    lacks made unimportable: the worker's table plays a two-round match to its end."""
+    script = f"""
+import sys, json
+for name in {ABSENT_IN_PYODIDE!r}:
+    sys.modules[name] = None
+sys.path[:0] = [{str(browser_wheel)!r}, {str(PLAY)!r}]
+from tableplay import Game
+game = Game(players=2, bot="greedy", rounds=2, seed=3, round_pause=0)
+texts = [json.loads(t) for t in json.loads(game.hello())]
+moves = 0
+while game.table.round is not None:
+    if game.bot_due():
+        texts += [json.loads(t) for t in json.loads(game.bot_move())]
+        continue
+    go = game.table.go_message(0)
+    texts += [json.loads(t) for t in json.loads(game.receive(json.dumps({{"type": "move", "move": go["legal"][0], "id": go["id"]}})))]
+    moves += 1
+import chickenfoot
+print(json.dumps({{"file": chickenfoot.__file__, "moves": moves, "types": sorted({{m["type"] for m in texts}}), "over": texts[-1]["over"]}}))
+"""
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore::DeprecationWarning", "-c", script],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = json.loads(out.stdout)
+    assert result["file"].startswith(str(browser_wheel))  # the wheel's, not the checkout's
+    assert result["moves"] > 0 and result["over"] is True
+    assert result["types"] == ["go", "hello", "table"]
+
+
+def test_the_page_is_told_only_what_seat_0_may_know() -> None:
+    sys.path.insert(0, str(PLAY))
+    from tableplay import Game
+
+    game = Game(players=3, bot="random", rounds=1, seed=5)
+    seen = _messages(game.hello())
+    while game.table.round is not None:
+        if game.bot_due():
+            seen += _messages(game.bot_move())
+        else:
+            go = game.table.go_message(0)
+            assert go is not None
+            move = {"type": "move", "move": go["legal"][-1], "id": go["id"]}
+            seen += _messages(game.receive(json.dumps(move)))
+    end = game.table.match.last_round
+    assert end is not None
+    for m in seen:
+        if m["type"] == "table" and m["view"] is not None:
+            assert m["view"]["seat"] == 0 and m["you"] == 0
+            hidden = {str(t) for s in (1, 2) for t in game.table.match.last_round.hand(s)}
+            assert not hidden & set(m["view"]["hand"])
+        if m["type"] == "go":
+            assert m["view"]["seat"] == 0
+
+
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [
+        ("not json", "not JSON"),
+        ("[1]", "a JSON object"),
+        ('{"type": "move", "move": "pass", "id": 99}', "does not answer the current go"),
+        ('{"type": "move", "move": "1-1@9-9"}', "must carry the id"),
+        ('{"type": "next"}', "no round is waiting"),
+        ('{"type": "rematch"}', "when the match is over"),
+        ('{"type": "launch"}', "unknown message type"),
+    ],
+)
+def test_a_bad_message_is_answered_with_an_error_and_changes_nothing(
+    message: str, says: str
+) -> None:
+    sys.path.insert(0, str(PLAY))
+    from tableplay import Game
+
+    game = Game(players=2, bot="greedy", rounds=1, seed=1)
+    before = game.table.n
+    (answer,) = _messages(game.receive(message))
+    assert answer["type"] == "error" and says in answer["message"]
+    assert game.table.n == before
+
+
+def test_the_served_lock_file_keeps_what_the_worker_loads(tmp_path: Path) -> None:
+    lock = {
+        "info": {"python": "3.12.1"},
+        "packages": {
+            "micropip": {"package_type": "package"},
+            "packaging": {"package_type": "package"},
+            "numpy": {"package_type": "package"},
+            "ssl": {"package_type": "cpython_module"},
+        },
+    }
+    (tmp_path / "pyodide-lock.json").write_text(json.dumps(lock))
+    kept = json.loads(play_site.lock_file(tmp_path))
+    assert sorted(kept["packages"]) == ["micropip", "packaging", "ssl"]
+    assert kept["info"] == lock["info"]
+
+
+def test_the_table_page_is_the_servers_with_the_worker_transport_first() -> None:
+    page = play_site.table_page()
+    server = (play_site.STATIC / "table.html").read_text()
+    assert "/static/" not in page and 'href="/"' not in page
+    assert page.index('<script src="socket.js">') < page.index('<script src="table.js">')
+    for hook in ("data-round-end", 'id="hand"', 'id="picture"'):
+        assert hook in server and hook in page

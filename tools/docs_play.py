@@ -1,0 +1,58 @@
+"""mkdocs hook: the Play page's files (``tools/play_site.py`` makes them) added to the site.
+
+Pyodide's runtime under ``pyodide/``, the wheels under ``play/wheels/``, and the server's
+table page and its client under ``play/``; see ``tools/play_site.py``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+
+def _site() -> Any:
+    # loaded by path: mkdocs loads this hook by path, not as part of a package
+    spec = importlib.util.spec_from_file_location(
+        "cf_play_site", Path(__file__).with_name("play_site.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
+    site = _site()
+    try:
+        return _add(site, files, config)
+    except site.SiteError as err:
+        raise PluginError(f"docs: the Play page: {err}") from None
+
+
+def _add(site: Any, files: Files, config: Any) -> Files:
+    cache = site.ROOT / "build" / "play"
+    npm = site.pyodide_dir(cache)
+    for name in site.PYODIDE_FILES:
+        if name == "pyodide-lock.json":
+            files.append(File.generated(config, f"pyodide/{name}", content=site.lock_file(npm)))
+        else:
+            files.append(File.generated(config, f"pyodide/{name}", abs_src_path=str(npm / name)))
+    names: dict[str, str] = {}
+    for wheel in site.downloaded_wheels(cache):
+        names[wheel.name.split("-")[0]] = wheel.name
+        files.append(File.generated(config, f"play/wheels/{wheel.name}", abs_src_path=str(wheel)))
+    name, data = site.chickenfoot_wheel()
+    names["chickenfoot"] = name
+    files.append(File.generated(config, f"play/wheels/{name}", content=data))
+    manifest = json.dumps(names, indent=1, sort_keys=True)
+    files.append(File.generated(config, "play/wheels/wheels.json", content=manifest))
+    for static in site.SERVER_STATIC:
+        path = str(site.STATIC / static)
+        files.append(File.generated(config, f"play/{static}", abs_src_path=path))
+    files.append(File.generated(config, "play/table.html", content=site.table_page()))
+    return files

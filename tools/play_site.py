@@ -1,0 +1,186 @@
+"""The Play page's files, so that the docs site plays a match with no server.
+
+The Play page (``docs/play/``) runs the library itself in the browser: Pyodide in a Web
+Worker, playing through the table client of ``chickenfoot serve``. At build time this hook
+adds to the site, all from our own files (no CDN; the built site works offline):
+
+- ``pyodide/``: Pyodide's runtime from the npm package ``pyodide`` (``PYODIDE``), installed
+  with npm into ``build/play/npm`` on the first build;
+- ``play/wheels/``: the wheels the worker installs with micropip from the site's own URL:
+  chickenfoot's, made here from ``src/chickenfoot`` (pure Python: numba does not exist in
+  Pyodide, the pure path serves), and attrs', micropip's and packaging's, downloaded once
+  with pip into ``build/play/wheels``; ``play/wheels/wheels.json`` names them;
+- ``play/table.html``, ``table.js``, ``style.css``, ``favicon.svg``: the table page of
+  ``chickenfoot serve`` (``src/chickenfoot/server/static``), the page only pointed at these
+  files and given ``socket.js`` first, the Worker transport of the same client.
+
+``tools/docs_play.py`` (an mkdocs hook) adds them to the site; Read the Docs runs it too
+(``.readthedocs.yaml`` has Node.js for npm). Nothing here needs mkdocs, so the tests use it
+as it is (``tests/test_play_page.py``).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+
+class SiteError(Exception):
+    """A file of the Play page that cannot be made; the message says why."""
+
+
+PYODIDE = "0.26.4"
+"""The npm ``pyodide`` release (Python 3.12); its micropip is 0.6.0 and packaging 23.2."""
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.js",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+"""What the worker loads of the npm package (its maps, types and consoles stay out)."""
+WHEELS = ("micropip==0.6.0", "packaging==23.2", "attrs==25.4.0")
+"""Installed in the worker before chickenfoot: micropip (which needs packaging) and attrs,
+chickenfoot's one dependency."""
+SERVER_STATIC = ("table.js", "style.css", "favicon.svg")
+LEFT_OUT = (
+    "__main__.py", "_jit/", "batch/", "cli/", "encoding.py", "openspiel.py", "_openspiel_",
+    "pettingzoo.py", "server/static/",
+)  # fmt: skip
+"""What the browser's wheel leaves out of ``src/chickenfoot``: what needs numba or numpy
+(the compiled kernels, the batch engine, the encodings), the command line and the
+adapters, and the server's page files (served beside it): 0.35 MB of wheel down to 0.2."""
+LOCK_KEPT = ("micropip", "packaging")
+"""What the served ``pyodide-lock.json`` keeps of Pyodide's 310 packages: the two the worker
+loads, and the standard library's modules Pyodide leaves out (for its error messages);
+the whole file is 0.1 MB the page never needs."""
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src" / "chickenfoot"
+STATIC = SRC / "server" / "static"
+
+
+def _run(command: list[str], what: str) -> None:
+    try:
+        subprocess.run(command, check=True, capture_output=True, text=True, timeout=600)
+    except FileNotFoundError:
+        raise SiteError(f"{what} needs {command[0]} (Debian: apt-get install npm)") from None
+    except subprocess.CalledProcessError as err:
+        tail = (err.stderr or err.stdout or "").strip().splitlines()[-3:]
+        raise SiteError(f"{what} failed: {' / '.join(tail)}") from None
+
+
+def pyodide_dir(cache: Path) -> Path:
+    """The npm package's folder, installed with npm on the first build."""
+    where = cache / "npm" / "node_modules" / "pyodide"
+    if not all((where / name).is_file() for name in PYODIDE_FILES) or _version(where) != PYODIDE:
+        npm = shutil.which("npm") or "npm"
+        command = [npm, "install", "--silent", "--no-audit", "--no-fund", "--no-save"]
+        _run(
+            [*command, "--prefix", str(cache / "npm"), f"pyodide@{PYODIDE}"], "npm install pyodide"
+        )
+    return where
+
+
+def _version(where: Path) -> str | None:
+    try:
+        return str(json.loads((where / "package.json").read_text())["version"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def downloaded_wheels(cache: Path) -> list[Path]:
+    """micropip's, packaging's and attrs' wheels, downloaded once with pip."""
+    folder = cache / "wheels"
+    names = [w.replace("==", "-") + "-" for w in WHEELS]
+    found = [next(iter(sorted(folder.glob(f"{n}*.whl"))), None) for n in names]
+    if None in found:
+        command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+        _run([*command, "--only-binary", ":all:", "--dest", str(folder), *WHEELS], "pip download")
+        found = [next(iter(sorted(folder.glob(f"{n}*.whl"))), None) for n in names]
+    missing = [w for w, f in zip(WHEELS, found, strict=True) if f is None]
+    if missing:
+        raise SiteError(f"pip download gave no wheel of {missing}")
+    return [f for f in found if f is not None]
+
+
+def _version_of_package() -> str:
+    match = re.search(r'^__version__ = "([^"]+)"', (SRC / "__init__.py").read_text(), re.M)
+    if match is None:
+        raise SiteError("no __version__ in src/chickenfoot/__init__.py")
+    return match[1]
+
+
+def _dependencies() -> list[str]:
+    match = re.search(r"^dependencies = \[(.*?)\]", (ROOT / "pyproject.toml").read_text(), re.M)
+    if match is None:
+        raise SiteError("no dependencies in pyproject.toml")
+    return re.findall(r'"([^"]+)"', match[1])
+
+
+def chickenfoot_wheel() -> tuple[str, bytes]:
+    """A pure-Python wheel of ``src/chickenfoot`` (name, bytes): its modules, no caches.
+
+    Made here, not by a build backend: the docs build needs no build tools, and the wheel
+    is what the source tree is now (a picture cannot be of another version).
+    """
+    version = _version_of_package()
+    dist_info = f"chickenfoot-{version}.dist-info"
+    files: list[tuple[str, bytes]] = []
+    for path in sorted(SRC.rglob("*")):
+        inner = path.relative_to(SRC).as_posix()
+        if inner.startswith(LEFT_OUT) or not path.is_file() or "__pycache__" in path.parts:
+            continue
+        if path.suffix != ".pyc":
+            files.append((f"chickenfoot/{path.relative_to(SRC).as_posix()}", path.read_bytes()))
+    metadata = "Metadata-Version: 2.1\nName: chickenfoot\nVersion: " + version + "\n"
+    metadata += "".join(f"Requires-Dist: {d}\n" for d in _dependencies())
+    files.append((f"{dist_info}/METADATA", metadata.encode()))
+    wheel = "Wheel-Version: 1.0\nGenerator: tools/docs_play.py\nRoot-Is-Purelib: true\n"
+    files.append((f"{dist_info}/WHEEL", (wheel + "Tag: py3-none-any\n").encode()))
+    record = []
+    for name, data in files:
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.append(f"{name},sha256={digest},{len(data)}")
+    record.append(f"{dist_info}/RECORD,,")
+    files.append((f"{dist_info}/RECORD", ("\n".join(record) + "\n").encode()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as whl:
+        for name, data in files:
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            whl.writestr(info, data)
+    return f"chickenfoot-{version}-py3-none-any.whl", out.getvalue()
+
+
+def lock_file(npm: Path) -> str:
+    """Pyodide's ``pyodide-lock.json`` with only what the worker needs (``LOCK_KEPT``)."""
+    lock = json.loads((npm / "pyodide-lock.json").read_text(encoding="utf-8"))
+    lock["packages"] = {
+        name: entry
+        for name, entry in lock["packages"].items()
+        if name in LOCK_KEPT or entry.get("package_type") == "cpython_module"
+    }
+    return json.dumps(lock, separators=(",", ":"), sort_keys=True)
+
+
+def table_page() -> str:
+    """The server's table page, pointed at the Play page's copies of its files, with the
+    Worker transport (``socket.js``) loaded before the client."""
+    page = (STATIC / "table.html").read_text(encoding="utf-8")
+    if "/static/table.js" not in page:
+        raise SiteError("src/chickenfoot/server/static/table.html loads no table.js")
+    page = page.replace('"/static/', '"')
+    page = page.replace('href="/"', 'href="../" target="_top"')
+    page = page.replace(
+        '<script src="table.js">', '<script src="socket.js"></script>\n<script src="table.js">', 1
+    )
+    return page
