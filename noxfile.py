@@ -58,6 +58,7 @@ def tests(session: nox.Session) -> None:
         "--cov-branch",
         "--cov-report=term",
         "--ignore=tests/test_server_browser.py",  # a session of its own: serve_browser
+        "--ignore=tests/test_play_browser.py",  # a session of its own: play_browser
         *without_numba,
         *session.posargs,
     )
@@ -234,11 +235,56 @@ def strength(session: nox.Session) -> None:
     session.run("python", "bench/strength.py", *session.posargs)
 
 
+def _apt_tool(session: nox.Session, command: str, package: str, why: str) -> None:
+    """``command`` on the PATH: installed with apt-get when missing and this runs as root
+    (the package lists may be stale on a new machine: updated once), else an error."""
+    import os
+    import shutil
+
+    if shutil.which(command) is None and shutil.which("apt-get") and os.geteuid() == 0:
+        session.run("bash", "-c", f"apt-get install -y -q {package} || "
+                    f"(apt-get update -q && apt-get install -y -q {package})", external=True)  # fmt: skip
+    if shutil.which(command) is None:
+        session.error(f"{command} is needed for {why} (Debian: apt-get install {package})")
+
+
 @nox.session
 def docs(session: nox.Session) -> None:
-    """Build the documentation site (mkdocs-material + mkdocstrings)."""
+    """Build the documentation site (mkdocs-material + mkdocstrings), the Play page included:
+    its hook installs Pyodide with npm (into ``build/play``, once) and downloads the wheels
+    the page installs (micropip, packaging, attrs) with pip."""
     session.install(".", "-r", "docs/requirements.txt")  # what Read the Docs installs
+    _apt_tool(session, "npm", "npm", "the Play page's Pyodide (npm package pyodide)")
     session.run("mkdocs", "build", "--strict", env={"NO_MKDOCS_2_WARNING": "1"})
+
+
+@nox.session
+def play_browser(session: nox.Session) -> None:
+    """The docs site's Play page in Debian's Chromium (Playwright, never a browser
+    download): the site built into ``build/play_site`` and served on the loopback with
+    every other host unreachable, a whole round played by clicking at 390 and 1280 px,
+    no request leaving the loopback, axe-core (from npm, into ``build/axe``) on the Play
+    page, its table and the rules page; screenshots in ``build/play_screens/`` (look at
+    them). Chromium and npm are installed with apt-get when missing and this runs as root.
+    ``python bench/play_page.py`` measures the page (bytes, times) on the same site."""
+    import os
+    import shutil
+
+    session.install(".", "-r", "docs/requirements.txt", *TEST_DEPS, "playwright>=1.40")
+    browsers = ("chromium", "chromium-browser", "google-chrome")
+    if not any(shutil.which(n) for n in browsers) and os.environ.get("CHROMIUM") is None:
+        _apt_tool(session, "chromium", "chromium", "the Play page's browser test")
+    _apt_tool(session, "npm", "npm", "Pyodide and axe-core")
+    axe = Path("build/axe")
+    session.run("npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(axe),
+                "axe-core@4", external=True)  # fmt: skip
+    site = Path("build/play_site")
+    session.run("mkdocs", "build", "--strict", "--quiet", "-d", str(site),
+                env={"NO_MKDOCS_2_WARNING": "1"})  # fmt: skip
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_play_browser.py",
+                "--no-header", *session.posargs,
+                env={"AXE_JS": str(axe.resolve() / "node_modules/axe-core/axe.min.js"),
+                     "PLAY_SITE": str(site.resolve())})  # fmt: skip
 
 
 @nox.session
