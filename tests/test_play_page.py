@@ -84,7 +84,7 @@ print(json.dumps({{"file": chickenfoot.__file__, "moves": moves, "types": sorted
     result = json.loads(out.stdout)
     assert result["file"].startswith(str(browser_wheel))  # the wheel's, not the checkout's
     assert result["moves"] > 0 and result["over"] is True
-    assert result["types"] == ["go", "hello", "table"]
+    assert result["types"] == ["go", "hello", "moved", "table"]
 
 
 def test_the_page_is_told_only_what_seat_0_may_know() -> None:
@@ -103,11 +103,14 @@ def test_the_page_is_told_only_what_seat_0_may_know() -> None:
             seen += _messages(game.receive(json.dumps(move)))
     end = game.table.match.last_round
     assert end is not None
+    assert {m["type"] for m in seen} == {"hello", "table", "moved", "go"}
     for m in seen:
         if m["type"] == "table" and m["view"] is not None:
             assert m["view"]["seat"] == 0 and m["you"] == 0
             hidden = {str(t) for s in (1, 2) for t in game.table.match.last_round.hand(s)}
             assert not hidden & set(m["view"]["hand"])
+        if m["type"] == "moved" and "hand" in m:
+            assert not {str(t) for s in (1, 2) for t in end.hand(s)} & set(m["hand"])
         if m["type"] == "go":
             assert m["view"]["seat"] == 0
 

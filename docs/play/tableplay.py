@@ -1,10 +1,11 @@
 """The Play page's table: you against the library's bots, in the browser's Web Worker.
 
 The worker (``worker.mjs``) runs this in Pyodide and hands it the messages the page's table
-client sends (``hello``, ``move``, ``next``, ``rematch``, ``ping``); it answers with the
-messages ``chickenfoot serve`` sends (``hello``, ``table``, ``go``, ``error``), made by the
-server's own code (``Table.state_message`` and ``Table.go_message``), so the page cannot tell
-the worker from a server. It is one table with one person (seat 0, "You") and bots, played
+client sends (``hello``, ``move``, ``next``, ``rematch``, ``table``, ``ping``); it answers
+with the messages ``chickenfoot serve`` sends (``hello``, ``table``, ``moved``, ``go``,
+``error``), made and queued by the server's own code (its ``Table`` and its announcements:
+``send_table``, ``announce_move``, ``announce_table`` into a ``Connection``), so the page
+cannot tell the worker from a server. It is one table with one person (seat 0, "You") and bots, played
 the way the server's hub plays one: a person's move is checked, played and announced, then
 the bots move one by one (the worker paces them), and when a round ends the next waits
 ``round_pause`` seconds, or until you ask for it.
@@ -20,11 +21,21 @@ import secrets
 import time
 from typing import Any
 
+from tableplay_messages import (
+    PROTOCOL,
+    Connection,
+    RefusedError,
+    SeatRow,
+    Table,
+    announce_move,
+    announce_table,
+    encode,
+    send_table,
+)
+
 from chickenfoot import Rounds, Rules
 from chickenfoot.agents import Agent, ask
 from chickenfoot.specs import Trust, parse_spec
-
-from tableplay_messages import PROTOCOL, RefusedError, SeatRow, Table
 
 BOTS = ("random", "greedy", "heuristic")
 """The bots the page offers: the library's built-in agents that need no numba."""
@@ -48,7 +59,11 @@ class Game:
     ) -> None:
         if bot not in BOTS or not 2 <= players <= 4:
             raise ValueError(f"players must be 2 to 4 and the bot one of {BOTS}")
-        rules = Rules(players=players) if rounds is None else Rules(players=players, match=Rounds(rounds))
+        rules = (
+            Rules(players=players)
+            if rounds is None
+            else Rules(players=players, match=Rounds(rounds))
+        )
         seats = [SeatRow(0, "person", "", TOKEN, "You")]
         seats += [SeatRow(s, "bot", bot, None, NAMES[s - 1]) for s in range(1, players)]
         self.table = Table("play", rules, secrets.randbits(63) if seed is None else seed, seats)
@@ -57,63 +72,83 @@ class Game:
             s: parse_spec(bot).build(trust=Trust.data()) for s in range(1, players)
         }
         self._rng = random.Random(seed)
+        self.connection = Connection(0, picture=True)
+        """The page, as the server's announcements see a connection: seat 0, with the picture."""
         self.bot_ms: list[float] = []
         """How long each bot move took to choose, play and announce, in milliseconds."""
 
     # -- what the page is sent ---------------------------------------------------------------
 
-    def _announce(self) -> list[dict[str, Any]]:
-        table = self.table
-        messages = [table.state_message(0, [True] * table.rules.players)]
-        go = table.go_message(0)
-        if go is not None:
-            messages.append(go)
-        return messages
+    def _connected(self) -> list[bool]:
+        return [True] * self.table.rules.players
+
+    def _sent(self) -> str:
+        """What the server's announcements queued for the page (a JSON list of texts)."""
+        texts = []
+        queue = self.connection.queue
+        while not queue.empty():
+            text = queue.get_nowait()
+            if text is not None:
+                texts.append(text if isinstance(text, str) else encode(text))
+        return json.dumps(texts)
 
     def hello(self) -> str:
         """The server's answer to the client's ``hello``: hello, the table, a ``go``."""
-        welcome = {"type": "hello", "protocol": PROTOCOL, "table": "play", "seat": 0, "role": "player"}
-        return _texts([welcome, *self._announce()])
+        self.connection.put(
+            encode(
+                {
+                    "type": "hello",
+                    "protocol": PROTOCOL,
+                    "table": "play",
+                    "seat": 0,
+                    "role": "player",
+                }
+            )
+        )
+        send_table(self.table, self.connection, self._connected())
+        return self._sent()
 
     def receive(self, text: str) -> str:
-        """The answer to one message of the page's client (a JSON list of messages)."""
+        """The answer to one message of the page's client (a JSON list of texts)."""
         try:
             message = json.loads(text)
         except ValueError:
-            return _texts([{"type": "error", "message": "not JSON"}])
+            return _error("not JSON")
         if not isinstance(message, dict):
-            return _texts([{"type": "error", "message": "a message is a JSON object"}])
+            return _error("a message is a JSON object")
         kind = message.get("type")
         try:
             if kind == "move":
-                table = self.table
-                move = table.check_move(0, message)
-                self._commit(move, forced=len(table.legal) == 1)
-                return _texts(self._announce())
-            if kind == "next":
+                move = self.table.check_move(0, message)
+                self._commit(move, forced=len(self.table.legal) == 1)
+            elif kind == "next":
                 if not self.table.paused:
                     raise RefusedError("no round is waiting to start")
                 self.table.resume()
-                return _texts(self._announce())
-            if kind == "rematch":
+                announce_table(self.table, [self.connection], self._connected())
+            elif kind == "rematch":
                 if self.table.round is not None:
                     raise RefusedError("a rematch is for when the match is over")
                 self.table.restart(secrets.randbits(63))
-                return _texts(self._announce())
-            if kind == "table":
-                return _texts(self._announce())
-            if kind == "ping":
-                return _texts([{"type": "pong", "id": None}])
+                announce_table(self.table, [self.connection], self._connected())
+            elif kind == "table":
+                send_table(self.table, self.connection, self._connected())
+            elif kind == "ping":
+                self.connection.put(encode({"type": "pong", "id": None}))
+            else:
+                return _error(f"unknown message type {str(kind)[:40]!r}")
         except RefusedError as err:
-            return _texts([{"type": "error", "message": str(err)}])
-        return _texts([{"type": "error", "message": f"unknown message type {str(kind)[:40]!r}"}])
+            return _error(str(err))
+        return self._sent()
 
     def _commit(self, move: Any, *, forced: bool) -> None:
+        """Play and announce a move, as the server's hub does (a new round waits)."""
         table = self.table
         rounds = table.match.rounds_played
         table.play(move, forced=forced)
         if table.match.rounds_played != rounds and table.round is not None and self.round_pause:
             table.pause(self.round_pause)
+        announce_move(table, [self.connection], self._connected())
 
     # -- the bots ------------------------------------------------------------------------------
 
@@ -134,7 +169,7 @@ class Game:
         assert state is not None and self.bot_due()
         move = ask(self._agents[state.turn], state, random.Random(self._rng.random()))
         self._commit(move, forced=len(state.legal_moves) == 1)
-        out = _texts(self._announce())
+        out = self._sent()
         self.bot_ms.append((time.perf_counter() - began) * 1000)
         return out
 
@@ -147,10 +182,10 @@ class Game:
         """The countdown is over: the round waiting starts (nothing if it started already)."""
         if self.table.paused and self.pause_left() <= 0:
             self.table.resume()
-            return _texts(self._announce())
-        return "[]"
+            announce_table(self.table, [self.connection], self._connected())
+        return self._sent()
 
 
-def _texts(messages: list[dict[str, Any]]) -> str:
-    """Messages as the server writes them, one JSON text each, in a JSON list."""
-    return json.dumps([json.dumps(m, separators=(",", ":")) for m in messages])
+def _error(text: str) -> str:
+    """An ``error`` message (not fatal: the page goes on), as the server sends one."""
+    return json.dumps([encode({"type": "error", "message": text})])

@@ -1,8 +1,9 @@
 """Where the Play page's messages come from: the server's own message-making.
 
-``Table`` (``state_message``, ``go_message``, ``check_move``), ``SeatRow``,
-``RefusedError`` and ``PROTOCOL`` are those of ``chickenfoot serve``, so the worker sends
-exactly what the server sends. TEMPORARY: until the server's message-making is importable
+``Table`` (``state_message``, ``moved_message``, ``go_message``, ``check_move``), the
+announcements (``Connection``, ``send_table``, ``announce_move``, ``announce_table``,
+``encode``), ``SeatRow``, ``RefusedError`` and ``PROTOCOL`` are those of ``chickenfoot
+serve``, so the worker sends exactly what the server sends. TEMPORARY: until the server's message-making is importable
 without Starlette and sqlite3, the server package is entered without running its
 ``__init__`` (which imports Starlette) and ``sqlite3``, absent from Pyodide, is stood in for
 (only ``Store`` uses it; the worker has no store).
@@ -34,11 +35,27 @@ def _enter_server_package() -> None:
 _enter_server_package()
 _table = importlib.import_module("chickenfoot.server._table")
 _store = importlib.import_module("chickenfoot.server._store")
+_announce = importlib.import_module("chickenfoot.server._announce")
 
 from chickenfoot._protocol import PROTOCOL  # noqa: E402
 
 Table = _table.Table
 RefusedError = _table.RefusedError
 SeatRow = _store.SeatRow
+Connection = _announce.Connection
+announce_move = _announce.announce_move
+announce_table = _announce.announce_table
+send_table = _announce.send_table
+encode = _announce.encode
 
-__all__ = ["PROTOCOL", "RefusedError", "SeatRow", "Table"]
+__all__ = [
+    "PROTOCOL",
+    "Connection",
+    "RefusedError",
+    "SeatRow",
+    "Table",
+    "announce_move",
+    "announce_table",
+    "encode",
+    "send_table",
+]
