@@ -4,8 +4,10 @@ time to the first legal move cold and warm, and a bot's move time.
     nox -s play_browser                       # builds build/play_site (or: mkdocs build -d ...)
     python bench/play_page.py [--site build/play_site] [--runs 3]
 
-A fresh browser profile (its disk cache empty) loads the Play page ("cold"), then loads it
-again ("warm": the browser's cache revalidated, Chromium's compiled-WebAssembly cache). The
+A fresh browser profile (its disk cache empty) loads the Play page ("cold"), then, after
+``--settle`` seconds (a later visit: meanwhile the page keeps its memory snapshot of
+Python, and Chromium its compiled WebAssembly), loads it again ("warm": every file
+revalidated from the browser's cache, Python started from the snapshot). The
 site is served as a plain static host serves it: no compression, ``Cache-Control:
 no-cache`` (every file revalidated on the warm load). Every other host is unreachable
 (``--host-resolver-rules``). Bytes are Resource Timing's ``transferSize`` summed over the
@@ -63,7 +65,12 @@ def load(page: Any, url: str) -> dict[str, Any]:
     page.wait_for_timeout(300)
     worker = sum(entry[1] for entry in timings["fetched"])
     total = page.evaluate(RESOURCES) + frame.evaluate(RESOURCES) + worker
-    return {"seconds": seconds, "bytes": total, "worker": timings["boot"]}
+    return {
+        "seconds": seconds,
+        "bytes": total,
+        "worker": {k: round(v) for k, v in timings["boot"].items()},
+        "restored": timings.get("restored"),
+    }
 
 
 def bot_moves(page: Any, count: int) -> list[float]:
@@ -92,6 +99,7 @@ def main() -> None:
     ap.add_argument("--site", default=str(ROOT / "build" / "play_site"))
     ap.add_argument("--runs", type=int, default=3, help="fresh profiles, each cold then warm")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--settle", type=float, default=25, help="seconds between cold and warm")
     args = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Site, directory=args.site))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -109,6 +117,9 @@ def main() -> None:
             )
             page = context.new_page()
             cold.append(load(page, url))
+            page.wait_for_timeout(args.settle * 1000)  # a later visit: the caches written
+            frame = page.frame(url=lambda u: "table.html" in u)
+            print("snapshot:", frame.evaluate("window.playTimings.snapshot"))
             warm.append(load(page, url))
             bots += bot_moves(page, 12)
             context.close()
@@ -119,7 +130,7 @@ def main() -> None:
             f"{name}: first legal move {statistics.median(r['seconds'] for r in runs):.2f} s "
             f"(runs: {each}), "
             f"{statistics.median(r['bytes'] for r in runs) / 1e6:.3f} MB transferred; "
-            f"worker: {runs[-1]['worker']}"
+            f"worker: {runs[-1]['worker']}, from a snapshot: {runs[-1]['restored']}"
         )
     print(
         f"bot move: median {statistics.median(bots):.0f} ms, max {max(bots):.0f} ms "

@@ -5,7 +5,8 @@ play_browser`` builds it), served on the loopback with every other host unreacha
 At phone (390 px) and desktop (1280 px) widths a person plays a whole round against the
 bots by clicking only what a person clicks: a playable tile of the hand (``data-tile``),
 then a glowing place on the board (``data-move`` inside the table's ``<svg>``), or the draw
-and pass buttons, until the round's end shows every hand (``data-round-end``). Every
+and pass buttons, until the round's end shows every hand (``data-round-end``); the page,
+visited again, starts from the memory snapshot the first visit left, and plays. Every
 request goes to the loopback (requests elsewhere are blocked, and none is made); the
 worker runs the site's own wheel of the library. axe-core (``AXE_JS``, or ``build/axe``)
 checks the Play page, the table in it and the rules page; screenshots go to
@@ -163,6 +164,19 @@ def test_a_whole_round_on_the_play_page_by_clicking_with_no_other_host(
         assert frame.evaluate("window.playTimings.bot.length") > 0
         page.screenshot(path=str(SHOTS / f"play-{width}-round-end.png"), full_page=True)
         serious_violations(frame, f"the round's end at {width} px")
+
+        # the first visit left a memory snapshot of Python; the next visit starts from it
+        frame.wait_for_function("window.playTimings.snapshot", timeout=FIRST_MOVE_MS)
+        assert frame.evaluate("window.playTimings.snapshot").startswith("kept")
+        page.reload()
+        frame = page.frame(url=lambda url: "table.html" in url)
+        assert frame is not None
+        frame.locator("#hand button.tile.playable, #actions button[data-move]").first.wait_for(
+            timeout=FIRST_MOVE_MS
+        )
+        assert frame.evaluate("window.playTimings.restored") is True
+        while not take_turn(frame):  # and it plays
+            time.sleep(0.05)
 
         page.goto(site + "/rules/")
         page.locator("figure.rules-picture img").first.wait_for()

@@ -43,12 +43,16 @@ def _add(site: Any, files: Files, config: Any) -> Files:
         else:
             files.append(File.generated(config, f"pyodide/{name}", abs_src_path=str(npm / name)))
     names: dict[str, str] = {}
+    held: dict[str, bytes] = {}
     for wheel in site.downloaded_wheels(cache):
         names[wheel.name.split("-")[0]] = wheel.name
+        held[wheel.name] = wheel.read_bytes()
         files.append(File.generated(config, f"play/wheels/{wheel.name}", abs_src_path=str(wheel)))
     name, data = site.chickenfoot_wheel()
     names["chickenfoot"] = name
+    held[name] = data
     files.append(File.generated(config, f"play/wheels/{name}", content=data))
+    names["key"] = site.snapshot_key(held)
     manifest = json.dumps(names, indent=1, sort_keys=True)
     files.append(File.generated(config, "play/wheels/wheels.json", content=manifest))
     for static in site.SERVER_STATIC:

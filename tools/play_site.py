@@ -12,7 +12,7 @@ adds to the site, all from our own files (no CDN; the built site works offline):
   with pip into ``build/play/wheels``; ``play/wheels/wheels.json`` names them;
 - ``play/table.html``, ``table.js``, ``style.css``, ``favicon.svg``: the table page of
   ``chickenfoot serve`` (``src/chickenfoot/server/static``), the page only pointed at these
-  files and given ``socket.js`` first, the Worker transport of the same client.
+  files and given ``socket.js`` (in its head), the Worker transport of the same client.
 
 ``tools/docs_play.py`` (an mkdocs hook) adds them to the site; Read the Docs runs it too
 (``.readthedocs.yaml`` has Node.js for npm). Nothing here needs mkdocs, so the tests use it
@@ -161,6 +161,22 @@ def chickenfoot_wheel() -> tuple[str, bytes]:
     return f"chickenfoot-{version}-py3-none-any.whl", out.getvalue()
 
 
+GLUE = ("tableplay.py", "tableplay_messages.py")
+"""The worker's own Python, in ``docs/play/``: a memory snapshot holds it imported."""
+
+
+def snapshot_key(wheels: dict[str, bytes]) -> str:
+    """The name a browser keeps the Play page's memory snapshot under: a hash of what the
+    snapshot holds (Pyodide's version, the wheels installed, the worker's Python), so that a
+    site built from other files never starts from it."""
+    digest = hashlib.sha256(PYODIDE.encode())
+    for name, data in sorted(wheels.items()):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    for name in GLUE:
+        digest.update(name.encode() + b"\0" + (ROOT / "docs" / "play" / name).read_bytes())
+    return "snapshot-" + digest.hexdigest()[:32]
+
+
 def lock_file(npm: Path) -> str:
     """Pyodide's ``pyodide-lock.json`` with only what the worker needs (``LOCK_KEPT``)."""
     lock = json.loads((npm / "pyodide-lock.json").read_text(encoding="utf-8"))
@@ -174,7 +190,8 @@ def lock_file(npm: Path) -> str:
 
 def table_page() -> str:
     """The server's table page, pointed at the Play page's copies of its files, with the
-    Worker transport (``socket.js``) loaded before the client."""
+    Worker transport (``socket.js``) in its head: loaded before the client, it starts the
+    worker while the rest of the page loads."""
     page = (STATIC / "table.html").read_text(encoding="utf-8")
     if "/static/table.js" not in page:
         raise SiteError("src/chickenfoot/server/static/table.html loads no table.js")
@@ -184,7 +201,6 @@ def table_page() -> str:
     page = page.replace('<div id="picture">', '<div id="picture" tabindex="0">')
     page = page.replace('"/static/', '"')
     page = page.replace('href="/"', 'href="../" target="_top"')
-    page = page.replace(
-        '<script src="table.js">', '<script src="socket.js"></script>\n<script src="table.js">', 1
-    )
-    return page
+    if "</head>" not in page:
+        raise SiteError("src/chickenfoot/server/static/table.html has no head")
+    return page.replace("</head>", '<script src="socket.js"></script>\n</head>', 1)

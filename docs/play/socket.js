@@ -17,7 +17,19 @@
     pause: number("pause", 0, 600, 20),     // s before the next round, as serve's --round-pause
   };
   const timings = window.playTimings = { boot: {}, bot: [], version: null, failed: null };
-  let worker = null;
+  // The worker starts at once (this script is in the page's head): Python loads while the
+  // page and its client do; what it says before the client connects waits for it.
+  const worker = new Worker("worker.mjs", { type: "module" });
+  let early = [];
+  worker.onmessage = ev => early.push(ev);
+  worker.postMessage({ kind: "start", settings });
+
+  // A visit that started Python afresh leaves a memory snapshot for the next (snapshot.mjs),
+  // made in a worker of its own once this game is under way.
+  function keepSnapshot() {
+    const maker = new Worker("snapshot.mjs", { type: "module" });
+    maker.onmessage = ev => { timings.snapshot = ev.data.done; maker.terminate(); };
+  }
 
   function status(text) {
     const s = document.getElementById("status");
@@ -28,16 +40,14 @@
     constructor() {
       this.readyState = WorkerSocket.CONNECTING;
       this.onopen = this.onmessage = this.onclose = this.onerror = null;
-      if (!worker) {
-        worker = new Worker("worker.mjs", { type: "module" });
-        worker.postMessage({ kind: "start", settings });
-      }
       worker.onmessage = ev => {
         const d = ev.data;
         if (d.kind === "message") { if (this.onmessage) this.onmessage({ data: d.text }); }
         else if (d.kind === "ready") {
           timings.version = d.version;
           timings.fetched = d.fetched;
+          timings.restored = d.restored;
+          if (!d.restored) setTimeout(keepSnapshot, 3000);
           this.readyState = WorkerSocket.OPEN;
           if (this.onopen) this.onopen({});
         } else if (d.kind === "status") status(d.text);
@@ -49,6 +59,9 @@
           if (e) { e.textContent = "The game could not start in this browser: " + d.text; e.hidden = false; }
         }
       };
+      const waiting = early;
+      early = [];
+      for (const ev of waiting) worker.onmessage(ev);
     }
     send(text) { if (this.readyState === WorkerSocket.OPEN) worker.postMessage({ kind: "message", text }); }
     close() {}
