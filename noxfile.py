@@ -86,6 +86,7 @@ QUICK_TESTS = (
     "tests/test_properties.py",
     "tests/test_state_machine.py",
     "tests/test_deprecation.py",
+    "tests/test_names.py",
     "tests/test_match.py",
     "tests/test_record.py",
     "tests/test_position_format.py",
