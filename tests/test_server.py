@@ -111,7 +111,7 @@ def _refused(ws: Any, payload: Any, *, raw: bool = False) -> str:
         message = ws.receive_json()
         if message["type"] == "error":
             return str(message["message"])
-        assert message["type"] in ("table", "go"), message
+        assert message["type"] in ("table", "moved", "go"), message
 
 
 def _moves(client: TestClient, table: str) -> list[tuple[int, str, bool]]:

@@ -137,8 +137,10 @@ def _face(name: str, w: float, h: float, first: int, second: int, outline: str |
     return "".join(parts)
 
 
+@functools.lru_cache(maxsize=4096)
 def _domino(d: Domino) -> str:
-    """One domino: a group on one line, its face drawn from (0, 0) and moved into place."""
+    """One domino: a group on one line, its face drawn from (0, 0) and moved into place
+    (kept: a table drawn after each move draws again only the dominoes that moved)."""
     name = "" if d.tile is None else str(d.tile)
     box = " ".join(_f(v) for v in (d.x0, d.y0, d.x1, d.y1))
     face = _face(name, round(d.x1 - d.x0, 3), round(d.y1 - d.y0, 3), d.first, d.second, d.outline)
@@ -148,6 +150,7 @@ def _domino(d: Domino) -> str:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def _mark(m: Mark) -> str:
     if m.kind == "stroke":
         return (

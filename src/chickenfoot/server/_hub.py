@@ -101,6 +101,7 @@ class Hub:
         self._agents: dict[tuple[str, int], Agent] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._hearing: set[str] = set()  # the tables to catch up with the database, soon
         self._rng = random.Random(secrets.randbits(64))
 
     # -- start: every table restored ---------------------------------------------------------
@@ -138,9 +139,25 @@ class Hub:
         return table
 
     def start(self) -> None:
-        """Let every restored table play on (its bots)."""
+        """Hear of the changes other processes make to the database (a PostgreSQL store:
+        LISTEN; a SQLite file has one process), and let every restored table play on."""
+        loop = asyncio.get_running_loop()
+        self.store.subscribe(lambda table_id: loop.call_soon_threadsafe(self.heard, table_id))
         for table_id in self.tables:
             self.kick(table_id)
+
+    def heard(self, table_id: str) -> None:
+        """A table changed in the database (by any process): one held here catches up."""
+        if table_id in self.tables and table_id not in self._hearing:
+            self._hearing.add(table_id)
+            self._task(table_id, self._catch_up_heard(table_id))
+
+    async def _catch_up_heard(self, table_id: str) -> None:
+        async with self.lock(table_id):
+            self._hearing.discard(table_id)  # a change heard from now on is read again
+            table = self.tables.get(table_id)
+            if table is not None:
+                await self.catch_up(table)
 
     # -- making tables -----------------------------------------------------------------------
 
@@ -211,6 +228,8 @@ class Hub:
             self.announce(table_id)
         else:
             self.send_table(table_id, connection)
+        if table_id not in self.playing:  # its bots play on here (another process that
+            self.kick(table_id)  # played them may have stopped)
 
     def leave(self, table_id: str, connection: Connection) -> None:
         """Remove a connection (the others are told if its seat went offline)."""

@@ -34,7 +34,7 @@ from typing import Any, Final
 from chickenfoot._protocol import PROTOCOL, ProtocolError, go, read_move
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move, Pass, Play
-from chickenfoot.picture import svg, target_groups
+from chickenfoot.picture import svg
 from chickenfoot.rules import Rules
 from chickenfoot.server._store import SeatRow
 from chickenfoot.state import LegalMoves, State
@@ -46,6 +46,7 @@ NO_CLOCK_MS: Final = 86_400_000
 """The ``time_ms`` of a ``go`` at a person's seat: people play without a clock (a day)."""
 _LOG = 12  # the events of the round shown in the page's log
 _DREW = re.compile(r"drew \d+-\d+")
+_TARGET = '<g class="target"'  # a place a move lays its tile: one line of the picture
 
 
 class RefusedError(Exception):
@@ -126,6 +127,9 @@ class Table:
         self._picture: tuple[int, str, list[str]] | None = None
         self._before: tuple[int, str, list[str]] | None = None
         self._patch: tuple[int, int, list[list[int] | str]] | None = None
+        self._views: dict[int, View] = {}  # this version's views, by seat
+        self._views_of = -1
+        self._targets: list[str] = []  # the seat to act's places, from this version's picture
 
     @property
     def seed(self) -> int:
@@ -269,6 +273,18 @@ class Table:
         turn = self.turn or 0
         return (turn + 1) % self.rules.players
 
+    def view(self, seat: int | None) -> View:
+        """This version's view of ``seat`` (``None``: the view the public one is made from),
+        made once per version: a view reads the round's whole history."""
+        state = self.match.round
+        assert state is not None
+        if self._views_of != self.version:
+            self._views, self._views_of = {}, self.version
+        who = self._viewer() if seat is None else seat
+        if who not in self._views:
+            self._views[who] = state.view(who)
+        return self._views[who]
+
     def picture(self) -> str | None:
         """The table's picture as everyone may see it (no hand, no drawn tile, no legal
         place), drawn once per version; ``None`` once the match is over."""
@@ -276,12 +292,20 @@ class Table:
         if state is None:
             return None
         if self._picture is None or self._picture[0] != self.version:
-            v = state.view(self._viewer())
-            drawn = svg(v, hands="none", room_for_places=True)
-            drawn = drawn.replace(f"seat {v.seat}'s view · ", "")
-            drawn = _DREW.sub("drew", drawn)
+            # Drawn with the places of the seat to act (when a person: their page shows
+            # them), which are then taken out: one drawing for everyone and for them.
+            v = self.view(None)
+            person = self.seats[state.turn].kind == "person" and not self.paused
+            legal = state.legal_moves if person and self.error is None else None
+            drawn = svg(v, hands="none", targets=legal, room_for_places=True)
+            drawn = _DREW.sub("drew", drawn.replace(f"seat {v.seat}'s view · ", ""))
+            lines = drawn.split("\n")
+            self._targets = [line for line in lines if line.startswith(_TARGET)]
+            if self._targets:
+                lines = [line for line in lines if not line.startswith(_TARGET)]
+                drawn = "\n".join(lines)
             self._before = self._picture
-            self._picture = (self.version, drawn, drawn.split("\n"))
+            self._picture = (self.version, drawn, lines)
         return self._picture[1]
 
     def _event(self, v: View, i: int, seat: int | None) -> dict[str, Any]:
@@ -363,7 +387,7 @@ class Table:
         if state is None:
             message.update(view=None, svg=None, log=[], last=None)
             return message
-        v = state.view(self._viewer() if seat is None else seat)
+        v = self.view(seat)
         message["view"] = v.to_dict() if seat is not None else public_document(v)
         message["svg"] = self.picture() if picture else None
         message["log"] = self._log(v, seat)
@@ -384,7 +408,7 @@ class Table:
         if state is None or self.paused or self.error is not None or self.n <= self._round_start:
             return None
         mover = self.moves[-1][0]
-        v = state.view(self._viewer() if seat is None else seat)
+        v = self.view(seat)
         event = self._event(v, len(v.history) - 1, seat)
         message: dict[str, Any] = {
             "type": "moved",
@@ -422,15 +446,16 @@ class Table:
         """The engine protocol's ``go`` for ``seat`` when it is to act (even with one legal
         move: a person plays their own forced moves), with ``id``, the number of the move it
         asks for; with ``picture``, ``targets``: the places its legal moves lay a tile, to lay
-        over the table's picture (:func:`~chickenfoot.picture.target_groups`); else ``None``."""
+        over the table's picture (drawn with it); else ``None``."""
         state = self.match.round
         if state is None or state.turn != seat or self.error is not None or self.paused:
             return None
-        v = state.view(seat)
+        v = self.view(seat)
         message = go(v, v.legal_moves, NO_CLOCK_MS, None)
         message["id"] = self.n
         if picture:
-            message["targets"] = list(target_groups(v, v.legal_moves))
+            self.picture()  # its places are drawn with it
+            message["targets"] = self._targets
         return message
 
 
