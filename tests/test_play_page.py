@@ -163,3 +163,30 @@ def test_the_table_page_is_the_servers_with_the_worker_transport_first() -> None
     assert page.index('<script src="socket.js">') < page.index('<script src="table.js">')
     for hook in ("data-round-end", 'id="hand"', 'id="picture"'):
         assert hook in server and hook in page
+
+
+def test_a_match_waits_between_rounds_until_you_ask_and_a_rematch_starts_again() -> None:
+    sys.path.insert(0, str(PLAY))
+    from tableplay import Game
+
+    game = Game(players=2, bot="greedy", rounds=2, seed=9, round_pause=60)
+    _messages(game.hello())
+    waited = False
+    while game.table.round is not None:
+        if game.table.paused:
+            assert not game.bot_due() and 0 < game.pause_left() <= 60
+            assert _messages(game.end_pause()) == []  # the countdown is not over
+            (table, *_) = _messages(game.receive('{"type": "next"}'))
+            assert table["type"] == "table" and table["pause"] is None
+            waited = True
+        elif game.bot_due():
+            _messages(game.bot_move())
+        else:
+            go = game.table.go_message(0)
+            assert go is not None
+            _messages(
+                game.receive(json.dumps({"type": "move", "move": go["legal"][0], "id": go["id"]}))
+            )
+    assert waited and game.table.match.rounds_played == 2
+    (table, *_) = _messages(game.receive('{"type": "rematch"}'))
+    assert table["type"] == "table" and table["round"] == 0 and not table["over"]
