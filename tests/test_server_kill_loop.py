@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed
 
 from chickenfoot import Rules, parse_move
 from chickenfoot.match import Match
-from chickenfoot.server._store import Store
+from chickenfoot.server._store import open_store
 from server_helpers import Server
 
 KILLS = 10
@@ -87,7 +87,7 @@ def test_no_announced_move_is_lost_or_doubled_over_repeated_sigkills(tmp_path: P
     made = server.post("/api/tables", {"preset": "house", "players": 2, "seats": seats})
     table = made["table"]
     tokens = [s["link"].split("#")[1] for s in made["seats"]]
-    stored_table = next(t for t in Store(db).tables() if t.id == table)
+    stored_table = next(t for t in open_store(db).tables() if t.id == table)
     rules = Rules.from_dict(json.loads(stored_table.rules))
     sent: dict[int, tuple[int, str]] = {}  # go id -> the seat and the move it sent last
     acked = 0  # moves announced: the largest n of a table message
@@ -128,7 +128,7 @@ def test_no_announced_move_is_lost_or_doubled_over_repeated_sigkills(tmp_path: P
                             acked = max(acked, m["n"])
                     in_window += acked <= message["id"]
                     assert _integrity(db) == "ok"
-                    with contextlib.closing(Store(db)) as store:
+                    with contextlib.closing(open_store(db)) as store:
                         _check_record(store.moves(table), sent, acked, rules.max_pip)
                     server = Server(db)
                     conns = Seats(server, table, tokens)
@@ -138,7 +138,7 @@ def test_no_announced_move_is_lost_or_doubled_over_repeated_sigkills(tmp_path: P
             s, m = conns.messages.get()
             if m is not None and m["type"] == "table":
                 last[s] = m
-        with contextlib.closing(Store(db)) as store:
+        with contextlib.closing(open_store(db)) as store:
             stored = store.moves(table)
         _check_record(stored, sent, acked, rules.max_pip)
         match = Match.start(rules, seed=stored_table.seed)
