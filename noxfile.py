@@ -34,11 +34,18 @@ def tests(session: nox.Session) -> None:
     With ``CHICKENFOOT_BATCH_BACKENDS=numpy`` (the sdist's run, and CI: see ``.ci/run``)
     numba is not installed, and what needs it is left out: the backends' comparison and
     the compiled kernels' modules, which import numba (CI runs those in ``fast``).
+
+    The tests marked ``postgres`` (the server's stores, on PostgreSQL too) need a server:
+    ``CHICKENFOOT_TEST_POSTGRES`` names it (a ``postgresql://`` URL; ``.ci/run`` starts a
+    throwaway one). Without it they fail under ``CI`` and are deselected elsewhere
+    (``tests/conftest.py``).
     """
     import os
 
     numpy_only = os.environ.get("CHICKENFOOT_BATCH_BACKENDS") == "numpy"
-    extras = "cli,server" if numpy_only else "cli,server,fast"
+    extras = "cli,server,postgres" if numpy_only else "cli,server,postgres,fast"
+    if not os.environ.get("CHICKENFOOT_TEST_POSTGRES") and not os.environ.get("CI"):
+        session.log("CHICKENFOOT_TEST_POSTGRES is not set: the tests marked postgres are left out")
     session.install(
         "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
     )
@@ -167,7 +174,9 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the package."""
-    session.install(".[cli,server]", "mypy>=1.10", "attrs", "numpy>=1.24")  # numpy: encoding
+    session.install(
+        ".[cli,server,postgres]", "mypy>=1.10", "attrs", "numpy>=1.24"
+    )  # numpy: encoding
     session.run("mypy", "--strict", "src")
 
 

@@ -367,13 +367,12 @@ class PostgresStore:
         with self._lock:
             if self._closed:
                 raise StoreError(f"the database {self._where} is closed")
-            if self._listener is None:
-                self._listener = _Listener(self)
-                self._listener.callbacks.append(callback)
-                self._listener.start()
-                self._listener.ready.wait(15.0)
-            else:
-                self._listener.callbacks.append(callback)
+            listener = self._listener
+            if listener is None:
+                listener = self._listener = _Listener(self)
+                listener.start()
+            listener.callbacks.append(callback)
+        listener.ready.wait(15.0)  # listening (or failed once, and trying again) from now
 
     def close(self) -> None:
         """Stop the subscription and close the database."""
