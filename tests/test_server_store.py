@@ -64,20 +64,38 @@ def test_add_moves_stores_a_batch_and_refuses_only_what_does_not_extend_a_table(
         MoveRow("a", 1, 1, "draw", True),  # out of order: stored after move 0
         MoveRow("a", 0, 0, "9-3@9-9", False),
         MoveRow("b", 0, 0, "pass", False),
-        MoveRow("a", 0, 1, "draw", False),  # number 0 again: refused
-        MoveRow("b", 2, 1, "draw", False),  # move 1 of b is missing: refused
+        MoveRow("c", 2, 1, "draw", False),  # moves 0 and 1 of c are missing: refused
         MoveRow("gone", 0, 0, "draw", False),  # no such table: refused
     ]
-    assert store.add_moves(rows) == [True, True, True, False, False, False]
+    store.add_table("c", "{}", 3, SEATS)
+    assert store.add_moves(rows) == [True, True, True, False, False]
     assert store.moves("a") == [(0, "9-3@9-9", False), (1, "draw", True)]
-    assert store.moves("b") == [(0, "pass", False)]
+    assert store.moves("b") == [(0, "pass", False)] and store.moves("c") == []
     assert store.add_moves([]) == []
-    assert store.add_moves([MoveRow("a", 1, 0, "x", False), MoveRow("a", 2, 0, "y", False)]) == [
+    # number 1 of a is taken (refused), number 1 of b is free (stored): one refusal never
+    # fails another table's move
+    assert store.add_moves([MoveRow("a", 1, 0, "x", False), MoveRow("b", 1, 1, "y", False)]) == [
         False,
         True,
     ]
-    assert store.moves("a", since=1) == [(1, "draw", True), (0, "y", False)]
+    assert store.moves("b", since=1) == [(1, "y", False)]
+    assert store.moves("a", since=1) == [(1, "draw", True)]
     assert store.moves("a", since=3) == []
+
+
+def test_after_a_refused_move_the_batch_adds_nothing_more_to_its_table(store: Store) -> None:
+    store.add_table("t", "{}", 5, SEATS)
+    store.add_table("u", "{}", 5, SEATS)
+    assert store.add_moves([MoveRow("t", 0, 0, "theirs", False)]) == [True]
+    # this writer's moves 0 and 1 of t: 0 is taken, so its 1 (made after its own 0) is not
+    # stored on top of the other writer's 0; u is another table: stored
+    rows = [MoveRow("t", 0, 0, "mine", False), MoveRow("t", 1, 1, "mine", False)]
+    assert store.add_moves([*rows, MoveRow("u", 0, 0, "x", False)]) == [False, False, True]
+    assert store.moves("t") == [(0, "theirs", False)]
+    # moves of one batch that follow each other, all stored
+    rows = [MoveRow("t", i, i % 2, f"m{i}", False) for i in (3, 1, 2)]
+    assert store.add_moves(rows) == [True, True, True]
+    assert [m for _s, m, _f in store.moves("t")] == ["theirs", "m1", "m2", "m3"]
 
 
 def test_a_move_given_its_seed_is_stored_only_in_that_match(store: Store) -> None:

@@ -22,6 +22,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+import contextlib
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
@@ -80,22 +81,28 @@ CREATE TABLE IF NOT EXISTS chickenfoot_moves (
 )
 """
 
-_ADD_MOVE = """
-INSERT INTO chickenfoot_moves (table_id, idx, seat, move, forced)
-SELECT %(t)s, %(idx)s, %(seat)s, %(move)s, %(forced)s
-WHERE EXISTS (SELECT 1 FROM chickenfoot_tables
-              WHERE id = %(t)s AND (%(seed)s::text IS NULL OR seed = %(seed)s::text))
-  AND (%(idx)s = 0 OR EXISTS (SELECT 1 FROM chickenfoot_moves
-                              WHERE table_id = %(t)s AND idx = %(idx)s - 1))
-ON CONFLICT DO NOTHING
-RETURNING 1
+# Each table's row is locked first, in order of id (two batches never wait on each other
+# in a circle), and touched; then each move is stored if it extends its table (after a
+# move of the same batch, only if that one was stored: its row is this transaction's),
+# its table's id sent on the channel (once per table: PostgreSQL folds repeats) if it was.
+_LOCK_AND_TOUCH = """
+UPDATE chickenfoot_tables t SET touched = %s
+FROM (SELECT id FROM chickenfoot_tables WHERE id = ANY(%s) ORDER BY id FOR NO KEY UPDATE) l
+WHERE t.id = l.id
 """
-
-_TOUCH = """
-WITH changed AS (
-    UPDATE chickenfoot_tables SET touched = %s WHERE id = ANY(%s) RETURNING id
+_ADD_MOVE = """
+WITH stored AS (
+    INSERT INTO chickenfoot_moves (table_id, idx, seat, move, forced)
+    SELECT %(t)s, %(idx)s, %(seat)s, %(move)s, %(forced)s
+    WHERE EXISTS (SELECT 1 FROM chickenfoot_tables
+                  WHERE id = %(t)s AND (%(seed)s::text IS NULL OR seed = %(seed)s::text))
+      AND (%(idx)s = 0 OR EXISTS (SELECT 1 FROM chickenfoot_moves m
+                                  WHERE table_id = %(t)s AND idx = %(idx)s - 1
+                                    AND (%(first)s OR m.xmin = pg_current_xact_id()::xid)))
+    ON CONFLICT DO NOTHING
+    RETURNING table_id
 )
-SELECT pg_notify(%s, id) FROM changed
+SELECT pg_notify(%(channel)s, table_id) FROM stored
 """
 
 
@@ -160,17 +167,23 @@ class PostgresStore:
         return db  # type: ignore[no-any-return]
 
     @contextmanager
-    def _transaction(self, *, repeatable: bool = False) -> Iterator[psycopg.Connection[Any]]:
+    def _transaction(
+        self, *, repeatable: bool = False, pipeline: bool = False
+    ) -> Iterator[psycopg.Connection[Any]]:
         """One transaction on the store's connection (under the lock, which the caller
-        holds): committed at the end, rolled back on an error; the driver's errors become
-        :class:`StoreError`, and a broken connection is made again next time."""
+        holds): committed at the end, rolled back on an error; in pipeline mode (the
+        statements sent without waiting for their results) if asked. The driver's errors
+        become :class:`StoreError`, and a broken connection is made again next time."""
         psycopg = self._psycopg
         if self._closed:
             raise StoreError(f"the database {self._where} is closed")
         if self._db.closed or self._db.broken:
             self._db = self.connect()
         try:
-            with self._db.transaction():
+            with contextlib.ExitStack() as stack:
+                if pipeline:
+                    stack.enter_context(self._db.pipeline())
+                stack.enter_context(self._db.transaction())
                 if repeatable:
                     self._db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
                 yield self._db
@@ -215,24 +228,18 @@ class PostgresStore:
         params = [
             {"t": rows[i].table_id, "idx": rows[i].idx, "seat": rows[i].seat,
              "move": rows[i].move, "forced": bool(rows[i].forced),
-             "seed": None if rows[i].seed is None else str(rows[i].seed)}
-            for i in order
+             "seed": None if rows[i].seed is None else str(rows[i].seed),
+             "first": k == 0 or rows[order[k - 1]].table_id != rows[i].table_id,
+             "channel": self.channel}
+            for k, i in enumerate(order)
         ]  # fmt: skip
         stored = [False] * len(rows)
-        with self._lock, self._transaction() as db:
-            db.execute(
-                "SELECT id FROM chickenfoot_tables WHERE id = ANY(%s) ORDER BY id "
-                "FOR NO KEY UPDATE",
-                (ids,),
-            )
-            with db.cursor() as cursor:
-                cursor.executemany(_ADD_MOVE, params, returning=True)
-                for i in order:
-                    stored[i] = cursor.fetchone() is not None
-                    cursor.nextset()
-            changed = sorted({rows[i].table_id for i in order if stored[i]})
-            if changed:
-                db.execute(_TOUCH, (now, changed, self.channel))
+        with self._lock, self._transaction(pipeline=True) as db:
+            # one round trip: the statements are sent at once, read at the commit
+            db.execute(_LOCK_AND_TOUCH, (now, ids))
+            cursors = [db.execute(_ADD_MOVE, p) for p in params]
+        for i, cursor in zip(order, cursors, strict=True):
+            stored[i] = cursor.fetchone() is not None
         return stored
 
     def add_move(self, table_id: str, idx: int, seat: int, move: str, *, forced: bool) -> None:

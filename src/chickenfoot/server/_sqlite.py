@@ -64,6 +64,7 @@ CREATE TABLE IF NOT EXISTS moves (
 
 # A move is stored when its table exists (with the seed given, if one is), its number is
 # free (OR IGNORE: the primary key) and the move before it is there: it extends the table.
+# (After a refused move, the same batch's later moves of its table are refused unread.)
 _ADD_MOVE = """
 INSERT OR IGNORE INTO moves (table_id, idx, seat, move, forced)
 SELECT :t, :idx, :seat, :move, :forced
@@ -150,9 +151,12 @@ class SqliteStore:
         now = time.time()
         order = sorted(range(len(rows)), key=lambda i: (rows[i].table_id, rows[i].idx))
         stored = [False] * len(rows)
+        refused: set[str] = set()  # a table's later moves in the batch follow a refused one
         with self._transaction() as db:
             for i in order:
                 row = rows[i]
+                if row.table_id in refused:
+                    continue
                 seed = None if row.seed is None else str(row.seed)
                 cursor = db.execute(
                     _ADD_MOVE,
@@ -160,6 +164,8 @@ class SqliteStore:
                      "forced": int(row.forced), "seed": seed},
                 )  # fmt: skip
                 stored[i] = cursor.rowcount == 1
+                if not stored[i]:
+                    refused.add(row.table_id)
             changed = sorted({rows[i].table_id for i in order if stored[i]})
             db.executemany(
                 "UPDATE tables SET touched = ? WHERE id = ?", [(now, t) for t in changed]

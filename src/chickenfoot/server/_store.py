@@ -93,8 +93,9 @@ class Store(Protocol):
         """Store ``rows`` in one transaction, one commit (each table's ``touched`` set);
         per row ``True`` if stored, ``False`` if not: its number was taken (another writer
         extended the table first), or it does not extend its table (move ``idx - 1``
-        missing, the table gone, or its seed no longer ``row.seed``). One refused row
-        never fails the others."""
+        missing, the table gone, or its seed no longer ``row.seed``), or it follows a
+        refused move of its table in ``rows`` (it was made after that one). One refused
+        row never fails the others' tables."""
 
     def add_move(self, table_id: str, idx: int, seat: int, move: str, *, forced: bool) -> None:
         """Store one move (:meth:`add_moves`); raises :class:`ConflictError` if refused."""
