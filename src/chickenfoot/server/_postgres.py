@@ -18,11 +18,11 @@ written in a message or a log line with its password (:func:`~._rows.redact`).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-import contextlib
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
