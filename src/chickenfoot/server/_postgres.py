@@ -141,11 +141,16 @@ class PostgresStore:
         self._closed = False
         self._listener: _Listener | None = None
         self._db = self.connect()
-        with self._lock, self._transaction() as db:
-            db.execute("SELECT pg_advisory_xact_lock(hashtext('chickenfoot schema'))")
-            for statement in _SCHEMA.split(";"):
-                db.execute(statement)
-            row = db.execute("SELECT current_schema()").fetchone()
+        try:
+            with self._lock, self._transaction() as db:
+                # two processes starting at once make the tables one after the other
+                db.execute("SELECT pg_advisory_xact_lock(hashtext('chickenfoot schema'))")
+                for statement in _SCHEMA.split(";"):
+                    db.execute(statement)
+                row = db.execute("SELECT current_schema()").fetchone()
+        except BaseException:
+            self._db.close()
+            raise
         # the channel of this schema's tables: stores of other schemas hear nothing of them
         name = f"{CHANNEL}_{row[0] if row else ''}".encode()[:63]
         self.channel: str = name.decode(errors="ignore")
