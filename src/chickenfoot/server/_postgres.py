@@ -140,6 +140,8 @@ class PostgresStore:
         self._lock = threading.Lock()
         self._closed = False
         self._listener: _Listener | None = None
+        # pipeline mode needs libpq 14 (psycopg[binary] brings its own)
+        self._pipeline = bool(self._psycopg.Pipeline.is_supported())
         self._db = self.connect()
         try:
             with self._lock, self._transaction() as db:
@@ -239,7 +241,7 @@ class PostgresStore:
             for k, i in enumerate(order)
         ]  # fmt: skip
         stored = [False] * len(rows)
-        with self._lock, self._transaction(pipeline=True) as db:
+        with self._lock, self._transaction(pipeline=self._pipeline) as db:
             # one round trip: the statements are sent at once, read at the commit
             db.execute(_LOCK_AND_TOUCH, (now, ids))
             cursors = [db.execute(_ADD_MOVE, p) for p in params]
