@@ -321,3 +321,13 @@ def test_serve_on_postgres_says_why_it_cannot_without_a_traceback_or_password(
     assert main(["serve", "--db", url]) == 2
     err = capsys.readouterr().err
     assert "pip install 'chickenfoot[server,postgres]'" in err and "s3cret" not in err
+
+
+@pytest.mark.postgres
+def test_a_postgres_store_without_pipeline_mode_keeps_the_same_promises(
+    postgres_url: str,
+) -> None:
+    """With a libpq older than 14 the batch's statements go one by one: same answers."""
+    with contextlib.closing(open_store(postgres_url)) as store:
+        store._pipeline = False  # type: ignore[attr-defined]
+        test_after_a_refused_move_the_batch_adds_nothing_more_to_its_table(store)
