@@ -56,7 +56,10 @@ def main() -> None:
     where: list[tuple[str, str]] = []
     with contextlib.ExitStack() as stack:
         folder = args.dir or Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        where.append(("sqlite", str(folder / f"bench-{secrets.token_hex(4)}.db")))
+        db = folder / f"bench-{secrets.token_hex(4)}.db"
+        for suffix in ("", "-wal", "-shm"):
+            stack.callback(Path(f"{db}{suffix}").unlink, missing_ok=True)
+        where.append(("sqlite", str(db)))
         if args.postgres:
             import psycopg
 

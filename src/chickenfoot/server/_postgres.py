@@ -22,6 +22,7 @@ import contextlib
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
@@ -103,6 +104,25 @@ WITH stored AS (
     RETURNING table_id
 )
 SELECT pg_notify(%(channel)s, table_id) FROM stored
+"""
+
+# The same for a batch's tables that have one move in it (the usual: a table's next move
+# waits for the commit of the one before), all in one statement.
+_ADD_MOVES = """
+WITH batch AS (
+    SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[], %s::bool[], %s::text[])
+                  AS b(t, idx, seat, move, forced, seed)
+), stored AS (
+    INSERT INTO chickenfoot_moves (table_id, idx, seat, move, forced)
+    SELECT b.t, b.idx, b.seat, b.move, b.forced FROM batch b
+    WHERE EXISTS (SELECT 1 FROM chickenfoot_tables
+                  WHERE id = b.t AND (b.seed IS NULL OR seed = b.seed))
+      AND (b.idx = 0 OR EXISTS (SELECT 1 FROM chickenfoot_moves
+                                WHERE table_id = b.t AND idx = b.idx - 1))
+    ON CONFLICT DO NOTHING
+    RETURNING table_id, idx
+)
+SELECT table_id, idx, pg_notify(%s, table_id) FROM stored
 """
 
 
@@ -230,22 +250,32 @@ class PostgresStore:
         if not rows:
             return []
         now = time.time()
-        order = sorted(range(len(rows)), key=lambda i: (rows[i].table_id, rows[i].idx))
         ids = sorted({row.table_id for row in rows})
+        per_table = Counter(row.table_id for row in rows)
+        order = sorted(range(len(rows)), key=lambda i: (rows[i].table_id, rows[i].idx))
+        alone = [rows[i] for i in order if per_table[rows[i].table_id] == 1]
+        several = [i for i in order if per_table[rows[i].table_id] > 1]
+        columns = [
+            [r.table_id for r in alone], [r.idx for r in alone], [r.seat for r in alone],
+            [r.move for r in alone], [bool(r.forced) for r in alone],
+            [None if r.seed is None else str(r.seed) for r in alone],
+        ]  # fmt: skip
         params = [
             {"t": rows[i].table_id, "idx": rows[i].idx, "seat": rows[i].seat,
              "move": rows[i].move, "forced": bool(rows[i].forced),
              "seed": None if rows[i].seed is None else str(rows[i].seed),
-             "first": k == 0 or rows[order[k - 1]].table_id != rows[i].table_id,
+             "first": k == 0 or rows[several[k - 1]].table_id != rows[i].table_id,
              "channel": self.channel}
-            for k, i in enumerate(order)
+            for k, i in enumerate(several)
         ]  # fmt: skip
-        stored = [False] * len(rows)
         with self._lock, self._transaction(pipeline=self._pipeline) as db:
             # one round trip: the statements are sent at once, read at the commit
             db.execute(_LOCK_AND_TOUCH, (now, ids))
+            batch = db.execute(_ADD_MOVES, (*columns, self.channel)) if alone else None
             cursors = [db.execute(_ADD_MOVE, p) for p in params]
-        for i, cursor in zip(order, cursors, strict=True):
+        done = {(t, idx) for t, idx, _ in batch.fetchall()} if batch is not None else set()
+        stored = [(row.table_id, row.idx) in done for row in rows]
+        for i, cursor in zip(several, cursors, strict=True):
             stored[i] = cursor.fetchone() is not None
         return stored
 
