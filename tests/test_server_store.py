@@ -314,6 +314,11 @@ def test_serve_on_postgres_says_why_it_cannot_without_a_traceback_or_password(
     assert "Traceback" not in err and "s3cret" not in err
     if importlib.util.find_spec("psycopg") is not None:
         assert "postgresql://ann:***@127.0.0.1:1/cf cannot be reached" in err
+        # libpq quotes what it cannot read of an address: the password is scrubbed there too
+        for bad in ("postgresql://ann:s3cret@[::1/cf", "postgresql://ann:s3cret%zz@h/cf"):
+            assert main(["serve", "--db", bad]) == 2
+            err = capsys.readouterr().err
+            assert "cannot be reached" in err and "s3cret" not in err and "Traceback" not in err
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "psycopg" else real(name, *a)

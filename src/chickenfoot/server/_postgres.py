@@ -35,6 +35,7 @@ from chickenfoot.server._rows import (
     StoredTable,
     StoreError,
     redact,
+    scrub,
 )
 
 if TYPE_CHECKING:
@@ -137,10 +138,10 @@ def _psycopg() -> Any:
     return psycopg
 
 
-def _failed(err: Exception, where: str, what: str = "failed") -> StoreError:
+def _failed(err: Exception, dsn: str, what: str = "failed") -> StoreError:
     """``err`` of the driver as a :class:`StoreError`: one bounded line, no password."""
-    text = " ".join(str(err).split())
-    return StoreError(f"the database {where} {what}: {brief(text, 300)[1:-1]}")
+    text = scrub(" ".join(str(err).split()), dsn)
+    return StoreError(f"the database {redact(dsn)} {what}: {brief(text, 300)[1:-1]}")
 
 
 class PostgresStore:
@@ -190,7 +191,7 @@ class PostgresStore:
             db = psycopg.connect(autocommit=True, **params)
             db.execute("SET synchronous_commit TO on")
         except psycopg.Error as err:
-            raise _failed(err, self._where, "cannot be reached") from None
+            raise _failed(err, self._dsn, "cannot be reached") from None
         return db  # type: ignore[no-any-return]
 
     @contextmanager
@@ -215,7 +216,7 @@ class PostgresStore:
                     self._db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
                 yield self._db
         except psycopg.Error as err:
-            raise _failed(err, self._where) from err
+            raise _failed(err, self._dsn) from err
 
     def add_table(
         self,
@@ -475,7 +476,7 @@ class _Listener(threading.Thread):
                 self.ready.set()
                 if self.stop.is_set():
                     break
-                text = err if isinstance(err, StoreError) else _failed(err, store._where)
+                text = err if isinstance(err, StoreError) else _failed(err, store._dsn)
                 log.warning("lost the connection that listens for changes: %s; trying "
                             "again in %.1f s", text, pause)  # fmt: skip
                 alive = time.time() if alive is None else alive

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from typing import NamedTuple
+from urllib.parse import unquote
 
 __all__ = [
     "ConflictError",
@@ -17,6 +18,7 @@ __all__ = [
     "StoreError",
     "StoredTable",
     "redact",
+    "scrub",
 ]
 
 
@@ -75,3 +77,19 @@ def redact(where: str | os.PathLike[str]) -> str:
     text = os.fspath(where)
     text = re.sub(r"^([a-zA-Z][a-zA-Z0-9+.-]*://[^/@:]*):[^/@]*@", r"\1:***@", text)
     return re.sub(r"(?i)(password=)[^&\s]*", r"\1***", text)
+
+
+def scrub(text: str, where: str) -> str:
+    """``text`` (a driver's error message) without the password of ``where``, even where
+    the message quotes it (libpq quotes the part of an address it cannot read).
+
+    >>> scrub('invalid percent-encoded token: "pw%zz"', "postgresql://ann:pw%zz@h/db")
+    'invalid percent-encoded token: "***"'
+    >>> scrub('in URI: "postgresql://ann:pw@[::1/db"', "postgresql://ann:pw@[::1/db")
+    'in URI: "postgresql://ann:***@[::1/db"'
+    """
+    found = re.findall(r"://[^/@:]*:([^/@]*)@", where)
+    found += re.findall(r"(?i)password=([^&\s]*)", where)
+    for secret in sorted({*found, *map(unquote, found)} - {""}, key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return re.sub(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^/@:\s\"]*):[^/@\s\"]*@", r"\1:***@", text)
