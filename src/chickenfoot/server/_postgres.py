@@ -405,8 +405,8 @@ class PostgresStore:
     def subscribe(self, callback: Callable[[str], None]) -> None:
         """Call ``callback(table_id)`` from the store's listening thread after every
         committed change of a table by any process, this one's included (a change the
-        thread missed while its connection was lost is announced when it is back: see
-        :data:`CATCH_UP_MARGIN`). The callback must be quick and thread-safe (an asyncio
+        thread missed while its connection was lost is announced when it is back, a
+        deletion excepted: see :data:`CATCH_UP_MARGIN`). The callback must be quick and thread-safe (an asyncio
         server hands the id to its loop with ``call_soon_threadsafe``); one that raises is
         logged and called again for the next change."""
         with self._lock:
