@@ -111,7 +111,7 @@ def _refused(ws: Any, payload: Any, *, raw: bool = False) -> str:
         message = ws.receive_json()
         if message["type"] == "error":
             return str(message["message"])
-        assert message["type"] in ("table", "go"), message
+        assert message["type"] in ("table", "moved", "go"), message
 
 
 def _moves(client: TestClient, table: str) -> list[tuple[int, str, bool]]:
@@ -397,8 +397,8 @@ def test_a_socket_closed_under_the_writer_ends_the_connection_quietly() -> None:
 
     from anyio import ClosedResourceError
 
+    from chickenfoot.server._announce import Connection
     from chickenfoot.server._app import _write
-    from chickenfoot.server._hub import Connection
 
     class Gone:
         async def send_text(self, text: str) -> None:

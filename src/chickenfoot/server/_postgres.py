@@ -402,7 +402,7 @@ class PostgresStore:
             ).fetchall()
         return [table_id for (table_id,) in rows]
 
-    def subscribe(self, callback: Callable[[str], None]) -> None:
+    def subscribe(self, callback: Callable[[str], object]) -> None:
         """Call ``callback(table_id)`` from the store's listening thread after every
         committed change of a table by any process, this one's included (a change the
         thread missed while its connection was lost is announced when it is back, a
@@ -437,7 +437,7 @@ class _Listener(threading.Thread):
     def __init__(self, store: PostgresStore) -> None:
         super().__init__(name="chickenfoot-listen", daemon=True)
         self.store = store
-        self.callbacks: list[Callable[[str], None]] = []
+        self.callbacks: list[Callable[[str], object]] = []
         self.stop = threading.Event()
         self.ready = threading.Event()
         """Set once the first LISTEN is in place (or failed)."""

@@ -131,7 +131,7 @@ class Store(Protocol):
         """A table's moves from number ``since`` on, in order: ``(seat, move, forced)``.
         Raises ``ValueError`` when one is missing (a damaged record)."""
 
-    def subscribe(self, callback: Callable[[str], None]) -> None:
+    def subscribe(self, callback: Callable[[str], object]) -> None:
         """Call ``callback(table_id)`` (from a thread of the store's own) after every
         committed change of a table by any process (moves, finish, restart, delete), this
         one's included. PostgreSQL only; a SQLite store has one process and calls
