@@ -1,0 +1,74 @@
+"""The load benchmark's report: before and after side by side, as markdown tables
+(``bench/serve_load.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+COLUMNS = (
+    ("moves/s", "moves_per_s"),
+    ("p50 ms", "p50_ms"),
+    ("p99 ms", "p99_ms"),
+    ("CPU ms/move", "cpu_ms_per_move"),
+    ("RSS MB", "rss_mb"),
+)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:,.1f}" if value >= 10 else f"{value:.2f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _check(result: dict[str, Any]) -> str:
+    c = result.get("check")
+    if c is None:
+        return "-"
+    if c["lost"] or c["doubled"] or c["out_of_order"]:
+        return f"**lost {c['lost']}, doubled {c['doubled']}, gaps {c['out_of_order']}**"
+    return f"ok ({c['stored']:,})"
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The runs (and the kill loops) as markdown tables."""
+    names = sorted({r["version"] for r in report["runs"]}, key=["before", "after"].index)
+    rows: dict[tuple[str, int, int], dict[str, dict[str, Any]]] = {}
+    for r in report["runs"]:
+        rows.setdefault((r["scenario"], r["tables"], r["procs"]), {})[r["version"]] = r
+    head = ["scenario", "tables", "procs"]
+    for title, _key in COLUMNS:
+        head += [f"{title} {n}" for n in names] if len(names) > 1 else [title]
+    head += [f"check {n}" for n in names]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    skipped = []
+    for (scenario, tables, procs), by in rows.items():
+        size = f"{tables:,} conns" if scenario == "idle" else f"{tables:,}"
+        cells = [scenario, size, str(procs)]
+        for _title, key in COLUMNS:
+            for n in names:
+                r = by.get(n, {})
+                cells.append("skipped" if "skipped" in r else _cell(r.get(key)))
+        cells += [_check(by.get(n, {})) for n in names]
+        lines.append("| " + " | ".join(cells) + " |")
+        skipped += [
+            f"- {scenario} {size} {n}: {by[n]['skipped']}" for n in by if "skipped" in by[n]
+        ]
+    out = "\n".join(lines)
+    if skipped:
+        out += "\n\nSkipped:\n" + "\n".join(skipped)
+    kills = report.get("kill_loops", [])
+    if kills:
+        out += "\n\n| SIGKILL loop | store | kills | acknowledged | lost | doubled | gaps | restart ms |\n"
+        out += "|---|---|---|---|---|---|---|---|\n"
+        for k in kills:
+            if "skipped" in k:
+                out += f"| {k['version']} | {k['db']} | skipped: {k['skipped']} ||||||\n"
+                continue
+            c = k["check"]
+            out += (
+                f"| {k['version']} | {k['db']} | {k['kills']} | {c['acknowledged']:,} | "
+                f"{c['lost']} | {c['doubled']} | {c['out_of_order']} | {k['restart_ms_median']} |\n"
+            )
+    return out
