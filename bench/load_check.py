@@ -3,7 +3,8 @@
 
 The database is opened read-only, with SQL of its own (not the server's store, so a
 store that changes does not change what is checked): a SQLite file or a ``postgresql://``
-DSN, its ``moves`` table (``table_id``, ``idx``, ``seat``, ``move``). For the tables the
+DSN, its ``moves`` table (PostgreSQL: ``chickenfoot_moves``; columns ``table_id``,
+``idx``, ``seat``, ``move``). For the tables the
 clients played:
 
 - **lost**: a move a client saw announced (its own, acknowledged; or any, in a ``table``
@@ -28,17 +29,20 @@ Row = tuple[str, int, int, str]  # table, index, seat, move
 
 def read_moves(db: str, tables: set[str]) -> list[Row]:
     """Every stored move of ``tables``, read-only."""
-    query = "SELECT table_id, idx, seat, move FROM moves ORDER BY table_id, idx"
+    query = "SELECT table_id, idx, seat, move FROM {} ORDER BY table_id, idx"
     if db.startswith(("postgresql://", "postgres://")):
         import psycopg
 
         with psycopg.connect(db) as conn:
             conn.read_only = True
-            rows = conn.execute(query).fetchall()
+            (name,) = conn.execute(
+                "SELECT coalesce(to_regclass('chickenfoot_moves')::text, 'moves')"
+            ).fetchone() or ("moves",)
+            rows = conn.execute(query.format(name)).fetchall()
     else:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
         try:
-            rows = conn.execute(query).fetchall()
+            rows = conn.execute(query.format("moves")).fetchall()
         finally:
             conn.close()
     return [(t, int(i), int(s), str(m)) for t, i, s, m in rows if t in tables]

@@ -26,6 +26,8 @@ def _check(result: dict[str, Any]) -> str:
     c = result.get("check")
     if c is None:
         return "-"
+    if result.get("moves") == 0:
+        return "**stalled: no move announced**"
     if c["lost"] or c["doubled"] or c["out_of_order"]:
         return f"**lost {c['lost']}, doubled {c['doubled']}, gaps {c['out_of_order']}**"
     return f"ok ({c['stored']:,})"

@@ -83,8 +83,14 @@ async def run(
         port = servers[0].port
         ports = (port, servers[-1].port)
         if scenario == "idle":
-            figures = await _idle(servers, record, tables, idle_tables, seconds)
-            return {**result, **figures, "rss_mb_start": round(rss_start, 1)}
+            figures = await _idle(servers, record, tables, idle_tables, seconds, warmup)
+            growth = (figures["rss_mb"] - rss_start) * 1024 / max(1, figures["connections"])
+            return {
+                **result,
+                **figures,
+                "rss_mb_start": round(rss_start, 1),
+                "rss_kb_per_connection": round(growth, 1),
+            }
         spec = BOT_TABLE if scenario == "bots" else PERSON_TABLE
         made = await bounded([lambda: post(port, "/api/tables", spec)] * tables, 16)
         for m in made:
@@ -130,7 +136,12 @@ async def run(
 
 
 async def _idle(
-    servers: list[Server], record: Record, connections: int, tables: int, seconds: float
+    servers: list[Server],
+    record: Record,
+    connections: int,
+    tables: int,
+    seconds: float,
+    settle: float,
 ) -> dict[str, Any]:
     """Open ``connections`` spectators over ``tables`` idle tables, hold them ``seconds``."""
     port = servers[0].port
@@ -147,6 +158,7 @@ async def _idle(
                 break
             await asyncio.sleep(0.1)
         open_s = time.monotonic() - began
+        await asyncio.sleep(settle)  # the joins' announcements sent
         cpu0 = sum(s.cpu() for s in servers)
         await asyncio.sleep(seconds)
         cpu = sum(s.cpu() for s in servers) - cpu0

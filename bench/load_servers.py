@@ -143,20 +143,28 @@ def baseline_source(ref: str) -> Iterator[Path]:
         shutil.rmtree(folder.parent, ignore_errors=True)
 
 
-def supports_postgres(src: Path | None) -> tuple[bool, str]:
-    """Whether the server of ``src`` takes ``--db postgresql://...`` (its ``chickenfoot
-    serve --help`` says so), and if not, why."""
+def _python(src: Path | None, *arguments: str) -> str:
+    """What ``python ARGUMENTS`` prints with ``src`` first on the path."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     if src is not None:
         env["PYTHONPATH"] = str(src)
-    done = subprocess.run(
-        [sys.executable, "-m", "chickenfoot", "serve", "--help"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    if "postgresql://" in done.stdout:
+    command = [sys.executable, *arguments]
+    return subprocess.run(command, capture_output=True, text=True, env=env, check=False).stdout
+
+
+def package_of(src: Path | None) -> str:
+    """Where the server of ``src`` imports chickenfoot from (``RuntimeError`` when an
+    installed copy shadows ``src``)."""
+    where = _python(src, "-c", "import chickenfoot; print(chickenfoot.__file__)").strip()
+    if src is not None and not where.startswith(str(src)):
+        raise RuntimeError(f"chickenfoot is imported from {where}, not from {src}")
+    return where
+
+
+def supports_postgres(src: Path | None) -> tuple[bool, str]:
+    """Whether the server of ``src`` takes ``--db postgresql://...`` (its ``chickenfoot
+    serve --help`` says so), and if not, why."""
+    if "postgresql://" in _python(src, "-m", "chickenfoot", "serve", "--help"):
         return True, ""
     return False, "this server does not take --db postgresql:// (its serve --help does not say so)"
 

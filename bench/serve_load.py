@@ -50,7 +50,13 @@ from typing import Any
 from load_kill import kill_loop
 from load_report import markdown
 from load_runs import run
-from load_servers import Cluster, baseline_source, fresh_database, supports_postgres
+from load_servers import (
+    Cluster,
+    baseline_source,
+    fresh_database,
+    package_of,
+    supports_postgres,
+)
 
 SCENARIOS = ("pair", "bots", "idle", "two")
 QUIET = Path(os.environ.get("CF_QUIET_FILE", "/work/wt/QUIET"))
@@ -117,6 +123,9 @@ async def matrix(args: argparse.Namespace, report: dict[str, Any]) -> None:
     try:
         with versions(args) as measured:
             pg = {name: supports_postgres(src) for name, src in measured}
+            for name, src in measured:
+                report["servers"][name] = {"package": package_of(src), "postgresql": pg[name][0]}
+                print(f"  {name}: {package_of(src)}" + (" (takes PostgreSQL)" * pg[name][0]))
             for scenario in args.scenarios:
                 sizes = [args.idle] if scenario == "idle" else args.tables
                 for size in sizes:
@@ -197,7 +206,12 @@ def main() -> None:
     unknown = set(args.scenarios) - set(SCENARIOS)
     if unknown or not args.tables or min(args.tables) < 1:
         p.error(f"--scenarios are of {', '.join(SCENARIOS)}; --tables are counts >= 1")
-    report: dict[str, Any] = {"options": vars(args).copy(), "runs": [], "kill_loops": []}
+    report: dict[str, Any] = {
+        "options": vars(args).copy(),
+        "runs": [],
+        "kill_loops": [],
+        "servers": {},
+    }
     report["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
     print(f"serve load: {', '.join(args.scenarios)}; tables {args.tables}; {args.seconds:g} s each")
     asyncio.run(matrix(args, report))
