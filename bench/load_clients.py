@@ -54,10 +54,32 @@ class Record:
     def inside(self, when: float) -> bool:
         return self.start <= when < self.end
 
-    def announced(self, table: str, message: dict[str, Any]) -> None:
-        last, n = message.get("last"), message.get("n")
-        if isinstance(last, dict) and type(n) is int and n > 0:
+    def announced(self, table: str, message: dict[str, Any], tally: Tally) -> int:
+        """Note the moves a ``table`` or ``moved`` message announces (its ``last`` or
+        ``event``, at its place); returns how many moves it announces that ``tally`` (what
+        the same connection heard before) did not have."""
+        kind, n = message.get("type"), message.get("n")
+        if type(n) is not int or kind not in ("table", "moved"):
+            return 0
+        if kind == "moved":
+            if tally.offset is None:  # its n numbers the move itself, or counts it
+                tally.offset = 1 if tally.count is not None and n == tally.count else 0
+            n += tally.offset
+        last = message.get("last") if kind == "table" else message.get("event")
+        if isinstance(last, dict) and n > 0:
             self.seen.setdefault((table, n - 1), (last.get("seat", -1), str(last.get("move"))))
+        new = 0 if tally.count is None else max(0, n - tally.count)
+        tally.count = n if tally.count is None else max(n, tally.count)
+        return new
+
+
+@dataclass
+class Tally:
+    """The moves announced to one connection so far (a ``table`` message's ``n``), and
+    what a ``moved`` message's ``n`` lacks of that count (0 or 1, found at the first)."""
+
+    count: int | None = None
+    offset: int | None = None
 
 
 async def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -117,9 +139,10 @@ async def seat(
     over = False
     while not over:
         answered: set[int] = set()
+        tally = Tally()
         try:
             async with _connect(port, table) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": token}))
+                await ws.send(json.dumps({"type": "hello", "token": token, **HELLO}))
                 me: int | None = None
                 async for text in ws:
                     message = json.loads(text)
@@ -135,8 +158,8 @@ async def seat(
                         pending = None
                     if kind == "hello":
                         me = message.get("seat")
-                    elif kind == "table":
-                        record.announced(table, message)
+                    elif kind in ("table", "moved"):
+                        record.announced(table, message, tally)
                         if message.get("over"):
                             over = True
                             break
@@ -204,29 +227,23 @@ async def watch_bots(port: int, record: Record, made: dict[str, Any] | None = No
             made = await post(port, "/api/tables", BOT_TABLE)
         table = made["table"]
         record.tables.add(table)
-        last_n: int | None = None
+        tally = Tally()
         async with _connect(port, table) as ws:
-            await ws.send(json.dumps({"type": "hello"}))
+            await ws.send(json.dumps({"type": "hello", **HELLO}))
             async for text in ws:
                 message = json.loads(text)
-                kind = message.get("type")
-                n = message.get("n")
-                now = time.monotonic()
-                if kind == "table" and type(n) is int:
-                    record.announced(table, message)
-                    if last_n is not None and n > last_n and record.inside(now):
-                        record.moves += n - last_n
-                    last_n = n if last_n is None else max(n, last_n)
-                elif kind == "moved":
-                    if record.inside(now):
-                        record.moves += 1
-                    last_n = (last_n or 0) + 1
-                elif kind == "error" and message.get("fatal"):
+                new = record.announced(table, message, tally)
+                if new and record.inside(time.monotonic()):
+                    record.moves += new
+                if message.get("type") == "error" and message.get("fatal"):
                     raise RuntimeError(f"closed by the server: {message.get('message')}")
                 if message.get("over"):
                     break
         made = None
 
+
+HELLO: dict[str, Any] = {}
+"""What the clients add to their ``hello`` (``{"picture": False}``: programs, not pages)."""
 
 BOT_TABLE: dict[str, Any] = {
     "preset": "house",
@@ -244,7 +261,7 @@ PERSON_TABLE: dict[str, Any] = {
 async def idle(port: int, table: str, opened: list[int], record: Record) -> None:
     """A spectator of ``table`` that only reads, until cancelled."""
     async with _connect(port, table) as ws:
-        await ws.send(json.dumps({"type": "hello"}))
+        await ws.send(json.dumps({"type": "hello", **HELLO}))
         opened[0] += 1
         async for text in ws:
             if '"fatal":true' in text.replace(" ", ""):

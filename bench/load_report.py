@@ -44,22 +44,26 @@ def markdown(report: dict[str, Any]) -> str:
         head += [f"{title} {n}" for n in names] if len(names) > 1 else [title]
     head += [f"check {n}" for n in names]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    skipped = []
+    skipped: dict[str, list[str]] = {}
     for (scenario, tables, procs), by in rows.items():
         size = f"{tables:,} conns" if scenario == "idle" else f"{tables:,}"
         cells = [scenario, size, str(procs)]
-        for _title, key in COLUMNS:
-            for n in names:
-                r = by.get(n, {})
-                cells.append("skipped" if "skipped" in r else _cell(r.get(key)))
-        cells += [_check(by.get(n, {})) for n in names]
+        if all("skipped" in r for r in by.values()):
+            cells += ["skipped"] + ["-"] * (len(head) - 4)
+        else:
+            for _title, key in COLUMNS:
+                for n in names:
+                    r = by.get(n, {})
+                    cells.append("skipped" if "skipped" in r else _cell(r.get(key)))
+            cells += [_check(by.get(n, {})) for n in names]
         lines.append("| " + " | ".join(cells) + " |")
-        skipped += [
-            f"- {scenario} {size} {n}: {by[n]['skipped']}" for n in by if "skipped" in by[n]
-        ]
+        for n, r in by.items():
+            if "skipped" in r:
+                skipped.setdefault(r["skipped"], []).append(f"{scenario} {size} {n}")
     out = "\n".join(lines)
     if skipped:
-        out += "\n\nSkipped:\n" + "\n".join(skipped)
+        out += "\n\nSkipped:\n"
+        out += "\n".join(f"- {', '.join(which)}: {why}" for why, which in skipped.items())
     kills = report.get("kill_loops", [])
     if kills:
         out += "\n\n| SIGKILL loop | store | kills | acknowledged | lost | doubled | gaps | restart ms |\n"

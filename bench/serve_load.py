@@ -5,7 +5,8 @@ A benchmark that reports figures (nothing here asserts a speed). Real server pro
 127.0.0.1) and scripted WebSocket clients, all in this one asyncio process beside them:
 
 - ``pair``: two-person tables, a scripted client per seat answering each ``go`` with a
-  random legal move (after ``--think`` seconds, 0 by default: the server's ceiling);
+  random legal move (after ``--think`` seconds, 0 by default: the server's ceiling), as
+  pages do (``--no-picture``: as programs, ``"picture": false`` in their hello);
 - ``bots``: tables of two ``random`` bots (``bot_delay`` 0) with one spectator each,
   counting the moves announced;
 - ``idle``: ``--idle`` spectators (2,000) of ``--idle-tables`` tables nobody plays, held
@@ -47,6 +48,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from load_clients import HELLO
 from load_kill import kill_loop
 from load_report import markdown
 from load_runs import run
@@ -191,6 +193,11 @@ def main() -> None:
     p.add_argument("--warmup", type=float, default=2.0, help="seconds played before measuring")
     p.add_argument("--scenarios", default=",".join(SCENARIOS), help="of " + ",".join(SCENARIOS))
     p.add_argument("--think", type=float, default=0.0, help="a person's think time, seconds")
+    p.add_argument(
+        "--no-picture",
+        action="store_true",
+        help='clients say "picture": false in their hello (programs, not pages)',
+    )
     p.add_argument("--idle", type=int, default=2000, help="idle connections (scenario idle)")
     p.add_argument("--idle-tables", type=int, default=100, help="the tables they watch")
     p.add_argument("--baseline", default="1667614", help="a git ref, or none")
@@ -206,6 +213,8 @@ def main() -> None:
     unknown = set(args.scenarios) - set(SCENARIOS)
     if unknown or not args.tables or min(args.tables) < 1:
         p.error(f"--scenarios are of {', '.join(SCENARIOS)}; --tables are counts >= 1")
+    if args.no_picture:
+        HELLO["picture"] = False
     report: dict[str, Any] = {
         "options": vars(args).copy(),
         "runs": [],
