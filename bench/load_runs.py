@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import resource
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,8 +62,10 @@ async def run(
     warmup: float,
     think: float = 0.0,
     idle_tables: int = 100,
+    db_cpu: Callable[[], float] | None = None,
 ) -> dict[str, Any]:
-    """Measure one scenario; returns its figures (or ``skipped`` and why)."""
+    """Measure one scenario; returns its figures (or ``skipped`` and why); ``db_cpu``: the
+    CPU time of the database server's processes so far, when it is measured too."""
     procs = 2 if scenario == "two" else 1
     servers = [Server(db, src=src) for _ in range(procs)]
     result: dict[str, Any] = {"scenario": scenario, "tables": tables, "procs": procs}
@@ -102,11 +105,13 @@ async def run(
             tasks.append(asyncio.create_task(play))
         await asyncio.sleep(warmup)
         cpu0, own0 = sum(s.cpu() for s in servers), _self_cpu()
+        db0 = db_cpu() if db_cpu is not None else 0.0
         record.start = time.monotonic()
         await asyncio.sleep(seconds)
         record.end = time.monotonic()
         cpu = sum(s.cpu() for s in servers) - cpu0
         own = _self_cpu() - own0
+        db_seconds = db_cpu() - db0 if db_cpu is not None else None
         memory = [s.memory() for s in servers]
         failures = await cancel(tasks)
         tasks = []
@@ -125,6 +130,9 @@ async def run(
         cpu_ms_per_move=round(1000 * cpu / moves, 2) if moves else None,
         server_cpu_share=round(cpu / elapsed, 2),
         client_cpu_ms_per_move=round(1000 * own / moves, 2) if moves else None,
+        db_cpu_ms_per_move=round(1000 * db_seconds / moves, 2)
+        if moves and db_seconds is not None
+        else None,
         rss_mb=round(sum(m[0] for m in memory), 1),
         rss_mb_peak=round(sum(m[1] for m in memory), 1),
         rss_mb_start=round(rss_start, 1),

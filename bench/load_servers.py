@@ -231,6 +231,18 @@ class Cluster:
             db.execute(f"CREATE DATABASE {name}")
         return with_database(self.dsn, name)
 
+    def cpu(self) -> float:
+        """The CPU time so far of the cluster's processes (the postmaster and its children:
+        a backend per connection, the WAL writer...); those that ended are not counted."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        total = 0.0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(stat.parent.name) == postmaster or int(fields[1]) == postmaster:
+                    total += (int(fields[11]) + int(fields[12])) / TICK
+        return total
+
     def stop(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):
             self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")

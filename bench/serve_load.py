@@ -44,7 +44,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +102,12 @@ class Databases:
             self.cluster = cluster
         return self.cluster.database()
 
+    def cpu(self, db: str) -> Callable[[], float] | None:
+        """The CPU time of the throwaway cluster serving ``db``, if it does."""
+        if self.cluster is not None and f"host={self.cluster.folder}&" in db:
+            return self.cluster.cpu
+        return None
+
     def close(self) -> None:
         if self.cluster is not None:
             self.cluster.stop()
@@ -148,7 +154,7 @@ async def matrix(args: argparse.Namespace, report: dict[str, Any]) -> None:
                             result = await run(
                                 scenario, size, db=db, src=src, seconds=args.seconds,
                                 warmup=args.warmup, think=args.think,
-                                idle_tables=args.idle_tables,
+                                idle_tables=args.idle_tables, db_cpu=databases.cpu(db),
                             )  # fmt: skip
                             result["db"] = "postgresql" if db.startswith("postgres") else "sqlite"
                         result["version"] = name
@@ -180,7 +186,9 @@ def _line(result: dict[str, Any]) -> str:
     if "check" in result:
         c = result["check"]
         shown["check"] = f"lost {c['lost']} doubled {c['doubled']} disorder {c['out_of_order']}"
-        shown["check"] += f" ({c['acknowledged']} acknowledged, {c['stored']} stored)"
+        shown["check"] += (
+            f" ({c['acknowledged']} acknowledged, {c['announced']} announced, {c['stored']} stored)"
+        )
         if c["problems"]:
             shown["problems"] = c["problems"]
     return "  " + json.dumps(shown)
