@@ -18,8 +18,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ctypes
 import dataclasses
 import resource
+import signal
 import sys
 from typing import Any
 
@@ -41,6 +43,8 @@ def main() -> None:
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--bot-delay", type=float, default=0.0)
     args = p.parse_args()
+    with contextlib.suppress(OSError, AttributeError):  # killed when the benchmark dies
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 

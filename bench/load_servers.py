@@ -87,7 +87,11 @@ class Server:
             env["PYTHONPATH"] = os.pathsep.join([str(self.src), env.get("PYTHONPATH", "")])
         command = [sys.executable, str(LAUNCHER), "--db", self.db, "--port", str(self.port)]
         self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=self.log, text=True, env=env
+            command,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+            env=env,
         )
         assert self.process.stdout is not None
         ready, _, _ = select.select([self.process.stdout], [], [], timeout)

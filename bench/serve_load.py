@@ -41,6 +41,8 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -121,8 +123,17 @@ def versions(args: argparse.Namespace) -> Iterator[list[tuple[str, Path | None]]
     if args.baseline == "none":
         yield [after]
         return
-    with baseline_source(args.baseline) as src:
+    try:
+        source = baseline_source(args.baseline)
+        src = source.__enter__()
+    except subprocess.CalledProcessError as err:  # not a git checkout, an unknown ref
+        print(f"  no baseline: git worktree add {args.baseline} failed ({err.returncode})")
+        yield [after]
+        return
+    try:
         yield [("before", src), after]
+    finally:
+        source.__exit__(None, None, None)
 
 
 async def matrix(args: argparse.Namespace, report: dict[str, Any]) -> None:
@@ -230,8 +241,15 @@ def main() -> None:
         "servers": {},
     }
     report["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
+    # a SIGTERM (``timeout``) unwinds like ^C: servers stopped, the baseline's worktree and
+    # the throwaway cluster removed
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     print(f"serve load: {', '.join(args.scenarios)}; tables {args.tables}; {args.seconds:g} s each")
-    asyncio.run(matrix(args, report))
+    try:
+        asyncio.run(matrix(args, report))
+    except KeyboardInterrupt:
+        print("interrupted: the figures so far follow", file=sys.stderr)
+        args.json = args.json and args.json + ".partial"
     print()
     print(markdown(report))
     if args.json:
