@@ -155,7 +155,7 @@ def _until(
         kind_of = message.get("type")
         if kind_of == "go":
             state["go"] = message
-        elif kind_of == "table" and message.get("turn") != run.seat:
+        elif kind_of in ("table", "moved") and message.get("turn") != run.seat:
             state["go"] = None
         elif kind_of == "hello":
             run.seat = message.get("seat")
@@ -294,6 +294,6 @@ def _ws_ok(case: Case, run: WsRun) -> str | None:
     return None
 
 
-_KINDS = {"hello", "table", "go", "error", "pong"}
+_KINDS = {"hello", "table", "moved", "go", "error", "pong"}
 
 _target("server websocket", _ws_cases(), converse, _ws_ok)

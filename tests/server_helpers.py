@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from chickenfoot import Rules
 from chickenfoot.match import Match
 from chickenfoot.server._store import Store
+from table_client import Follower
 
 ORIGIN = "http://testserver"  # TestClient's own origin
 # A tile in text: two numbers joined by "-", not part of a longer number (SVG coordinates
@@ -111,6 +113,24 @@ def hidden_by_move(store: Store, table_id: str) -> tuple[list[dict[int | None, s
         m = m.apply(move)
         out.append(hidden(m))
     return out, stored.seed
+
+
+_FOLLOWERS: weakref.WeakKeyDictionary[Any, Follower] = weakref.WeakKeyDictionary()
+
+
+def follower_of(ws: Any) -> Follower:
+    """The table a test's WebSocket shows, kept as the page's client keeps it."""
+    return _FOLLOWERS.setdefault(ws, Follower())
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    """The next message of ``ws``; a ``table`` or ``moved`` message as the whole table the
+    page shows after it (a ``moved`` message's own fields are under ``"moved"``)."""
+    message: dict[str, Any] = ws.receive_json()
+    shown = follower_of(ws).take(message)
+    if shown is not None and message["type"] == "moved":
+        return {**shown, "type": "table", "moved": message}
+    return message
 
 
 def play_seat(ws: Any, rng: random.Random, limit: int = 5000) -> Iterator[str]:

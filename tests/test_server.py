@@ -397,8 +397,8 @@ def test_a_socket_closed_under_the_writer_ends_the_connection_quietly() -> None:
 
     from anyio import ClosedResourceError
 
+    from chickenfoot.server._announce import Connection
     from chickenfoot.server._app import _write
-    from chickenfoot.server._hub import Connection
 
     class Gone:
         async def send_text(self, text: str) -> None:

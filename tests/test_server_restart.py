@@ -17,21 +17,22 @@ from websockets.sync.client import ClientConnection
 
 from chickenfoot.cli import main
 from chickenfoot.server._store import Store
-from server_helpers import Server
+from server_helpers import Server, follower_of
 
 
 def _latest(ws: ClientConnection) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """The last table message received so far and the go after it, if any, once quiet."""
-    table: dict[str, Any] | None = None
+    """The table shown after the messages received so far (kept as the page's client
+    keeps it) and the go after it, if any, once quiet."""
     go = None
+    follower = follower_of(ws)
     while True:
         try:
             message = json.loads(ws.recv(timeout=0.15))
         except TimeoutError:
-            assert table is not None
-            return table, go
-        if message["type"] == "table":
-            table, go = message, None
+            assert follower.table is not None
+            return follower.table, go
+        if follower.take(message) is not None:
+            go = None
         elif message["type"] == "go":
             go = message
 
@@ -58,6 +59,9 @@ def test_a_table_resumes_exactly_after_sigkill(tmp_path: Path) -> None:
                 if go is not None:
                     ws.send(json.dumps({"type": "move", "move": go["legal"][-1], "id": go["id"]}))
                     played += 1
+        for ws in sockets:  # the whole table now (after a move, only what changed comes)
+            _latest(ws)
+            ws.send(json.dumps({"type": "table"}))
         before = [_latest(ws) for ws in sockets]
         assert before[0][0]["round"] == 0 and not before[0][0]["over"]  # mid-round
         server.kill()  # no shutdown, no flush: SIGKILL

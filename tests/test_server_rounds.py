@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 
 from chickenfoot.server import create_app
 from chickenfoot.server._hub import Hub
-from server_helpers import TILE, hello, make_table, round_ends, token_of
+from server_helpers import TILE, hello, make_table, receive, round_ends, token_of
 
 SMALL = {"preset": "house", "rules": {"max_pip": 6, "hand_size": 7, "match": {"rounds": 2}}}
 
@@ -48,7 +48,7 @@ def play(
             time.sleep(0.01)  # a bot's move, or the next round waiting
             continue
         while True:  # the go of this very position
-            message = sockets[turn].receive_json()
+            message = receive(sockets[turn])
             if turn == first:
                 seen.append(message)
             if message["type"] == "go" and message["id"] == t.n:
@@ -63,7 +63,7 @@ def play(
 def latest(ws: Any, check: Any) -> dict[str, Any]:
     """The next ``table`` message for which ``check`` holds."""
     for _ in range(500):
-        message: dict[str, Any] = ws.receive_json()
+        message: dict[str, Any] = receive(ws)
         if message["type"] == "table" and check(message):
             return message
     raise AssertionError("no such table message")
@@ -92,10 +92,10 @@ def test_a_round_end_reveals_every_hand_then_waits_for_the_person(client: TestCl
         # the round dealt waits: no go, no move taken, the bots wait too
         n = t.n
         ws.send_json({"type": "move", "move": "draw", "id": n})
-        error = ws.receive_json()
+        error = receive(ws)
         while error["type"] != "error":
             assert error["type"] == "table", error  # never a go during the pause
-            error = ws.receive_json()
+            error = receive(ws)
         assert "next round has not started" in error["message"]
         assert t.n == n and t.paused
         # the only person connected says next: the round starts
@@ -169,16 +169,16 @@ def test_next_and_rematch_out_of_place_are_refused(client: TestClient) -> None:
         hello(ws, token_of(made, 0))
         for kind, why in [("next", "no round is waiting"), ("rematch", "when the match is over")]:
             ws.send_json({"type": kind})
-            message = ws.receive_json()
+            message = receive(ws)
             while message["type"] != "error":
-                message = ws.receive_json()
+                message = receive(ws)
             assert why in message["message"]
     with client.websocket_connect(f"/ws/{table}") as ws:
         hello(ws, None)
         ws.send_json({"type": "rematch"})
-        message = ws.receive_json()
+        message = receive(ws)
         while message["type"] != "error":
-            message = ws.receive_json()
+            message = receive(ws)
         assert "only the people at the table" in message["message"]
 
 
@@ -206,13 +206,14 @@ def test_the_seat_to_act_sees_where_its_moves_go_and_no_one_else_does(client: Te
             hello(mover, token_of(made, turn))
             hello(other, token_of(made, 1 - turn))
             hello(watcher, None)
-            mine = mover.receive_json()
-            go = mover.receive_json()
+            mine = receive(mover)
+            go = receive(mover)
             assert go["type"] == "go"
             plays = sorted(m for m in go["legal"] if "@" in m)
-            assert sorted(_targets(mine["svg"])) == plays
-            assert _targets(other.receive_json()["svg"]) == []
-            assert _targets(watcher.receive_json()["svg"]) == []
+            # the go holds the seat's places, to lay over the picture everyone gets
+            assert sorted(_targets("".join(go["targets"]))) == plays
+            assert _targets(mine["svg"]) == []
+            assert receive(other)["svg"] == receive(watcher)["svg"] == mine["svg"]
             if plays:
                 return
             n = t.n
@@ -249,7 +250,7 @@ def test_a_seat_and_a_spectator_see_each_finished_round_as_it_ended_and_nothing_
             hello(ws, token_of(made, 0))
             texts = list(play_seat(ws, random.Random(players)))
             while True:  # the spectator's messages, to the match's end
-                message = watcher.receive_json()
+                message = receive(watcher)
                 texts.append(json.dumps(message))
                 if message["type"] == "table" and message["over"]:
                     break

@@ -27,13 +27,15 @@ from chickenfoot import Rules
 from chickenfoot.deal import deal
 from chickenfoot.match import Match
 from chickenfoot.moves import Move
-from chickenfoot.server._hub import Connection, Hub
+from chickenfoot.server._announce import Connection
+from chickenfoot.server._hub import Hub
 from chickenfoot.server._requests import rules_of
 from chickenfoot.server._store import Store
 from chickenfoot.server._table import Table, public_document
 from chickenfoot.state import LegalMoves, State
 from chickenfoot.view import View
 from server_helpers import tiles_in
+from table_client import Follower
 
 # (the table request, the seat the twins hide tiles from, the seed of the deals and moves):
 # a person at the hidden seat, people and bots elsewhere, whole matches of two rounds.
@@ -87,10 +89,17 @@ class Recorder(Connection):
         self.sent: list[dict[str, Any]] = []
         self.times: list[float] = []
 
-    def put(self, message: dict[str, Any] | None) -> None:
+    def put(self, message: str | dict[str, Any] | None) -> None:
         if message is not None:
-            self.sent.append(message)
+            self.sent.append(json.loads(message) if isinstance(message, str) else message)
             self.times.append(asyncio.get_running_loop().time())
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every event of the round logs this connection was told of (once each)."""
+        follower = Follower()
+        for message in self.sent:
+            follower.take(message)
+        return follower.events
 
 
 class Scripted:
@@ -272,7 +281,11 @@ def test_a_bot_waits_bot_delay_before_every_move_forced_or_not(
     forced = [f for _seat, _move, f in table.moves]
     assert any(forced) and not all(forced)  # the bots had choices and forced moves
     watched = recorders[None]
-    times = [t for m, t in zip(watched.sent, watched.times, strict=True) if m["type"] == "table"]
+    times = [
+        t
+        for m, t in zip(watched.sent, watched.times, strict=True)
+        if m["type"] in ("table", "moved")
+    ]
     assert len(times) == len(script) + 1  # the table on joining, then one per move
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert min(gaps) >= delay - 0.001, [round(g, 3) for g in gaps]
@@ -290,11 +303,11 @@ def test_a_person_plays_their_own_forced_move_and_only_they_hear_it_was_forced(
         assert mine  # the person had forced moves...
         gos = {m["id"]: m["legal"] for m in recorders[seat].sent if m["type"] == "go"}
         assert all(len(gos[n]) == 1 for n in mine)  # ...and was asked for each: one move
-        said = [e for m in recorders[seat].sent if m["type"] == "table" for e in m["log"]]
+        said = recorders[seat].events()
         assert {e["forced"] for e in said if e["seat"] == seat} == {True, False}
         assert {e["forced"] for e in said if e["seat"] != seat} == {None}
         assert not any("forced" in e["text"] for e in said if e["seat"] != seat)
-    watched = [e for m in recorders[None].sent if m["type"] == "table" for e in m["log"]]
+    watched = recorders[None].events()
     assert watched and {e["forced"] for e in watched} == {None}
     assert not any("forced" in e["text"] or "only" in e["text"] for e in watched)
 

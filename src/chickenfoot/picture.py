@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from typing import Literal
 from xml.sax.saxutils import escape
@@ -56,7 +57,7 @@ from chickenfoot.state import State
 from chickenfoot.tiles import Tile
 from chickenfoot.view import View
 
-__all__ = ["svg"]
+__all__ = ["svg", "target_groups"]
 
 
 # Dot centres in a unit square for 0-9, on a 3 x 3 grid (a, b, c = left/top, middle, right).
@@ -100,42 +101,51 @@ def _half(number: int, x: float, y: float) -> Iterator[str]:
         )
 
 
-def _domino(d: Domino) -> Iterator[str]:
-    name = "" if d.tile is None else str(d.tile)
-    w, h = d.x1 - d.x0, d.y1 - d.y0
-    box = " ".join(_f(v) for v in (d.x0, d.y0, d.x1, d.y1))
-    yield f'<g class="domino {d.role}" data-tile="{name}" data-box="{box}">'
-    if name:
-        yield f"<title>{name}</title>"
-    fill = BACK if d.tile is None else FACE
-    yield (
-        f'<rect x="{_f(d.x0 + 0.03)}" y="{_f(d.y0 + 0.03)}" width="{_f(w - 0.06)}" '
-        f'height="{_f(h - 0.06)}" rx="0.14" fill="{fill}" stroke="{INK}" stroke-width="0.05"/>'
+@functools.lru_cache(maxsize=4096)
+def _face(name: str, w: float, h: float, first: int, second: int, outline: str | None) -> str:
+    """What is inside a domino's group, drawn from its top left corner (the group is
+    moved into place): the same for every domino of one tile, size and outline, so it is
+    drawn once (a table redrawn after each move draws only what is new)."""
+    parts = [f"<title>{name}</title>"] if name else []
+    fill = FACE if name else BACK
+    parts.append(
+        f'<rect x="0.03" y="0.03" width="{_f(w - 0.06)}" height="{_f(h - 0.06)}" rx="0.14" '
+        f'fill="{fill}" stroke="{INK}" stroke-width="0.05"/>'
     )
-    if d.tile is not None:
+    if name:
         if w > h:  # lying: halves left and right
-            mid = d.x0 + w / 2
-            yield (
-                f'<line x1="{_f(mid)}" y1="{_f(d.y0 + 0.15)}" x2="{_f(mid)}" '
-                f'y2="{_f(d.y1 - 0.15)}" stroke="{INK}" stroke-width="0.04"/>'
+            mid = w / 2
+            parts.append(
+                f'<line x1="{_f(mid)}" y1="0.15" x2="{_f(mid)}" y2="{_f(h - 0.15)}" '
+                f'stroke="{INK}" stroke-width="0.04"/>'
             )
-            yield from _half(d.first, d.x0, d.y0)
-            yield from _half(d.second, mid, d.y0)
+            parts.extend(_half(first, 0.0, 0.0))
+            parts.extend(_half(second, mid, 0.0))
         else:  # standing: halves top and bottom
-            mid = d.y0 + h / 2
-            yield (
-                f'<line x1="{_f(d.x0 + 0.15)}" y1="{_f(mid)}" x2="{_f(d.x1 - 0.15)}" '
-                f'y2="{_f(mid)}" stroke="{INK}" stroke-width="0.04"/>'
+            mid = h / 2
+            parts.append(
+                f'<line x1="0.15" y1="{_f(mid)}" x2="{_f(w - 0.15)}" y2="{_f(mid)}" '
+                f'stroke="{INK}" stroke-width="0.04"/>'
             )
-            yield from _half(d.first, d.x0, d.y0)
-            yield from _half(d.second, d.x0, mid)
-    if d.outline is not None:
-        yield (
-            f'<rect x="{_f(d.x0 - 0.06)}" y="{_f(d.y0 - 0.06)}" width="{_f(w + 0.12)}" '
-            f'height="{_f(h + 0.12)}" rx="0.2" fill="none" stroke="{d.outline}" '
-            f'stroke-width="0.12"/>'
+            parts.extend(_half(first, 0.0, 0.0))
+            parts.extend(_half(second, 0.0, mid))
+    if outline is not None:
+        parts.append(
+            f'<rect x="-0.06" y="-0.06" width="{_f(w + 0.12)}" height="{_f(h + 0.12)}" '
+            f'rx="0.2" fill="none" stroke="{outline}" stroke-width="0.12"/>'
         )
-    yield "</g>"
+    return "".join(parts)
+
+
+def _domino(d: Domino) -> str:
+    """One domino: a group on one line, its face drawn from (0, 0) and moved into place."""
+    name = "" if d.tile is None else str(d.tile)
+    box = " ".join(_f(v) for v in (d.x0, d.y0, d.x1, d.y1))
+    face = _face(name, round(d.x1 - d.x0, 3), round(d.y1 - d.y0, 3), d.first, d.second, d.outline)
+    return (
+        f'<g class="domino {d.role}" data-tile="{name}" data-box="{box}" '
+        f'transform="translate({_f(d.x0)} {_f(d.y0)})">{face}</g>'
+    )
 
 
 def _mark(m: Mark) -> str:
@@ -158,18 +168,18 @@ def _mark(m: Mark) -> str:
     )
 
 
-def _target(move: Play, box: Mark) -> Iterator[str]:
+def _target(move: Play, box: Mark) -> str:
+    """One place a move lays its tile: a group on one line."""
     lo, hi = min(box.x0, box.x1), max(box.x0, box.x1)
     where = "the centre" if move.anchor is None else str(move.anchor)
     corners = " ".join(_f(v) for v in (lo, box.y0, hi, box.y1))
-    yield f'<g class="target" data-move="{move.uci()}" data-box="{corners}">'
-    yield f"<title>{move.tile} on {where}</title>"
-    yield (
+    return (
+        f'<g class="target" data-move="{move.uci()}" data-box="{corners}">'
+        f"<title>{move.tile} on {where}</title>"
         f'<rect x="{_f(lo + 0.03)}" y="{_f(box.y0 + 0.03)}" width="{_f(hi - lo - 0.06)}" '
         f'height="{_f(box.y1 - box.y0 - 0.06)}" rx="0.14" fill="{TARGET}" fill-opacity="0.35" '
-        f'stroke="{TARGET}" stroke-width="0.1"/>'
+        f'stroke="{TARGET}" stroke-width="0.1"/></g>'
     )
-    yield "</g>"
 
 
 def _targets(
@@ -192,7 +202,7 @@ def _targets(
             raise ArgumentError(f"targets: {brief(given)} is not a move")
         if not isinstance(move, Play):
             continue
-        known = move.anchor is None and position.table.centre is None
+        known = move.anchor is None and layout.table.centre is None
         if not known and (move.anchor is None or move.anchor not in where):
             raise ArgumentError(f"targets: {move.uci()} has no open place on this table")
         out.append((move, where[move.anchor]))
@@ -315,6 +325,7 @@ def svg(
     hands: HandsOption | None = None,
     seat: int | None = None,
     targets: Iterable[Move | str] | None = None,
+    room_for_places: bool = False,
 ) -> str:
     """An SVG picture of ``position`` (a :class:`~chickenfoot.State` or a :class:`~chickenfoot.View`).
 
@@ -332,6 +343,9 @@ def svg(
       data-move="7-4@7-6">`` where the move would lay its tile (beyond a line's last tile,
       in a pending hub's first dashed slot). Draws and passes are skipped; a move with no
       open place on the table raises :class:`~chickenfoot.ArgumentError`. By default none.
+    - ``room_for_places``: leave room for a tile at every open place (beyond each line's
+      end), so that the places of any moves (:func:`target_groups`) can be laid over the
+      picture and it keeps its frame when they are. By default the frame is tight.
 
     The caption above the table says whose turn it is and, for a view, whose view it is.
 
@@ -349,12 +363,15 @@ def svg(
     True
     """
     _check_options(position, size, "none" if hands is None else hands, seat)
+    if type(room_for_places) is not bool:
+        raise ArgumentError(f"room_for_places={brief(room_for_places)} is invalid: must be a bool")
     if seat is not None and isinstance(position, State):
         position = position.view(seat)
     if hands is None:
         hands = position.seat if isinstance(position, View) else "none"
-    layout = Layout(position.table)
-    if position.table.centre is not None:
+    table = position.table  # worked out from the history on each call: once here
+    layout = Layout(table)
+    if table.centre is not None:
         layout.place()
     dominoes = layout.dominoes
     marks = layout.marks
@@ -369,7 +386,8 @@ def svg(
             )
         )
     places = [] if targets is None else _targets(layout, position, targets)
-    left, top, right, bottom = _bounds(dominoes, marks + [box for _, box in places])
+    room = layout.places if room_for_places else places
+    left, top, right, bottom = _bounds(dominoes, marks + [box for _, box in room])
     # Captions above the table: what happened last, then the status.
     event = _last_event(position)
     caption_y = top - 1.0
@@ -433,12 +451,42 @@ def svg(
         else _mark(m)
         for m in marks
     )
-    for d in dominoes:
-        out.extend(_domino(d))
-    for move, box in places:
-        out.extend(_target(move, box))
+    out.extend(_domino(d) for d in dominoes)
+    out.extend(_target(move, box) for move, box in places)
     out.append("</svg>")
     return "\n".join(out)
+
+
+def target_groups(position: State | View, moves: Iterable[Move | str]) -> tuple[str, ...]:
+    """The places ``moves`` lay their tiles, drawn as :func:`svg` draws them with
+    ``targets=moves``: one ``<g class="target" data-move="...">`` element each (draws and
+    passes have none), to lay over a picture of the same position drawn without targets.
+
+    A picture drawn with ``room_for_places=True`` has room for every one of them: a server
+    draws the table once for everyone and sends the player to act only its places (what a
+    player may play tells what it holds).
+
+    Raises :class:`~chickenfoot.ArgumentError` as ``svg(position, targets=moves)`` does.
+
+    >>> from chickenfoot import Rules, deal
+    >>> s = deal(Rules(players=2), seed=1).apply("9-8@9-9")
+    >>> groups = target_groups(s, s.legal_moves)
+    >>> len(groups) == len(s.legal_moves) - ("draw" in s.legal_moves)
+    True
+    >>> all(g in svg(s, targets=s.legal_moves) for g in groups)
+    True
+    >>> framed = svg(s, room_for_places=True)
+    >>> framed[:framed.index(">")] == svg(s, targets=s.legal_moves, room_for_places=True)[
+    ...     :framed.index(">")]                           # the same frame, with or without
+    True
+    """
+    if not isinstance(position, State | View):
+        raise ArgumentError(f"expected a State or a View, got {brief(position)}")
+    table = position.table  # worked out from the history on each call: once here
+    layout = Layout(table)
+    if table.centre is not None:
+        layout.place()
+    return tuple(_target(move, box) for move, box in _targets(layout, position, moves))
 
 
 def _repr_svg(self: State | View) -> str:

@@ -37,7 +37,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chickenfoot._protocol import PROTOCOL, ProtocolError, decode
 from chickenfoot.errors import brief
-from chickenfoot.server._hub import Connection, Hub
+from chickenfoot.server._announce import Connection, encode
+from chickenfoot.server._hub import Hub
 from chickenfoot.server._lifecycle import Lifecycle
 from chickenfoot.server._limits import (
     Buckets,
@@ -276,7 +277,7 @@ def make_app(
             return
         gate["waiting"] += 1
         try:
-            seat = await asyncio.wait_for(_hello(ws, table), HELLO_SECONDS)
+            seat, picture = await asyncio.wait_for(_hello(ws, table), HELLO_SECONDS)
         except asyncio.TimeoutError:
             await _fail(ws, f"no hello within {HELLO_SECONDS:.0f} seconds", 4408)
             return
@@ -294,7 +295,7 @@ def make_app(
             await _fail(ws, "the server has as many spectators as it takes; try later", 4429)
             return
         await ws.send_text(_welcome(table_id, seat))
-        connection = Connection(seat)
+        connection = Connection(seat, picture=picture)
         writer = asyncio.create_task(_write(ws, connection, limits.send_seconds))
         hub.join(table_id, connection)
         reader = asyncio.create_task(_read(ws, hub, table_id, connection, limits.idle_seconds))
@@ -358,9 +359,10 @@ async def _error(ws: WebSocket, message: str) -> None:
     await ws.send_text(json.dumps({"type": "error", "message": message}))
 
 
-async def _hello(ws: WebSocket, table: Table) -> int | None:
+async def _hello(ws: WebSocket, table: Table) -> tuple[int | None, bool]:
     """Read the client's ``hello``: with its seat's ``token``, or none for a spectator
-    (answered by the caller, once it admits the connection)."""
+    (answered by the caller, once it admits the connection), and whether it shows the
+    picture (``"picture": false``: a program that plays, not a page)."""
     while True:
         text, why = await _text(ws)
         if text is None:
@@ -374,6 +376,10 @@ async def _hello(ws: WebSocket, table: Table) -> int | None:
         if message["type"] != "hello":
             await _error(ws, f"the first message must be a hello, not {brief(message['type'])}")
             continue
+        picture = message.get("picture", True)
+        if type(picture) is not bool:
+            await _error(ws, "a hello's picture is true or false")
+            continue
         token = message.get("token")
         if token is None or token == "":
             seat = None
@@ -382,7 +388,7 @@ async def _hello(ws: WebSocket, table: Table) -> int | None:
             if seat is None:
                 await _fail(ws, "this token is not a seat of this table", 4401)
                 raise _ClosedError
-        return seat
+        return seat, picture
 
 
 def _welcome(table_id: str, seat: int | None) -> str:
@@ -407,7 +413,7 @@ async def _write(ws: WebSocket, connection: Connection, send_seconds: float) -> 
                     await asyncio.wait_for(_fail(ws, why, code), send_seconds)
             return
         try:
-            text = json.dumps(message, separators=(",", ":"))
+            text = message if isinstance(message, str) else encode(message)
             await asyncio.wait_for(ws.send_text(text), send_seconds)
         except Exception:  # it stopped reading, or went away (the socket closed under us)
             connection.dropped = True

@@ -35,7 +35,7 @@ import random
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
 import attrs
 
@@ -44,55 +44,21 @@ from chickenfoot.engine import EngineAgent
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import Move, parse_move
 from chickenfoot.rules import Rules
+from chickenfoot.server._announce import Connection, announce_move, announce_table, send_table
 from chickenfoot.server._limits import Limits, check_table_cost, engine_names
 from chickenfoot.server._requests import MAX_NAME, check_bot_spec, distinct_names, rules_of
-from chickenfoot.server._store import SeatRow, Store, StoredTable
+from chickenfoot.server._store import MoveRow, SeatRow, Store, StoredTable
 from chickenfoot.server._table import RefusedError, Table
+from chickenfoot.server._writer import Writer
 from chickenfoot.specs import Trust, parse_spec
 from chickenfoot.state import State
 
-__all__ = ["MAX_TABLES", "Connection", "Hub"]
+__all__ = ["MAX_TABLES", "Hub"]
 
 log = logging.getLogger("chickenfoot.server")
 
 MAX_TABLES = 10_000
 """The tables a server holds at most (each is kept in memory); more are refused."""
-QUEUE: Final = 256
-"""The messages waiting for one connection at most; a client that falls behind further
-is disconnected (its page reconnects and gets the whole table again)."""
-
-
-class Connection:
-    """One WebSocket client of a table: its seat (``None``: a spectator) and its queue of
-    outgoing messages (a writer task sends them in order); ``ending``: why and with which
-    code the server closes it, once it does."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE)
-        self.dropped = False
-        self.opened = time.monotonic()
-        self.ending: tuple[str, int] | None = None
-
-    def close(self, message: str, code: int) -> None:
-        """End the connection: its writer sends ``message`` (fatal) and closes with ``code``."""
-        if self.ending is None:
-            self.ending = (message, code)
-            self.put(None)
-
-    def put(self, message: dict[str, Any] | None) -> None:
-        """Queue ``message`` (``None`` ends the writer); a full queue drops the client."""
-        if self.dropped:
-            return
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            self.dropped = True
-            if self.ending is None:
-                self.ending = ("the connection fell too far behind; reconnect", 4000)
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)
 
 
 def _think(agent: Agent, state: State, rng: random.Random) -> Move:
@@ -119,6 +85,8 @@ class Hub:
         limits: Limits | None = None,
     ):
         self.store = store
+        self.writer = Writer(store)
+        """The group commit: every move goes to the database through it."""
         self.engines = engine_names(engines)
         """The engines a seat may name, by short name: ``{name: command}``."""
         self.bot_delay = bot_delay
@@ -163,7 +131,7 @@ class Hub:
         except (ChickenFootError, ValueError, RefusedError) as err:
             # Why a move is illegal may name a tile of a hand ("seat 0 can play 9-3@9-9"):
             # the log (the operator's) says it, the table only where.
-            table.error = f"the stored record does not replay at move {i}"
+            table.stop(f"the stored record does not replay at move {i}")
             log.error("table %s: %s: %s", stored.id, table.error, brief(str(err), 200))
         self.tables[stored.id] = table
         self.active[stored.id] = time.monotonic()
@@ -225,9 +193,11 @@ class Hub:
         return [s.seat in seats for s in table.seats]
 
     def join(self, table_id: str, connection: Connection) -> None:
-        """Add a connection and send it the table (and its ``go`` if it is to choose). A
-        seat's connection beyond ``limits.seat_connections`` closes that seat's oldest."""
+        """Add a connection and send it the table (and its ``go`` if it is to choose); the
+        others are told only if a seat came online. A seat's connection beyond
+        ``limits.seat_connections`` closes that seat's oldest."""
         here = self.connections.setdefault(table_id, set())
+        before = self.connected(table_id)
         if connection.seat is not None:
             same = sorted(
                 (c for c in here if c.seat == connection.seat and c.ending is None),
@@ -237,13 +207,18 @@ class Hub:
                 old.close("this seat was opened elsewhere (a newer connection)", 4409)
         here.add(connection)
         self.active[table_id] = time.monotonic()
-        self.announce(table_id)
+        if self.connected(table_id) != before:
+            self.announce(table_id)
+        else:
+            self.send_table(table_id, connection)
 
     def leave(self, table_id: str, connection: Connection) -> None:
-        """Remove a connection."""
-        self.connections.get(table_id, set()).discard(connection)
+        """Remove a connection (the others are told if its seat went offline)."""
+        here = self.connections.get(table_id, set())
+        before = self.connected(table_id) if table_id in self.tables else None
+        here.discard(connection)
         self.active[table_id] = time.monotonic()
-        if table_id in self.tables:
+        if table_id in self.tables and self.connected(table_id) != before:
             self.announce(table_id)
 
     def room(self) -> int:
@@ -271,33 +246,14 @@ class Hub:
             del self._agents[key]
         return agents
 
-    def send_table(
-        self,
-        table_id: str,
-        connection: Connection,
-        made: dict[int | None, list[dict[str, Any]]] | None = None,
-    ) -> None:
-        """Queue the table (and the ``go``, if any) for one connection; ``made`` keeps the
-        messages already made for a seat during one announcement (every spectator, and
-        every connection of one seat, gets the same)."""
-        made = {} if made is None else made
-        seat = connection.seat
-        if seat not in made:
-            table = self.tables[table_id]
-            messages = [table.state_message(seat, self.connected(table_id))]
-            if seat is not None and table.seats[seat].kind == "person":
-                go = table.go_message(seat)
-                if go is not None:
-                    messages.append(go)
-            made[seat] = messages
-        for message in made[seat]:
-            connection.put(message)
+    def send_table(self, table_id: str, connection: Connection) -> None:
+        """Queue the whole table (and the ``go``, if any) for one connection."""
+        send_table(self.tables[table_id], connection, self.connected(table_id))
 
     def announce(self, table_id: str) -> None:
-        """Send the table to every connection, each what its seat may see."""
-        made: dict[int | None, list[dict[str, Any]]] = {}
-        for connection in list(self.connections.get(table_id, ())):
-            self.send_table(table_id, connection, made)
+        """Send the whole table to every connection, each what its seat may see."""
+        here = self.connections.get(table_id, ())
+        announce_table(self.tables[table_id], list(here), self.connected(table_id))
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -305,23 +261,52 @@ class Hub:
         """The lock under which a table changes."""
         return self._locks.setdefault(table_id, asyncio.Lock())
 
-    async def commit(self, table: Table, move: Any, *, forced: bool) -> None:
-        """Store ``move`` (committed: the write and its fsync in a worker thread, so other
-        tables go on meanwhile), then play it, then announce it; under the table's lock."""
+    async def commit(self, table: Table, move: Move, *, forced: bool) -> bool:
+        """Store ``move`` (committed, through the group commit: other tables go on
+        meanwhile), then play it, then announce it; under the table's lock. ``False``
+        (nothing played) when another process stored a move of that number first: the
+        table has caught up with the database then."""
         seat = table.turn
         assert seat is not None
-        await asyncio.to_thread(
-            self.store.add_move, table.id, table.n, seat, move.uci(), forced=forced
-        )
+        stored = await self.writer.write(MoveRow(table.id, table.n, seat, move.uci(), forced))
+        if not stored:
+            await self.catch_up(table)
+            return False
+        self._play(table, move, forced)
+        if table.round is None:
+            await asyncio.to_thread(self.store.finish, table.id)
+        return True
+
+    def _play(self, table: Table, move: Move, forced: bool) -> None:
+        """Play a stored move and announce it (a new round waits ``round_pause``)."""
         rounds = table.match.rounds_played
         table.play(move, forced=forced)
         self.active[table.id] = time.monotonic()
-        if table.round is None:
-            await asyncio.to_thread(self.store.finish, table.id)
         if table.match.rounds_played != rounds and table.round is not None and self.round_pause:
             table.pause(self.round_pause)
             self._task(table.id, self._end_pause(table.id, table.pause_until))
-        self.announce(table.id)
+        here = self.connections.get(table.id, ())
+        announce_move(table, list(here), self.connected(table.id))
+
+    async def catch_up(self, table: Table) -> None:
+        """Play the moves another process stored on the table since ours (under the
+        table's lock), announcing each; a table restarted elsewhere (a rematch) is read
+        again whole."""
+        stored = await asyncio.to_thread(self.store.tables, ids=[table.id])
+        if stored and stored[0].seed != table.seed:  # a rematch, made through another process
+            table.restart(stored[0].seed)
+            self.announce(table.id)
+        rows = await asyncio.to_thread(self.store.moves, table.id, since=table.n)
+        for seat, text, forced in rows:
+            try:
+                if table.turn != seat:
+                    raise ValueError(f"move {table.n} ({text}) is by seat {seat}, not the turn's")
+                self._play(table, parse_move(text, max_pip=table.rules.max_pip), forced)
+            except (ChickenFootError, ValueError, RefusedError) as err:
+                table.stop(f"the stored record does not replay at move {table.n}")
+                log.error("table %s: %s: %s", table.id, table.error, brief(str(err), 200))
+                self.announce(table.id)
+                return
 
     async def _end_pause(self, table_id: str, until: float | None) -> None:
         """End a table's pause at its deadline (unless it ended already)."""
@@ -374,7 +359,8 @@ class Hub:
         table = self.tables[table_id]
         async with self.lock(table_id):
             move = table.check_move(seat, message)
-            await self.commit(table, move, forced=len(table.legal) == 1)
+            if not await self.commit(table, move, forced=len(table.legal) == 1):
+                raise RefusedError("another move was played first (the table has moved on)")
         self.kick(table_id)
 
     def kick(self, table_id: str) -> None:
@@ -461,7 +447,7 @@ class Hub:
             async with self.lock(table_id):
                 if failed is not None:
                     # Its reason may quote the hand (an engine's answer, its legal moves).
-                    table.error = f"the bot at seat {seat} failed (the server's log says why)"
+                    table.stop(f"the bot at seat {seat} failed (the server's log says why)")
                     reason = brief(str(failed), 300)
                     log.error("table %s: the bot at seat %d failed: %s", table_id, seat, reason)
                     self.announce(table_id)
@@ -474,6 +460,7 @@ class Hub:
         """Stop the bots' tasks, close the engines and the database."""
         for task in list(self._tasks):
             task.cancel()
+        await self.writer.close()
         for agent in self._agents.values():
             close = getattr(agent, "close", None)
             if callable(close):

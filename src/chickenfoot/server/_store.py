@@ -37,7 +37,7 @@ import time
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["SeatRow", "Store", "StoredTable"]
+__all__ = ["MoveRow", "SeatRow", "Store", "StoredTable", "open_store"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -74,6 +74,16 @@ class SeatRow(NamedTuple):
     spec: str
     token: str | None
     name: str
+
+
+class MoveRow(NamedTuple):
+    """One move to store: move number ``idx`` of a table, by ``seat``, in notation."""
+
+    table_id: str
+    idx: int
+    seat: int
+    move: str
+    forced: bool
 
 
 class StoredTable(NamedTuple):
@@ -139,6 +149,35 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
+    def add_moves(self, rows: Sequence[MoveRow]) -> list[bool]:
+        """Store moves, all in one transaction, committed (durable) when this returns; per
+        row ``True``, or ``False`` when its table has a move of that number already
+        (another writer extended it first: two writers never both extend a table)."""
+        now = time.time()
+        stored = []
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for row in rows:
+                    cursor = self._db.execute(
+                        "INSERT OR IGNORE INTO moves (table_id, idx, seat, move, forced) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (row.table_id, row.idx, row.seat, row.move, int(row.forced)),
+                    )
+                    stored.append(cursor.rowcount == 1)
+                self._db.executemany(
+                    "UPDATE tables SET touched = ? WHERE id = ?",
+                    [
+                        (now, t)
+                        for t in {row.table_id for row, ok in zip(rows, stored, strict=True) if ok}
+                    ],
+                )
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        return stored
+
     def add_move(
         self,
         table_id: str,
@@ -153,19 +192,8 @@ class Store:
         A second move with the same number is refused (``sqlite3.IntegrityError``): two
         writers can never both extend a table.
         """
-        now = time.time()
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO moves (table_id, idx, seat, move, forced) VALUES (?, ?, ?, ?, ?)",
-                    (table_id, idx, seat, move, int(forced)),
-                )
-                self._db.execute("UPDATE tables SET touched = ? WHERE id = ?", (now, table_id))
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        if not self.add_moves([MoveRow(table_id, idx, seat, move, forced)])[0]:
+            raise sqlite3.IntegrityError(f"table {table_id} has a move {idx} already")
 
     def finish(self, table_id: str) -> None:
         """Mark a table's match as ended (now)."""
@@ -266,19 +294,28 @@ class Store:
             for table_id, rules, seed in rows
         ]
 
-    def moves(self, table_id: str) -> list[tuple[int, str, bool]]:
-        """A table's moves in order: ``(seat, move, forced)``."""
+    def moves(self, table_id: str, *, since: int = 0) -> list[tuple[int, str, bool]]:
+        """A table's moves in order from number ``since``: ``(seat, move, forced)``."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT idx, seat, move, forced FROM moves WHERE table_id = ? ORDER BY idx",
-                (table_id,),
+                "SELECT idx, seat, move, forced FROM moves WHERE table_id = ? AND idx >= ? "
+                "ORDER BY idx",
+                (table_id, since),
             ).fetchall()
-        for expected, (idx, *_rest) in enumerate(rows):
+        for expected, (idx, *_rest) in enumerate(rows, start=since):
             if idx != expected:
                 raise ValueError(f"table {table_id}: move {expected} is missing from the database")
         return [(seat, move, bool(forced)) for _idx, seat, move, forced in rows]
+
+    def subscribe(self, callback: object) -> None:
+        """Nothing: a SQLite file has one server process (no other writer to hear of)."""
 
     def close(self) -> None:
         """Close the database."""
         with self._lock:
             self._db.close()
+
+
+def open_store(where: str) -> Store:
+    """The store at ``where``: a SQLite file (``":memory:"`` for tests)."""
+    return Store(where)

@@ -34,13 +34,13 @@ from typing import Any, Final
 from chickenfoot._protocol import PROTOCOL, ProtocolError, go, read_move
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move, Pass, Play
-from chickenfoot.picture import svg
+from chickenfoot.picture import svg, target_groups
 from chickenfoot.rules import Rules
 from chickenfoot.server._store import SeatRow
 from chickenfoot.state import LegalMoves, State
 from chickenfoot.view import View
 
-__all__ = ["NO_CLOCK_MS", "RefusedError", "Table", "public_document"]
+__all__ = ["NO_CLOCK_MS", "RefusedError", "Table", "picture_patch", "public_document"]
 
 NO_CLOCK_MS: Final = 86_400_000
 """The ``time_ms`` of a ``go`` at a person's seat: people play without a clock (a day)."""
@@ -119,6 +119,18 @@ class Table:
         """While set (a ``time.monotonic()``), the next round waits: no move, no ``go``."""
         self.ready: set[int] = set()
         """The seats that asked for the next round (during a pause) or for a rematch."""
+        self.version = 0
+        """How many times the table changed (a move, a pause and its end, a rematch, a
+        stop): the picture a page holds is the picture of one version."""
+        # the pictures drawn, this version's and the one before: (version, svg, its lines)
+        self._picture: tuple[int, str, list[str]] | None = None
+        self._before: tuple[int, str, list[str]] | None = None
+        self._patch: tuple[int, int, list[list[int] | str]] | None = None
+
+    @property
+    def seed(self) -> int:
+        """The match's seed (secret: it deals every hand; never sent)."""
+        return self._seed
 
     @property
     def paused(self) -> bool:
@@ -129,11 +141,13 @@ class Table:
         """Hold the round just dealt for ``seconds`` (or until the people are ready)."""
         self.pause_until = time.monotonic() + seconds
         self.ready = set()
+        self.version += 1
 
     def resume(self) -> None:
         """End the pause: the round dealt is played."""
         self.pause_until = None
         self.ready = set()
+        self.version += 1
 
     def restart(self, seed: int) -> None:
         """A rematch: a new match from ``seed``, with the same seats."""
@@ -143,6 +157,11 @@ class Table:
         self._round_start = 0
         self.last_round = None
         self.resume()
+
+    def stop(self, reason: str) -> None:
+        """Stop the table (a bot failed): ``reason`` is shown to everyone."""
+        self.error = reason
+        self.version += 1
 
     # -- the position -----------------------------------------------------------------------
 
@@ -188,6 +207,7 @@ class Table:
         before = self.match.rounds_played
         self.match = self.match.apply(move)
         self.moves.append((seat, move.uci(), forced))
+        self.version += 1
         if self.match.rounds_played != before:
             end = self.match.last_round
             assert end is not None
@@ -249,39 +269,46 @@ class Table:
         turn = self.turn or 0
         return (turn + 1) % self.rules.players
 
-    def _picture(self, v: View, seat: int | None) -> str:
-        if seat is not None:  # the seat to act: where its legal moves go (its page glows them)
-            mine = v.turn == seat and not self.paused and self.seats[seat].kind == "person"
-            return svg(v, hands="none", targets=v.legal_moves if mine else None)
-        picture = svg(v, hands="none").replace(f"seat {v.seat}'s view · ", "")
-        return _DREW.sub("drew", picture)
+    def picture(self) -> str | None:
+        """The table's picture as everyone may see it (no hand, no drawn tile, no legal
+        place), drawn once per version; ``None`` once the match is over."""
+        state = self.match.round
+        if state is None:
+            return None
+        if self._picture is None or self._picture[0] != self.version:
+            v = state.view(self._viewer())
+            drawn = svg(v, hands="none", room_for_places=True)
+            drawn = drawn.replace(f"seat {v.seat}'s view · ", "")
+            drawn = _DREW.sub("drew", drawn)
+            self._before = self._picture
+            self._picture = (self.version, drawn, drawn.split("\n"))
+        return self._picture[1]
+
+    def _event(self, v: View, i: int, seat: int | None) -> dict[str, Any]:
+        """Event ``i`` of ``v``'s round history as ``seat`` may see it (a log entry)."""
+        event = v.history[i]
+        shown = str(event.move)
+        if seat is None and shown.startswith("draw"):
+            shown = "draw"
+        # Whether a move was forced tells what its player held: said to that seat only.
+        forced = None
+        if seat == event.seat:
+            j = self._round_start + i
+            forced = self.moves[j][2] if j < len(self.moves) else False
+        before = v.history[i - 1] if i > 0 else None
+        after_draw = (
+            before is not None and before.seat == event.seat and isinstance(before.move, Draw)
+        )
+        return {
+            "seat": event.seat,
+            "move": shown,
+            "forced": forced,
+            "text": _explain(event.seat, event.move, shown, forced, after_draw),
+        }
 
     def _log(self, v: View, seat: int | None) -> list[dict[str, Any]]:
-        moves = self.moves[self._round_start :]
-        events = v.history[-_LOG:]
-        first = len(v.history) - len(events)
-        out = []
-        for i, event in enumerate(events):
-            shown = str(event.move)
-            if seat is None and shown.startswith("draw"):
-                shown = "draw"
-            # Whether a move was forced tells what its player held: said to that seat only.
-            forced = None
-            if seat == event.seat:
-                forced = moves[first + i][2] if first + i < len(moves) else False
-            before = v.history[first + i - 1] if first + i > 0 else None
-            after_draw = (
-                before is not None and before.seat == event.seat and isinstance(before.move, Draw)
-            )
-            out.append(
-                {
-                    "seat": event.seat,
-                    "move": shown,
-                    "forced": forced,
-                    "text": _explain(event.seat, event.move, shown, forced, after_draw),
-                }
-            )
-        return out
+        first = max(0, len(v.history) - _LOG)
+        return [self._event(v, i, seat) for i in range(first, len(v.history))]
 
     def _last_round(self) -> dict[str, Any] | None:
         """How the last round ended; its hands and final board only until the next round's
@@ -291,10 +318,13 @@ class Table:
             return end
         return {k: v for k, v in end.items() if k not in ("hands", "svg")}
 
-    def state_message(self, seat: int | None, connected: Sequence[bool] = ()) -> dict[str, Any]:
+    def state_message(
+        self, seat: int | None, connected: Sequence[bool] = (), *, picture: bool = True
+    ) -> dict[str, Any]:
         """The ``table`` message for ``seat`` (``None``: a spectator): the view (the seat's,
-        or the public one), its SVG picture, the seats' tile counts, the scores of the
-        finished rounds (the match sheet), the log of the round, the result once over."""
+        or the public one), the table's picture (everyone's: :meth:`picture`; ``None``
+        without ``picture``), the seats' tile counts, the scores of the finished rounds
+        (the match sheet), the log of the round, the result once over."""
         state = self.match.round
         result = self.match.result()
         message: dict[str, Any] = {
@@ -303,6 +333,7 @@ class Table:
             "table": self.id,
             "you": seat,
             "n": self.n,
+            "version": self.version,
             "round": self.match.rounds_played,
             "turn": self.turn,
             "scores": [list(row) for row in self.match.scores],
@@ -334,20 +365,98 @@ class Table:
             return message
         v = state.view(self._viewer() if seat is None else seat)
         message["view"] = v.to_dict() if seat is not None else public_document(v)
-        message["svg"] = self._picture(v, seat)
+        message["svg"] = self.picture() if picture else None
         message["log"] = self._log(v, seat)
         message["last"] = message["log"][-1] if message["log"] else None
         message["boneyard"] = v.boneyard_size
         return message
 
-    def go_message(self, seat: int) -> dict[str, Any] | None:
+    def moved_message(self, seat: int | None, *, base: int | None = None) -> dict[str, Any] | None:
+        """The ``moved`` message for ``seat`` (``None``: a spectator) after a move within a
+        round: the move as that seat may see it (``event``, a log entry), the new ``turn``,
+        ``tiles`` (each seat's count), ``boneyard``, ``last_round``; for the seat that
+        moved its ``hand`` and ``drawn`` now; with ``base`` (the version of the picture
+        the connection holds) the change of the picture (:func:`picture_patch`).
+
+        ``None`` when the last change is not a move within a round (a round's end, a
+        pause, a rematch, a stop): the whole ``table`` is sent then."""
+        state = self.match.round
+        if state is None or self.paused or self.error is not None or self.n <= self._round_start:
+            return None
+        mover = self.moves[-1][0]
+        v = state.view(self._viewer() if seat is None else seat)
+        event = self._event(v, len(v.history) - 1, seat)
+        message: dict[str, Any] = {
+            "type": "moved",
+            "n": self.n,
+            "version": self.version,
+            "turn": state.turn,
+            "event": event,
+            "tiles": list(state.hand_sizes),
+            "boneyard": v.boneyard_size,
+            "last_round": self._last_round(),
+        }
+        if seat == mover:
+            message["hand"] = [str(t) for t in v.hand]
+            message["drawn"] = None if v.drawn is None else str(v.drawn)
+        if base is not None:
+            message["picture"] = self.picture_change(base)
+        return message
+
+    def picture_change(self, base: int) -> dict[str, Any] | None:
+        """The change from the picture of version ``base`` to this version's: ``{"base",
+        "parts"}`` (:func:`picture_patch`), worked out once for every page; ``None`` when
+        version ``base`` is not the last one drawn (the page then asks for the table)."""
+        if self._picture is None or self._picture[0] != self.version:
+            self._before = self._picture
+        before = self._before
+        if before is None or before[0] != base:
+            return None
+        if self._patch is None or self._patch[:2] != (base, self.version):
+            self.picture()
+            assert self._picture is not None
+            self._patch = (base, self.version, picture_patch(before[2], self._picture[2]))
+        return {"base": base, "parts": self._patch[2]}
+
+    def go_message(self, seat: int, *, picture: bool = False) -> dict[str, Any] | None:
         """The engine protocol's ``go`` for ``seat`` when it is to act (even with one legal
         move: a person plays their own forced moves), with ``id``, the number of the move it
-        asks for; else ``None``."""
+        asks for; with ``picture``, ``targets``: the places its legal moves lay a tile, to lay
+        over the table's picture (:func:`~chickenfoot.picture.target_groups`); else ``None``."""
         state = self.match.round
         if state is None or state.turn != seat or self.error is not None or self.paused:
             return None
         v = state.view(seat)
         message = go(v, v.legal_moves, NO_CLOCK_MS, None)
         message["id"] = self.n
+        if picture:
+            message["targets"] = list(target_groups(v, v.legal_moves))
         return message
+
+
+def picture_patch(before: Sequence[str], after: Sequence[str]) -> list[list[int] | str]:
+    """The lines of a picture ``after``, told against the lines of the one ``before``:
+    ``[start, count]`` copies ``count`` lines of ``before`` from ``start``, a string is a
+    new line. A move changes a few lines of the table's picture (a domino is one line), so
+    the change is a few hundred bytes where the picture is tens of thousands.
+
+    >>> picture_patch(["<svg>", "a", "b", "</svg>"], ["<svg>", "a", "c", "b", "</svg>"])
+    [[0, 2], 'c', [2, 2]]
+    """
+    where: dict[str, int] = {}
+    for i, line in enumerate(before):
+        where.setdefault(line, i)
+    parts: list[list[int] | str] = []
+    run: list[int] | None = None
+    for line in after:
+        if run is not None and run[0] + run[1] < len(before) and before[run[0] + run[1]] == line:
+            run[1] += 1
+            continue
+        j = where.get(line)
+        if j is None:
+            run = None
+            parts.append(line)
+        else:
+            run = [j, 1]
+            parts.append(run)
+    return parts

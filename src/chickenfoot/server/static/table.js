@@ -8,8 +8,10 @@
 //   handlers.onError(text), handlers.onStatus(text, online).
 // It reconnects by itself (the server then sends the whole table again). Another client
 // (one running the library in the page) would only have to provide these two directions.
+// After a move within a round the server sends only what changed (a "moved" message); the
+// client keeps the table and hands the page the whole of it every time.
 function connectTable(tableId, token, handlers) {
-  let ws = null, wait = 500, pendingGo = null, stopped = false;
+  let ws = null, wait = 500, pendingGo = null, stopped = false, table = null;
   function open() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(scheme + "//" + location.host + "/ws/" + encodeURIComponent(tableId));
@@ -19,7 +21,12 @@ function connectTable(tableId, token, handlers) {
     ws.onmessage = ev => {
       let m; try { m = JSON.parse(ev.data); } catch (e) { return; }
       if (m.type === "hello") handlers.onStatus("connected", true);
-      else if (m.type === "table") { pendingGo = null; handlers.onView(m); }
+      else if (m.type === "table") { pendingGo = null; table = m; handlers.onView(m); }
+      else if (m.type === "moved") {
+        const next = afterMove(table, m);
+        if (!next) { ws.send(JSON.stringify({type: "table"})); return; }  // out of step: ask
+        pendingGo = null; table = next; handlers.onView(next);
+      }
       else if (m.type === "go") { pendingGo = m; handlers.onGo(m); }
       else if (m.type === "error") {
         handlers.onError(m.message);
@@ -44,6 +51,26 @@ function connectTable(tableId, token, handlers) {
     },
     send(type) { if (ready()) ws.send(JSON.stringify({type})); },
   };
+}
+
+// The table after a "moved" message, from the table before it; null when they do not follow
+// each other. The picture's change names the lines kept from the picture before ([start,
+// count]) and the new ones (strings); the view keeps its hand and drawn tile current.
+const LOG = 12;  // the events of the round a table message's log holds (the server's)
+function afterMove(t, d) {
+  if (!t || t.over || d.n !== t.n + 1) return null;
+  let svg = t.svg;
+  if (d.picture !== undefined) {
+    if (!d.picture || !t.svg || d.picture.base !== t.version) return null;
+    const lines = t.svg.split("\n");
+    svg = d.picture.parts.map(p => typeof p === "string" ? p : lines.slice(p[0], p[0] + p[1]).join("\n")).join("\n");
+  }
+  const view = d.hand ? Object.assign({}, t.view, {hand: d.hand, drawn: d.drawn}) : t.view;
+  return Object.assign({}, t, {
+    n: d.n, version: d.version, turn: d.turn, boneyard: d.boneyard, last_round: d.last_round,
+    log: t.log.concat([d.event]).slice(-LOG), last: d.event, svg, view,
+    seats: t.seats.map((s, i) => Object.assign({}, s, {tiles: d.tiles[i]})),
+  });
 }
 
 // -- Dominoes, drawn as the library's picture draws them. --
@@ -179,9 +206,16 @@ function drawPicture(m) {
   nameTexts(m, svg);
   svg.dataset.w = svg.getAttribute("width");
   svg.removeAttribute("width"); svg.removeAttribute("height");
-  for (const g of svg.querySelectorAll("g.target")) { targets.set(g.dataset.move, g); g.remove(); }
   applyZoom();
   showTargets();
+}
+// The places this seat's legal moves lay a tile (the go's targets), drawn by the library to
+// lay over the picture, which has room for them; shown when a tile is chosen.
+function setTargets(list) {
+  targets = new Map();
+  if (!list || !list.length) return;
+  const doc = new DOMParser().parseFromString(`<svg xmlns="${SVGNS}">` + list.join("") + "</svg>", "image/svg+xml");
+  for (const g of doc.documentElement.querySelectorAll("g.target")) targets.set(g.dataset.move, document.importNode(g, true));
 }
 // the picture's captions say "seat 1 to play": with names, as the rest of the page
 function nameTexts(m, svg) {
@@ -334,6 +368,7 @@ function play(move) {
 function onGo(m) {
   if (m.id !== goId) { selected = null; $("auto-note").textContent = ""; }
   go = m; goId = m.id;
+  setTargets(m.targets);
   if (m.legal.length === 1 && localStorage.getItem(AUTO) === "1") {
     const move = m.legal[0];
     setTimeout(() => {
