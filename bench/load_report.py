@@ -74,7 +74,8 @@ def markdown(report: dict[str, Any]) -> str:
                 continue
             c = k["check"]
             out += (
-                f"| {k['version']} | {k['db']} | {k['kills']} | {c['acknowledged']:,} | "
+                f"| {k['version']} | {k['db']} | {k['kills']}{' (aborted)' * bool(k.get('aborted'))} | "
+                f"{c['acknowledged']:,} | "
                 f"{c['lost']} | {c['doubled']} | {c['out_of_order']} | {k['restart_ms_median']} |\n"
             )
     return out
