@@ -263,11 +263,14 @@ def serve_browser(session: nox.Session) -> None:
 
 @nox.session
 def serve_load(session: nox.Session) -> None:
-    """A bounded load test of ``chickenfoot serve`` on the loopback (not in CI): 200 tables
-    of two WebSocket clients each playing for 60 seconds; prints moves/s, latency p50/p99,
-    the server's memory and CPU, and checks every announced move against the database.
-    ``nox -s serve_load -- --tables 50 --seconds 20`` for a shorter run."""
-    session.install("-e", ".[server]")
+    """The load benchmark of ``chickenfoot serve`` on the loopback (figures, not in CI):
+    two-person and bot tables (1, 50, 200), 2,000 idle connections, two processes on one
+    PostgreSQL (when the server takes it), a SIGKILL loop; moves/s, latency p50/p99, CPU ms
+    per move and memory, beside the baseline (``--baseline``, 1667614) measured in the same
+    run, and every announced move checked in the database. A few minutes by default; the
+    full matrix: ``nox -s serve_load -- --tables 1,50,200,500 --seconds 30 --kill-loop 30
+    --db postgres`` (bench/serve_load.py, docs: Performance)."""
+    session.install("-e", ".[cli,server]", "websockets>=13", "psycopg[binary]>=3.1")
     session.run("python", "bench/serve_load.py", *session.posargs)
 
 
