@@ -38,7 +38,7 @@ def tests(session: nox.Session) -> None:
     import os
 
     numpy_only = os.environ.get("CHICKENFOOT_BATCH_BACKENDS") == "numpy"
-    extras = "cli,server" if numpy_only else "cli,server,fast"
+    extras = "cli,server,ladder" if numpy_only else "cli,server,ladder,fast"
     session.install(
         "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
     )
@@ -118,7 +118,7 @@ def cluster(session: nox.Session) -> None:
 
     The test lives outside the default test paths (``tests_cluster/``): Dask is an extra.
     """
-    session.install("-e", ".[dask]", "pytest>=8")
+    session.install("-e", ".[dask,ladder]", "pytest>=8")
     session.run("pytest", "tests_cluster", *session.posargs)
 
 

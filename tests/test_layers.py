@@ -58,8 +58,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "batch.",
         "engine.",
     ),
-    # 6. Agents named in text, and the one decision of what such text may run.
-    ("specs",),
+    # 6. Agents named in text, and the one decision of what such text may run; the ladder,
+    #    which rates agents named by their specs.
+    ("specs", "ladder."),
     # 7. Front ends, which nothing in the library imports.
     ("cli.", "server.", "__init__", "__main__"),
 )
