@@ -44,6 +44,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "picture",
         "_rollouts",
         "agents",
+        "ismcts",
         "simulation",
         "_protocol",
     ),
