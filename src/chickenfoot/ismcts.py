@@ -55,6 +55,14 @@ def _key(m: Move) -> tuple[int, int]:
     return (-1, -1) if m is DRAW else (-2, -1)
 
 
+def _check_choice(view: object, legal: object, rng: object) -> None:
+    """The arguments of ``choose`` (the drivers always pass good ones)."""
+    checks.instance(view, View, "ISMCTSAgent.choose")
+    if isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence) or not legal:
+        raise checks.invalid("legal", legal, "must be the view's legal moves (not empty)")
+    checks.random_generator(rng)
+
+
 def _reward(pens: Sequence[int], seat: int, scale: float) -> float:
     """``0.5 - 0.5 d / (|d| + scale)``, ``d`` the seat's penalty minus the others' mean:
     in (0, 1), above one half for a seat that did better than the others."""
@@ -121,10 +129,7 @@ class ISMCTSAgent:
 
     def choose(self, view: View, legal: LegalMoves, rng: random.Random) -> Move:
         """The move of the most visited child of the root."""
-        checks.instance(view, View, "ISMCTSAgent.choose")
-        if isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence) or not legal:
-            raise checks.invalid("legal", legal, "must be the view's legal moves (not empty)")
-        checks.random_generator(rng)
+        _check_choice(view, legal, rng)
         if len(legal) == 1:
             return legal[0]
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
@@ -218,7 +223,8 @@ class _Compiled:
         self.wins: Any = None
         self.used: Any = self.np.zeros(1, dtype=self.np.int64)
         self._grow(_GROW)
-        tk, ta, tm, tn, tv, tf, tl, ts = self.tree
+        tree: Any = self.tree
+        tk, ta, tm, tn, tv, tf, tl, ts = tree
         tk[0], ta[0], tm[0], tn[0], tv[0], tf[0], tl[0], ts[0] = 0, 0, view.seat, 0, 1, -1, -1, -1
         self.used[0] = 1
 
