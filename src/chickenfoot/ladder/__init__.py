@@ -34,6 +34,7 @@ from chickenfoot.agents import Agent
 from chickenfoot.errors import AgentError, RulesError, brief
 from chickenfoot.ladder._file import LadderError, ResultsFile, header
 from chickenfoot.ladder._play import GAMES, SEATINGS, Game, Task, play, seatings, tables
+from chickenfoot.ladder._play import play as play_game
 from chickenfoot.ladder._plot import ratings_svg
 from chickenfoot.ladder._stats import (
     Pair,
@@ -55,10 +56,13 @@ __all__ = [
     "SEATINGS",
     "LadderError",
     "LadderResult",
+    "Game",
     "Pair",
     "Rating",
     "Sprt",
+    "Task",
     "Variance",
+    "play_game",
     "play_ladder",
     "ratings_svg",
     "seatings",
