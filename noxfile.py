@@ -46,6 +46,7 @@ def tests(session: nox.Session) -> None:
         [
             "--ignore=tests/test_batch_backends.py",
             "--ignore=tests/test_search_compiled.py",
+            "--ignore=tests/test_ismcts_compiled.py",
             "--ignore-glob=*/_jit/*.py",
         ]
         if numpy_only
@@ -70,6 +71,8 @@ FAST_TESTS = (
     "tests/test_batch_memory.py",
     "tests/test_agents.py",
     "tests/test_search_compiled.py",
+    "tests/test_ismcts.py",
+    "tests/test_ismcts_compiled.py",
 )
 """What has a compiled path: the batch engine's tests, the agents' (with numba installed,
 ``SearchAgent`` samples and rolls out in the kernel) and the compiled search's exactness
@@ -92,7 +95,8 @@ def fast(session: nox.Session) -> None:
     session.run(
         "pytest", "-q", "-p", "no:cacheprovider", *FAST_TESTS,
         "--doctest-modules", "src/chickenfoot/batch", "src/chickenfoot/_jit",
-        "src/chickenfoot/agents.py", "src/chickenfoot/_rollouts.py", *session.posargs,
+        "src/chickenfoot/agents.py", "src/chickenfoot/_rollouts.py", "src/chickenfoot/ismcts.py",
+        *session.posargs,
         env={"CHICKENFOOT_BATCH_BACKENDS": "numpy,numba", "NUMBA_CACHE_DIR": str(cache)},
     )  # fmt: skip
 
