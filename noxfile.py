@@ -58,6 +58,7 @@ def tests(session: nox.Session) -> None:
         "--cov-branch",
         "--cov-report=term",
         "--ignore=tests/test_server_browser.py",  # a session of its own: serve_browser
+        "--ignore=tests/test_ladder_browser.py",  # in serve_browser too
         *without_numba,
         *session.posargs,
     )
@@ -263,6 +264,7 @@ def serve_browser(session: nox.Session) -> None:
     session.run("npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(axe),
                 "axe-core@4", external=True)  # fmt: skip
     session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_server_browser.py",
+                "tests/test_ladder_browser.py",
                 "-rs", "--no-header", *session.posargs,
                 env={"AXE_JS": str(axe.resolve() / "node_modules/axe-core/axe.min.js")})  # fmt: skip
 
