@@ -33,9 +33,11 @@ import attrs
 
 from chickenfoot import _checks as checks
 from chickenfoot._rollouts import BACKENDS, Rollouts, Sampler, agrees, heuristic_policy, resolve
+from chickenfoot.deal import deal
 from chickenfoot.errors import AgentError
 from chickenfoot.moves import DRAW, Move, Play
 from chickenfoot.playout import playout
+from chickenfoot.rules import Rules
 from chickenfoot.state import LegalMoves, State, apply
 from chickenfoot.view import View
 
@@ -44,6 +46,9 @@ __all__ = ["ISMCTSAgent", "MAX_ITERATIONS"]
 MAX_ITERATIONS: Final = 1_000_000
 """The most iterations an :class:`ISMCTSAgent` runs a decision."""
 _CHUNK: Final = 0.002  # seconds of compiled iterations between two reads of the clock
+OPPONENTS: Final = ("tree", "heuristic")
+"""The values of ``ISMCTSAgent(opponents=...)``."""
+_WARM: list[bool] = []
 _GROW: Final = 4096  # nodes added to a compiled tree's arrays at a time
 
 
@@ -104,6 +109,7 @@ class ISMCTSAgent:
     time_limit: float | None = attrs.field(default=None)
     explore: float = attrs.field(default=0.3)
     scale: float = attrs.field(default=10.0)
+    opponents: str = attrs.field(default="tree")
     backend: str = attrs.field(default="auto")
 
     @iterations.validator
@@ -123,6 +129,10 @@ class ISMCTSAgent:
     def _check_scale(self, attribute: attrs.Attribute[float], value: object) -> None:
         checks.real(value, "scale", above=0, high=1e6, error=AgentError)
 
+    @opponents.validator
+    def _check_opponents(self, attribute: attrs.Attribute[str], value: object) -> None:
+        checks.choice(value, "opponents", OPPONENTS, error=AgentError)
+
     @backend.validator
     def _check_backend(self, attribute: attrs.Attribute[str], value: object) -> None:
         resolve(checks.choice(value, "backend", BACKENDS, error=AgentError))
@@ -132,9 +142,12 @@ class ISMCTSAgent:
         _check_choice(view, legal, rng)
         if len(legal) == 1:
             return legal[0]
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        compiled = None
         if resolve(self.backend) and type(rng) is random.Random and agrees():
-            visits = _Compiled(view, legal, self).search(rng, self.iterations, deadline)
+            compiled = _Compiled(view, legal, self)  # (compiled before the clock starts)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        if compiled is not None:
+            visits = compiled.search(rng, self.iterations, deadline)
             if visits is not None:
                 return _most(legal, visits)
         return _most(legal, self._search(view, legal, rng, deadline))
@@ -153,8 +166,12 @@ class ISMCTSAgent:
     def _iterate(self, root: _Node, state: State) -> None:
         node = root
         path: list[_Node] = []
+        alone = self.opponents == "heuristic"
         while not state.is_over():
             moves = state.legal_moves
+            if alone and state.turn != root.mover:
+                state = apply(state, heuristic_policy(state, moves))
+                continue
             keys = [_key(m) for m in moves]
             by = {kid.key: kid for kid in node.kids}
             kids = [by.get(k) for k in keys]
@@ -213,6 +230,10 @@ class _Compiled:
     """The compiled search of one decision (:mod:`chickenfoot._jit.ismcts`)."""
 
     def __init__(self, view: View, legal: LegalMoves, agent: ISMCTSAgent) -> None:
+        if not _WARM:  # the kernel's first call compiles it (or loads it from numba's cache)
+            _WARM.append(True)
+            warm = deal(Rules(), 0).view(0)
+            _Compiled(warm, warm.legal_moves, agent).search(random.Random(0), 1, None)
         self.rollouts = Rollouts(view.rules, legal, "heuristic", view.seat)
         self.sampler = Sampler(view, self.rollouts)
         self.agent = agent
@@ -249,7 +270,7 @@ class _Compiled:
         ok = self.kernel.iterations(
             s.pr, s.mt, s.pos, count, s.bits, s.sc, (r.px, r.py, r.val, r.withw), r.cf,
             s.hand, self.tree, self.wins, self.used, float(self.agent.explore),
-            float(self.agent.scale),
+            float(self.agent.scale), self.agent.opponents == "heuristic",
         )  # fmt: skip
         if not ok:  # pragma: no cover - assign never fails once the problem is built
             raise AssertionError("a compiled sample failed")

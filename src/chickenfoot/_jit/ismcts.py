@@ -92,7 +92,8 @@ def make(st, hw, ew, mw, bone, nb, withw, px, py, cf, t, a):
 
 
 @njit(cache=True)
-def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, explore, scale):
+def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, explore, scale,
+               alone):  # fmt: skip
     """``count`` iterations (module docstring) from the caller's generator state."""
     tiles, foff, fsl, cap, owner, base, force, played, toff, misc = pr
     px, py, val, withw = tabs
@@ -157,6 +158,13 @@ def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, exp
         depth = 0
         while st[RES] < 0:
             k = legal(st, hw, ew, mw, cw, nb, withw, px, py, cf, centre, lm)
+            if alone and st[TURN] != me:  # the others play the heuristic, outside the tree
+                if candidates(st, hw, mw, cw, w_):
+                    ht, ha = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre)
+                    make(st, hw, ew, mw, bone, nb, withw, px, py, cf, ht, ha)
+                else:
+                    make(st, hw, ew, mw, bone, nb, withw, px, py, cf, lm[0, 0], lm[0, 1])
+                continue
             fresh = -1  # the first legal move without a child
             best = -1
             best_u = -1e300
