@@ -38,7 +38,8 @@ class _TimedBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         self._root_node = self.create_new_node(state)
         for _ in range(self._max_simulations):
             self.run_simulation(self.sample_root_state(state))
-            if time.perf_counter() > self.deadline:
+            # (the first simulation only expands the root: at least one more visits it)
+            if time.perf_counter() > self.deadline and self._root_node.total_visits > 0:
                 break
         return self.get_final_policy(state, self._root_node)
 
