@@ -184,8 +184,8 @@ def _lines(result: Any) -> list[str]:
     if v is not None:
         rows += [
             "",
-            f"variance of a seat's penalty: {v.deal:.0%} the deal, {v.skill:.0%} skill, "
-            f"{v.rest:.0%} the rest (seat, draws, interplay)",
+            f"variance of a seat's penalty: {v.deal:.0%} the cards, {v.skill:.0%} skill, "
+            f"{v.rest:.0%} the rest (neighbours, draws, interplay)",
         ]
     t = result.sprt
     if t is not None:

@@ -74,10 +74,12 @@ class Pair:
 @attrs.frozen
 class Variance:
     """How the variance of a seat's penalty splits: ``deal`` (the cards: the variance of
-    the deals' mean penalties), ``skill`` (the variance of the agents' mean penalties
-    relative to their deals) and ``rest`` (the seat, the draws, the interplay), as shares
-    of ``total``. The duplicate design makes them estimable: every deal is played by
-    every agent of its table from every seat."""
+    the hands' mean penalties, each hand of a deal played by every agent of its table),
+    ``skill`` (the variance of the agents' mean penalties relative to the hands they held)
+    and ``rest`` (who sat beside whom, the draws, the interplay), as shares of ``total``.
+    The duplicate design makes them estimable: every hand is played by every agent of its
+    table. (With rotations the shares add up to one; with more agents than seats, close to
+    it.)"""
 
     total: float
     deal: float
@@ -164,31 +166,37 @@ def pairs(names: Sequence[str], deals: dict[int, list[Game]]) -> list[Pair]:
 
 
 def variance(deals: dict[int, list[Game]], agents: int) -> Variance | None:
-    """The split of the variance of a seat's penalty (``None`` without two deals)."""
-    rows: list[tuple[int, int, float]] = []  # (deal, agent, penalty)
+    """The split of the variance of a seat's penalty (``None`` without two deals).
+
+    ``deal`` is the share of the cards: the variance of each hand's mean penalty (deal
+    ``d``, seat ``s``, over the seatings, every agent of the table having played it);
+    ``skill`` that of the agents' mean penalties relative to the hands they held; ``rest``
+    what is left (who sat beside whom, the draws, the interplay)."""
+    rows: list[tuple[tuple[int, int], int, float]] = []  # ((deal, seat), agent, penalty)
     for d, played in deals.items():
         for g in played:
-            rows.extend((d, i, float(p)) for i, p in zip(g.task.seats, g.penalties, strict=True))
+            for seat, (i, p) in enumerate(zip(g.task.seats, g.penalties, strict=True)):
+                rows.append(((d, seat), i, float(p)))
     if len(deals) < 2:
         return None
-    grand = sum(y for *_, y in rows) / len(rows)
-    sums: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0])
-    for d, _, y in rows:
-        sums[d][0] += y
-        sums[d][1] += 1
-    deal_mean = {d: s / n for d, (s, n) in sums.items()}
-    skill: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0])
-    for d, i, y in rows:
-        skill[i][0] += y - deal_mean[d]
-        skill[i][1] += 1
-    effect = {i: s / n for i, (s, n) in skill.items()}
     n = len(rows)
+    grand = sum(y for *_, y in rows) / n
+    hands: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for h, _, y in rows:
+        hands[h][0] += y
+        hands[h][1] += 1
+    hand = {h: s / k for h, (s, k) in hands.items()}
+    skill: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for h, i, y in rows:
+        skill[i][0] += y - hand[h]
+        skill[i][1] += 1
+    effect = {i: s / k for i, (s, k) in skill.items()}
     total = sum((y - grand) ** 2 for *_, y in rows) / n
-    of_deal = sum((deal_mean[d] - grand) ** 2 for d, _, _ in rows) / n
-    of_skill = sum(effect[i] ** 2 for _, i, _ in rows) / n
-    rest = sum((y - deal_mean[d] - effect[i]) ** 2 for d, i, y in rows) / n
     if total == 0:
         return Variance(0.0, 0.0, 0.0, 0.0)
+    of_deal = sum((hand[h] - grand) ** 2 for h, _, _ in rows) / n
+    of_skill = sum(effect[i] ** 2 for _, i, _ in rows) / n
+    rest = sum((y - hand[h] - effect[i]) ** 2 for h, i, y in rows) / n
     return Variance(total, of_deal / total, of_skill / total, rest / total)
 
 
