@@ -1,4 +1,4 @@
-"""The strongest built-in player: information-set Monte Carlo tree search (docs: Strength).
+"""Information-set Monte Carlo tree search, a built-in player (docs: Strength).
 
 :class:`ISMCTSAgent` is single-observer IS-MCTS (Cowling, Powley and Whitehouse, 2012):
 one tree for its seat, whose nodes are sequences of moves (everyone's) from the decision.
@@ -96,8 +96,11 @@ class ISMCTSAgent:
     ``iterations`` (1 to 1,000,000) a decision; with ``time_limit`` (seconds, above 0) it
     stops early when the time is up (then a seed no longer fixes the game). ``explore``
     is the UCB constant, ``scale`` the penalty margin at which a round's reward is 3/4 (or
-    1/4). ``backend``: ``"numba"`` compiled, ``"python"``, or ``"auto"`` (compiled when
-    numba can be imported); both make the same choices.
+    1/4). ``opponents``: ``"tree"`` (the default: every seat's moves are nodes of the
+    tree, chosen by UCB for the seat that makes them) or ``"heuristic"`` (the other seats
+    play the rollout policy, and only this seat's moves branch). ``backend``: ``"numba"``
+    compiled, ``"python"``, or ``"auto"`` (compiled when numba can be imported); both make
+    the same choices.
 
     >>> ISMCTSAgent(iterations=0)
     Traceback (most recent call last):
