@@ -269,16 +269,17 @@ def test_an_agent_failing_mid_ladder_is_reported_and_the_games_kept(
     assert failed["error"] == "RuntimeError: out of luck"
     seat = failed["seats"].index(1)
     assert failed["seat"] == seat
-    assert (
-        f"agent 'flaky_ladder_agent:Flaky' at seat {seat} failed in deal {failed['deal']}" in said
-    )
+    assert f"deal {failed['deal']} (seating {failed['seating']}), seat {seat}: the agent " in said
+    assert "'flaky_ladder_agent:Flaky' failed: RuntimeError: out of luck" in said
     assert "RuntimeError: out of luck" in said and "kept in" in said
     assert len(games) > 2 and all("penalties" in g for g in games[:-1])  # the games before
 
 
 def test_an_engine_that_crashes_is_reported_with_its_seat_and_deal(tmp_path: Path) -> None:
     spec = f"engine:{sys.executable} {FAKE} crash {tmp_path / 'pid'}"
-    with pytest.raises(LadderError, match=r"at seat \d failed in deal 0 \(seating 0\): AgentError"):
+    with pytest.raises(
+        LadderError, match=r"deal 0 \(seating 0\), seat \d: the agent .* AgentError"
+    ):
         play_ladder(TWO, ["greedy", spec], deals=3, seed=1)
 
 
@@ -331,3 +332,39 @@ def test_the_command_refuses_another_ladders_file(
     assert main([*base, "--agents", "random,heuristic"]) == 2
     err = capsys.readouterr().err
     assert "holds another ladder's games: agents" in err and "Traceback" not in err
+
+
+def test_a_game_may_be_a_whole_match() -> None:
+    from chickenfoot import Rounds
+
+    rules = Rules(players=2, match=Rounds(2))
+    result = play_ladder(rules, ["random", "greedy"], deals=2, seed=1, game="match")
+    assert (result.deals, result.games, result.game) == (2, 4, "match")
+    g = play_game(rules, (GreedyAgent(), GreedyAgent()), "match", 1, Task(0, 0, (0, 1)))
+    assert g.error is None and len(g.penalties) == 2
+    # a match's totals: at least the first round's penalties, which one round alone gives
+    one = play_game(
+        Rules(players=2), (GreedyAgent(), GreedyAgent()), "round", 1, Task(0, 0, (0, 1))
+    )
+    assert all(t >= p for t, p in zip(g.penalties, one.penalties, strict=True))
+
+
+def test_every_permutation_on_request() -> None:
+    result = play_ladder(
+        Rules(), ["random", "greedy", "heuristic", "search:1"], deals=1, seed=1,
+        seatings="permutations",
+    )  # fmt: skip
+    assert result.games == 24
+    with pytest.raises(ArgumentError, match="seatings"):
+        play_ladder(TWO, ["random", "greedy"], deals=1, seed=1, seatings="shuffled")
+
+
+def test_the_command_reports_a_failing_engine_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    engine = f"engine:{sys.executable} {FAKE} crash {tmp_path / 'pid'}"
+    argv = ["ladder", "--agents", f"greedy,{engine}", "--players", "2", "--deals", "2"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "error: deal 0 (seating 0), seat 1: the agent 'engine:" in err
+    assert "Traceback (most recent call last)" not in err and len(err.strip().splitlines()) == 1

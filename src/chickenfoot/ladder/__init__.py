@@ -247,6 +247,11 @@ def play_ladder(
     return runner.result(deals)
 
 
+def _cut(text: str, most: int = 240) -> str:
+    """``text`` (an error already on one line), cut to ``most`` characters."""
+    return text if len(text) <= most else f"{text[: most - 3]}..."
+
+
 def _seated(table: tuple[int, ...], how: str) -> list[tuple[int, ...]]:
     """:func:`seatings` (whose name is also an option of :func:`play_ladder`)."""
     return seatings(table, how)
@@ -325,8 +330,8 @@ class _Runner:
                 f"; the games played are kept in {brief(self.file.path, 80)}" if self.file else ""
             )
             raise LadderError(
-                f"agent {brief(self.names[g.task.seats[seat]], 120)} at seat {seat} failed in "
-                f"deal {g.task.deal} (seating {g.task.seating}): {g.error}{kept}"
+                f"deal {g.task.deal} (seating {g.task.seating}), seat {seat}: the agent "
+                f"{brief(self.names[g.task.seats[seat]], 80)} failed: {_cut(g.error or '')}{kept}"
             )
 
     def _on(self, executor: Executor, batch: list[Task]) -> list[Game]:
