@@ -219,6 +219,15 @@ def test_a_game_line_that_is_not_one_is_refused(tmp_path: Path) -> None:
         play_ladder(TWO, ["random", "greedy"], deals=2, seed=9, results=path)
 
 
+def test_a_game_in_another_seating_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "l.jsonl"
+    play_ladder(TWO, ["random", "greedy"], deals=1, seed=9, results=path)
+    with path.open("a") as f:  # deal 1, seating 0 is (0, 1): random at seat 0
+        f.write('{"deal": 1, "seating": 0, "seats": [1, 0], "penalties": [1, 2], "winners": [0]}\n')
+    with pytest.raises(LadderError, match=r"deal 1, seating 0 seats agents \[1, 0\]"):
+        play_ladder(TWO, ["random", "greedy"], deals=2, seed=9, results=path)
+
+
 # -- bad input ------------------------------------------------------------------------------
 
 

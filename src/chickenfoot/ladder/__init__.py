@@ -231,6 +231,13 @@ def play_ladder(
         file = ResultsFile(results, head, rules.players)
         games = file.open()
     try:
+        for g in games:  # a file of this ladder holds its seatings (an edited one may not)
+            d, k = g.task.deal, g.task.seating
+            if d in plan and (k >= len(plan[d]) or plan[d][k] != g.task.seats):
+                raise LadderError(
+                    f"{brief(file.path if file else '', 80)}: deal {d}, seating {k} seats agents "
+                    f"{list(g.task.seats)}, not this ladder's seating of that deal"
+                )
         done = {(g.task.deal, g.task.seating) for g in games if g.error is None}
         tasks = [
             Task(d, k, seats)
