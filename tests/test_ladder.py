@@ -331,6 +331,18 @@ def test_bad_command_lines_print_one_line(
     assert said in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+def test_files_that_cannot_be_written_are_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    base = ["ladder", "--agents", "random,greedy", "--players", "2", "--deals", "1"]
+    missing = tmp_path / "no" / "such"
+    assert main([*base, "--results", str(missing / "l.jsonl")]) == 2
+    assert "--results" in capsys.readouterr().err
+    assert main([*base, "--plot", str(missing / "r.svg")]) == 2
+    err = capsys.readouterr().err
+    assert "--plot" in err and "No such file or directory" in err
+
+
 def test_the_command_refuses_another_ladders_file(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -203,7 +203,7 @@ def _lines(result: Any) -> list[str]:
 
 
 def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
-    from chickenfoot.ladder import Sprt, play_ladder
+    from chickenfoot.ladder import Sprt
 
     if not 1 <= args.deals <= 10_000_000:
         raise UsageError(f"--deals {brief(args.deals)} is invalid: must be from 1 to 10,000,000")
@@ -221,8 +221,35 @@ def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
             alpha=args.alpha, beta=args.beta,
         )  # fmt: skip
     show = out.isatty() and not args.json
+    try:
+        result = _play(args, rules, names, sprt, out, show)
+    except OSError as err:  # the results file: a folder that does not exist, no permission
+        if not args.results:
+            raise
+        where = brief(args.results, 80)
+        raise UsageError(f"--results {where}: {err.strerror or type(err).__name__}") from None
+    if args.plot:
+        try:
+            with open(args.plot, "w", encoding="utf-8") as f:
+                f.write(result.svg())
+        except OSError as err:
+            raise UsageError(
+                f"--plot {brief(args.plot, 80)}: {err.strerror or type(err).__name__}"
+            ) from None
+    if args.json:
+        write(out, json.dumps(result.to_dict(), indent=2))
+    else:
+        write(out, "\n".join(_lines(result)))
+    return 0
+
+
+def _play(
+    args: argparse.Namespace, rules: Any, names: list[str], sprt: Any, out: TextIO, show: bool
+) -> Any:
+    from chickenfoot.ladder import play_ladder
+
     with _executor(args) as executor, _progress(out, show) as progress:
-        result = play_ladder(
+        return play_ladder(
             rules,
             names,
             deals=args.deals,
@@ -235,11 +262,3 @@ def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
             progress=progress,
             sprt=sprt,
         )
-    if args.plot:
-        with open(args.plot, "w", encoding="utf-8") as f:
-            f.write(result.svg())
-    if args.json:
-        write(out, json.dumps(result.to_dict(), indent=2))
-    else:
-        write(out, "\n".join(_lines(result)))
-    return 0
