@@ -59,6 +59,7 @@ def versus(args: argparse.Namespace) -> None:
         rows = [f.result() for f in futures]
     seconds = time.perf_counter() - start
     w, (wlo, whi) = mean_interval([x for x, _, _ in rows])
+    wlo, whi = max(0.0, wlo), min(1.0, whi)  # (a normal interval over the deals, clipped)
     m, (mlo, mhi) = mean_interval([y for _, y, _ in rows])
     o, (olo, ohi) = mean_interval([z for _, _, z in rows])
     print(
