@@ -38,7 +38,7 @@ def tests(session: nox.Session) -> None:
     import os
 
     numpy_only = os.environ.get("CHICKENFOOT_BATCH_BACKENDS") == "numpy"
-    extras = "cli,server" if numpy_only else "cli,server,fast"
+    extras = "cli,server,ladder" if numpy_only else "cli,server,ladder,fast"
     session.install(
         "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
     )
@@ -46,6 +46,7 @@ def tests(session: nox.Session) -> None:
         [
             "--ignore=tests/test_batch_backends.py",
             "--ignore=tests/test_search_compiled.py",
+            "--ignore=tests/test_ismcts_compiled.py",
             "--ignore-glob=*/_jit/*.py",
         ]
         if numpy_only
@@ -57,6 +58,7 @@ def tests(session: nox.Session) -> None:
         "--cov-branch",
         "--cov-report=term",
         "--ignore=tests/test_server_browser.py",  # a session of its own: serve_browser
+        "--ignore=tests/test_ladder_browser.py",  # in serve_browser too
         *without_numba,
         *session.posargs,
     )
@@ -70,6 +72,8 @@ FAST_TESTS = (
     "tests/test_batch_memory.py",
     "tests/test_agents.py",
     "tests/test_search_compiled.py",
+    "tests/test_ismcts.py",
+    "tests/test_ismcts_compiled.py",
 )
 """What has a compiled path: the batch engine's tests, the agents' (with numba installed,
 ``SearchAgent`` samples and rolls out in the kernel) and the compiled search's exactness
@@ -92,7 +96,8 @@ def fast(session: nox.Session) -> None:
     session.run(
         "pytest", "-q", "-p", "no:cacheprovider", *FAST_TESTS,
         "--doctest-modules", "src/chickenfoot/batch", "src/chickenfoot/_jit",
-        "src/chickenfoot/agents.py", "src/chickenfoot/_rollouts.py", *session.posargs,
+        "src/chickenfoot/agents.py", "src/chickenfoot/_rollouts.py", "src/chickenfoot/ismcts.py",
+        *session.posargs,
         env={"CHICKENFOOT_BATCH_BACKENDS": "numpy,numba", "NUMBA_CACHE_DIR": str(cache)},
     )  # fmt: skip
 
@@ -118,7 +123,7 @@ def cluster(session: nox.Session) -> None:
 
     The test lives outside the default test paths (``tests_cluster/``): Dask is an extra.
     """
-    session.install("-e", ".[dask]", "pytest>=8")
+    session.install("-e", ".[dask,ladder]", "pytest>=8")
     session.run("pytest", "tests_cluster", *session.posargs)
 
 
@@ -180,12 +185,14 @@ def bench(session: nox.Session) -> None:
 
 @nox.session
 def strength(session: nox.Session) -> None:
-    """Agent tournaments on two processes: win rates with 95% intervals (not in CI).
+    """One agent against copies of another on duplicate deals, with 95% intervals (not in
+    CI): by default ``ismcts:50ms`` against three ``heuristic`` over 100 deals.
 
-    ``nox -s strength -- --games 1000 --search-iterations 64`` for tighter intervals.
+    ``nox -s strength -- versus ismcts:50ms heuristic --deals 2000 --workers 8`` for the
+    Strength page's full run; ``nox -s strength -- speed`` for iterations a second.
     """
-    session.install(".")
-    session.run("python", "bench/strength.py", *session.posargs)
+    session.install(".[fast,ladder]")
+    session.run("python", "bench/strength.py", *(session.posargs or ["versus"]))
 
 
 @nox.session
@@ -257,6 +264,7 @@ def serve_browser(session: nox.Session) -> None:
     session.run("npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(axe),
                 "axe-core@4", external=True)  # fmt: skip
     session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_server_browser.py",
+                "tests/test_ladder_browser.py",
                 "-rs", "--no-header", *session.posargs,
                 env={"AXE_JS": str(axe.resolve() / "node_modules/axe-core/axe.min.js")})  # fmt: skip
 
