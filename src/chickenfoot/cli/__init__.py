@@ -4,6 +4,7 @@ Commands (``chickenfoot COMMAND --help`` for each; docs: Command line):
 
 - ``play``: a person against built-in bots, a whole match or one round, in the terminal;
 - ``simulate``: seeded matches among built-in agents, with a results table (or JSON);
+- ``ladder``: agents rated on duplicate deals, with intervals (docs: Strength);
 - ``show``, ``moves``, ``apply``, ``perft``, ``replay``, ``validate``: work on documents
   (positions, records, matches, views; ``-`` reads standard input);
 - ``rules``: the presets, or the rules JSON of one;
@@ -66,7 +67,7 @@ def _examples(*lines: str) -> str:
 
 
 def _build_parser() -> Parser:
-    from chickenfoot.cli import serve
+    from chickenfoot.cli import ladder, serve
 
     parser = Parser(
         prog=PROG,
@@ -212,6 +213,9 @@ def _build_parser() -> Parser:
     )
     engine.add_argument("--name", metavar="NAME", help="the name in its hello (default: AGENT)")
     serve.add_options(command("serve", "tables in the browser", serve.DESCRIPTION, *serve.EXAMPLES))
+    ladder.add_options(
+        command("ladder", "rate agents on duplicate deals", ladder.DESCRIPTION, *ladder.EXAMPLES)
+    )
 
     # -- documents --
     show = command(
@@ -384,7 +388,7 @@ def _main(argv: list[str] | None) -> int:
 def _run(argv: list[str] | None, out: TextIO) -> int:
     """Parse ``argv`` and run the command; every error but :class:`OutputError` is mapped to
     its exit status here."""
-    from chickenfoot.cli import demo, engine, files, play, serve, sim
+    from chickenfoot.cli import demo, engine, files, ladder, play, serve, sim
 
     try:
         args = _build_parser().parse_args(argv)
@@ -393,6 +397,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
             "rules": demo.cmd_rules,
             "play": play.cmd_play,
             "simulate": sim.cmd_simulate,
+            "ladder": ladder.cmd_ladder,
             "engine": engine.cmd_engine,
             "serve": serve.cmd_serve,
             "show": files.cmd_show,
