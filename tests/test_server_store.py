@@ -203,9 +203,9 @@ def test_two_stores_racing_to_extend_a_table_never_both_win(store_where: str) ->
 
 def test_the_sqlite_file_is_its_owners_only_and_subscribe_calls_nothing(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
-    heard: list[str] = []
+    heard: list[tuple[str, int | None]] = []
     with contextlib.closing(open_store(db)) as store:
-        store.subscribe(heard.append)
+        store.subscribe(lambda table_id, moves: heard.append((table_id, moves)))
         store.add_table("t", "{}", 1, SEATS)
         store.add_moves([MoveRow("t", 0, 0, "x", False)])
         store.finish("t")
@@ -230,24 +230,24 @@ def test_subscribe_hears_every_change_by_another_store(postgres_url: str) -> Non
         contextlib.closing(open_store(postgres_url)) as reader,
     ):
         assert writer.file is None
-        heard: list[str] = []
-        reader.subscribe(heard.append)
+        heard: list[tuple[str, int | None]] = []
+        reader.subscribe(lambda table_id, moves: heard.append((table_id, moves)))
         writer.add_table("t", "{}", 1, SEATS)
         writer.add_table("u", "{}", 1, SEATS)
         assert writer.add_moves([MoveRow("t", 0, 0, "x", False)]) == [True]
-        _wait_for(lambda: heard == ["t"])
+        _wait_for(lambda: heard == [("t", 1)])  # with the record's length after a move
         writer.add_moves([MoveRow("t", 0, 0, "x", False)])  # refused: nothing changed
         writer.finish("u")
-        _wait_for(lambda: heard == ["t", "u"])
+        _wait_for(lambda: heard == [("t", 1), ("u", None)])
         writer.restart("t", 3)
-        _wait_for(lambda: heard == ["t", "u", "t"])
+        _wait_for(lambda: heard[2:] == [("t", None)])
         assert reader.tables(ids=["t"])[0].seed == 3  # what the listener tells is readable
         writer.delete(["u"])
-        _wait_for(lambda: heard == ["t", "u", "t", "u"])
-        mine: list[str] = []
-        writer.subscribe(mine.append)  # a store hears its own changes too
-        writer.add_moves([MoveRow("t", 0, 0, "y", False)])
-        _wait_for(lambda: mine == ["t"] and heard[-1] == "t")
+        _wait_for(lambda: heard[3:] == [("u", None)])
+        mine: list[tuple[str, int | None]] = []
+        writer.subscribe(lambda table_id, moves: mine.append((table_id, moves)))  # its own too
+        writer.add_moves([MoveRow("t", 0, 0, "y", False), MoveRow("t", 1, 0, "z", False)])
+        _wait_for(lambda: mine == [("t", 1), ("t", 2)] and heard[-1] == ("t", 2))
 
 
 @pytest.mark.postgres
@@ -261,8 +261,8 @@ def test_subscribe_survives_a_lost_connection_and_tells_what_it_missed(
         contextlib.closing(open_store(postgres_url)) as reader,
         psycopg.connect(postgres_url, autocommit=True) as admin,
     ):
-        heard: list[str] = []
-        reader.subscribe(heard.append)
+        heard: list[tuple[str, int | None]] = []
+        reader.subscribe(lambda table_id, moves: heard.append((table_id, moves)))
         writer.add_table("t", "{}", 1, SEATS)
         kill = (
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
@@ -275,11 +275,11 @@ def test_subscribe_survives_a_lost_connection_and_tells_what_it_missed(
             # told when it is back
             assert writer.add_moves([MoveRow("t", 0, 0, "x", False)]) == [True]
             _wait_for(lambda: "listening to the database" in caplog.text)
-            _wait_for(lambda: "t" in heard)
+            _wait_for(lambda: ("t", None) in heard)  # told again: read it
         assert "password" not in caplog.text.lower()
         heard.clear()
         writer.add_moves([MoveRow("t", 1, 1, "y", False)])
-        _wait_for(lambda: heard == ["t"])
+        _wait_for(lambda: heard == [("t", 2)])
 
 
 @pytest.mark.postgres

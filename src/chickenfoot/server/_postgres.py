@@ -102,9 +102,9 @@ WITH stored AS (
                                   WHERE table_id = %(t)s AND idx = %(idx)s - 1
                                     AND (%(first)s OR m.xmin = pg_current_xact_id()::xid)))
     ON CONFLICT DO NOTHING
-    RETURNING table_id
+    RETURNING table_id, idx
 )
-SELECT pg_notify(%(channel)s, table_id) FROM stored
+SELECT pg_notify(%(channel)s, table_id || ' ' || (idx + 1)) FROM stored
 """
 
 # The same for a batch's tables that have one move in it (the usual: a table's next move
@@ -123,7 +123,7 @@ WITH batch AS (
     ON CONFLICT DO NOTHING
     RETURNING table_id, idx
 )
-SELECT table_id, idx, pg_notify(%s, table_id) FROM stored
+SELECT table_id, idx, pg_notify(%s, table_id || ' ' || (idx + 1)) FROM stored
 """
 
 
@@ -402,9 +402,10 @@ class PostgresStore:
             ).fetchall()
         return [table_id for (table_id,) in rows]
 
-    def subscribe(self, callback: Callable[[str], object]) -> None:
-        """Call ``callback(table_id)`` from the store's listening thread after every
-        committed change of a table by any process, this one's included (a change the
+    def subscribe(self, callback: Callable[[str, int | None], object]) -> None:
+        """Call ``callback(table_id, moves)`` from the store's listening thread after every
+        committed change of a table by any process, this one's included (``moves``: the
+        length of the table's record after a move was stored, else ``None``; a change the
         thread missed while its connection was lost is announced when it is back, a
         deletion excepted: see :data:`CATCH_UP_MARGIN`). The callback must be quick and thread-safe (an asyncio
         server hands the id to its loop with ``call_soon_threadsafe``); one that raises is
@@ -437,15 +438,19 @@ class _Listener(threading.Thread):
     def __init__(self, store: PostgresStore) -> None:
         super().__init__(name="chickenfoot-listen", daemon=True)
         self.store = store
-        self.callbacks: list[Callable[[str], object]] = []
+        self.callbacks: list[Callable[[str, int | None], object]] = []
         self.stop = threading.Event()
         self.ready = threading.Event()
         """Set once the first LISTEN is in place (or failed)."""
 
-    def deliver(self, table_id: str) -> None:
+    def deliver(self, payload: str) -> None:
+        """Tell the subscribers of a change: ``"TABLE"``, or ``"TABLE N"`` when a move made
+        the table's record ``N`` moves long."""
+        table_id, _, count = payload.partition(" ")
+        moves = int(count) if count.isdigit() else None
         for callback in list(self.callbacks):
             try:
-                callback(table_id)
+                callback(table_id, moves)
             except Exception:
                 log.exception("a subscriber to the database's changes failed")
 

@@ -279,7 +279,7 @@ class SqliteStore:
                 raise ValueError(f"table {table_id}: move {expected} is missing from the database")
         return [(seat, move, bool(forced)) for _idx, seat, move, forced in rows]
 
-    def subscribe(self, callback: Callable[[str], object]) -> None:
+    def subscribe(self, callback: Callable[[str, int | None], object]) -> None:
         """Nothing: one process uses a SQLite file, and it knows its own changes."""
 
     def close(self) -> None:

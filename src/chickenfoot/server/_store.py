@@ -131,10 +131,11 @@ class Store(Protocol):
         """A table's moves from number ``since`` on, in order: ``(seat, move, forced)``.
         Raises ``ValueError`` when one is missing (a damaged record)."""
 
-    def subscribe(self, callback: Callable[[str], object]) -> None:
-        """Call ``callback(table_id)`` (from a thread of the store's own) after every
+    def subscribe(self, callback: Callable[[str, int | None], object]) -> None:
+        """Call ``callback(table_id, moves)`` (from a thread of the store's own) after every
         committed change of a table by any process (moves, finish, restart, delete), this
-        one's included. PostgreSQL only; a SQLite store has one process and calls
+        one's included; ``moves`` is the length of the table's record after a move was
+        stored, else ``None``. PostgreSQL only; a SQLite store has one process and calls
         nothing."""
 
     def close(self) -> None:
