@@ -131,6 +131,30 @@ class Seats(Plays):
             done[over] = True
         return rewards, done, moves
 
+    def load(self, i: int, state: State) -> None:
+        """Put the core ``state`` (under the engine's rules) in round ``i``, as
+        :meth:`from_states` does (its seed stays; a match's next round, say).
+
+        >>> import chickenfoot as cf
+        >>> from chickenfoot.batch import BatchEngine
+        >>> e = BatchEngine(cf.Rules(), 2, seed=1)
+        >>> e.load(1, cf.deal(cf.Rules(), 99, 3))
+        >>> e.to_state(1) == cf.deal(cf.Rules(), 99, 3)
+        True
+        """
+        from chickenfoot.state import State as _State
+
+        from . import _args as args
+
+        i = args.index_arg(i, self.n)
+        checks.instance(state, _State, "load")
+        if state.rules != self.rules:
+            raise ArgumentError("load: the state has other rules than the engine")
+        if len(state._bone) > self.bone.shape[0]:
+            raise ArgumentError("load: the state's boneyard is longer than the engine holds")
+        self._load(i, state)
+        self.plies[i] = 0
+
     def _core_agents(self, g: I64, kinds: I64, moves: I64) -> I64:
         """:meth:`play_agents` through the core, round by round; returns the rounds that
         ended."""
