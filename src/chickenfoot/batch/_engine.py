@@ -102,6 +102,9 @@ class BatchEngine(Seats):
         self._ck = None
         if self.backend == "numba":
             from ._compiled import Compiled
+            from ._warm import first_compile
+
+            first_compile()
 
             self._ck = Compiled(self._tb, self._fast)
             self._rs = self.rng.integers(0, 1 << 64, size=1, dtype=np.uint64)
