@@ -3,7 +3,7 @@
 Trains one seat of ``ChickenFootVectorEnv`` (``--envs`` tables in one process) against
 built-in opponents (heuristic by default), with invalid actions masked out of the
 policy's softmax, and evaluates the greedy (argmax) policy against three GreedyAgents
-every ``--eval-every`` updates: the learning curve (wall time, game steps, win share with
+(``--eval-opponents``) before training and every ``--eval-every`` updates: the learning curve (wall time, game steps, win share with
 its 95% interval) is written as JSON beside the policy file, which is a
 ``chickenfoot.policy`` file any table can seat (``policy:PATH``).
 
@@ -47,6 +47,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--reward", default="margin", help="win, margin or penalty")
     p.add_argument("--scale", type=float, default=0.05, help="reward scale")
     p.add_argument("--eval-every", type=int, default=5)
+    p.add_argument("--eval-opponents", default="greedy")
     p.add_argument("--eval-rounds", type=int, default=2000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default="ppo_policy.npz")
@@ -156,6 +157,14 @@ def train(args: argparse.Namespace) -> dict[str, object]:
     train_time = 0.0
     done_now = np.zeros(n, np.float32)
     steps = 0
+
+    def evaluated(update: int) -> None:
+        win, half = evaluate(actor, scale, args.eval_opponents, args.eval_rounds, 10_000 + update)
+        curve.append({"update": update, "seconds": round(train_time, 1), "steps": steps,
+                      "win": round(win, 4), "half_width": round(half, 4)})  # fmt: skip
+        print(json.dumps(curve[-1]), flush=True)
+
+    evaluated(0)
     for update in range(1, args.updates + 1):
         t0 = time.perf_counter()
         lr = args.lr * max(0.1, 1.0 - train_time / args.seconds)
@@ -214,12 +223,10 @@ def train(args: argparse.Namespace) -> dict[str, object]:
                 dv = (args.vf * (v[:, 0] - ret[mb]) / B)[:, None].astype(np.float32)
                 opt_c.step(critic, backward(critic, cacts, dv), lr)
         train_time += time.perf_counter() - t0
-        if update % args.eval_every == 0 or train_time >= args.seconds:
-            win, half = evaluate(actor, scale, "greedy", args.eval_rounds, 10_000 + update)
-            curve.append({"update": update, "seconds": round(train_time, 1), "steps": steps,
-                          "win_vs_greedy": round(win, 4), "half_width": round(half, 4)})  # fmt: skip
-            print(json.dumps(curve[-1]), flush=True)
-        if train_time >= args.seconds:
+        last = update == args.updates or train_time >= args.seconds
+        if update % args.eval_every == 0 or last:
+            evaluated(update)
+        if last:
             break
     # the input scale folded into the first layer: the file takes raw observations
     layers = [actor[0] * scale[:, None], *actor[1:]]

@@ -32,6 +32,7 @@ import random
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, Final
 
+import attrs
 import numpy as np
 
 from chickenfoot.encoding import Encoding
@@ -78,6 +79,7 @@ class PolicyAgent:
     def __init__(self, rules: Rules, layers: Sequence[NDArray[np.float32]]) -> None:
         self.rules = rules
         self.encoding = Encoding(rules)
+        self._other: Encoding | None = None  # the encoding of a match's rules
         self.layers = [np.asarray(x, dtype=np.float32) for x in layers]
 
     @classmethod
@@ -128,6 +130,17 @@ class PolicyAgent:
             raise AgentError(f"policy {name}: the last layer must give {enc.num_actions} logits")
         return cls(rules, layers)
 
+    def plays(self, rules: Rules) -> bool:
+        """Whether the policy plays rounds of ``rules``: its own, but for the match fields
+        (``match``, ``tie_break``), which do not enter a round."""
+        same = attrs.evolve(rules, match=self.rules.match, tie_break=self.rules.tie_break)
+        return bool(same == self.rules)
+
+    def _encoding(self, rules: Rules) -> Encoding:
+        if self._other is None or self._other.rules != rules:
+            self._other = Encoding(rules)
+        return self._other
+
     def logits(self, observations: NDArray[np.float32]) -> NDArray[np.float32]:
         """The network's logits of observations ``(k, observation_size)``."""
         x = observations
@@ -140,9 +153,9 @@ class PolicyAgent:
 
     def choose(self, view: View, legal: LegalMoves, rng: random.Random | None) -> Move:
         """The legal move of the highest logit."""
-        if view.rules != self.rules:
+        if not self.plays(view.rules):
             raise AgentError("PolicyAgent: the table's rules are not the policy's")
-        enc = self.encoding
+        enc = self.encoding if view.rules == self.rules else self._encoding(view.rules)
         scores = self.logits(enc.observe(view)[None, :])[0]
         ids = [enc.action(m) for m in legal]
         best = max(range(len(ids)), key=lambda j: (scores[ids[j]], -j))

@@ -136,8 +136,9 @@ def _build_parser() -> Parser:
         "--bots",
         metavar="NAMES",
         help="the bots, in seat order after yours: random, greedy, heuristic, search, "
-        "search:N, engine:COMMAND (a program speaking the engine protocol), or module:Class "
-        "(an agent class of yours, importable from the working directory); comma-separated, "
+        "search:N, engine:COMMAND (a program speaking the engine protocol), policy:PATH (a "
+        "trained policy file), or module:Class (an agent class of yours, importable from the "
+        "working directory); comma-separated, "
         "or one name for all (default: heuristic, or the saved game's)",
     )
     play.add_argument(
@@ -175,9 +176,9 @@ def _build_parser() -> Parser:
         "--agents",
         metavar="NAMES",
         help="one agent per seat, comma-separated (random, greedy, heuristic, search, "
-        "search:N, engine:COMMAND: a program speaking the engine protocol, or module:Class: "
-        "an agent class of yours, importable from the working directory), or one name for "
-        "all (default: heuristic,greedy, then random)",
+        "search:N, engine:COMMAND: a program speaking the engine protocol, policy:PATH: a "
+        "trained policy file, or module:Class: an agent class of yours, importable from the "
+        "working directory), or one name for all (default: heuristic,greedy, then random)",
     )
     sim.add_argument(
         "--games", type=int, default=100, metavar="N", help="matches to play (default: 100)"
