@@ -17,6 +17,7 @@ other wheel; the trained file plays with numpy alone.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import time
 from pathlib import Path
@@ -59,7 +60,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 
 def mlp(rng: np.random.Generator, sizes: list[int], last_gain: float) -> list[np.ndarray]:
     layers = []
-    for k, (a, b) in enumerate(zip(sizes[:-1], sizes[1:], strict=True)):
+    for k, (a, b) in enumerate(itertools.pairwise(sizes)):
         q, _ = np.linalg.qr(rng.standard_normal((max(a, b), min(a, b))))
         w = q if a >= b else q.T
         gain = last_gain if k == len(sizes) - 2 else np.sqrt(2.0)
@@ -77,7 +78,9 @@ def forward(layers: list[np.ndarray], x: np.ndarray) -> tuple[np.ndarray, list[n
     return x, acts
 
 
-def backward(layers: list[np.ndarray], acts: list[np.ndarray], dout: np.ndarray) -> list[np.ndarray]:
+def backward(
+    layers: list[np.ndarray], acts: list[np.ndarray], dout: np.ndarray
+) -> list[np.ndarray]:
     grads: list[np.ndarray] = [np.empty(0)] * len(layers)
     d = dout
     for k in range(len(layers) - 2, -1, -2):
@@ -99,14 +102,14 @@ class Adam:
         norm = np.sqrt(sum(float((g * g).sum()) for g in grads))
         c = min(1.0, 0.5 / (norm + 1e-8))  # clip the gradient's norm at 0.5, as CleanRL
         for p, g, m, v in zip(params, grads, self.m, self.v, strict=True):
-            g = g * c
-            m *= 0.9
-            m += 0.1 * g
-            v *= 0.999
-            v += 0.001 * g * g
+            gc = g * c
+            np.multiply(m, 0.9, out=m)
+            np.add(m, 0.1 * gc, out=m)
+            np.multiply(v, 0.999, out=v)
+            np.add(v, 0.001 * gc * gc, out=v)
             mh = m / (1 - 0.9**self.t)
             vh = v / (1 - 0.999**self.t)
-            p -= (lr * mh / (np.sqrt(vh) + 1e-5)).astype(p.dtype)
+            np.subtract(p, (lr * mh / (np.sqrt(vh) + 1e-5)).astype(p.dtype), out=p)
 
 
 def masked_logp(logits: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -121,7 +124,9 @@ def masked_logp(logits: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.nd
 # -- evaluation: the argmax policy against three GreedyAgents ------------------------------------
 
 
-def evaluate(actor: list[np.ndarray], scale: np.ndarray, opponents: str, rounds: int, seed: int) -> tuple[float, float]:
+def evaluate(
+    actor: list[np.ndarray], scale: np.ndarray, opponents: str, rounds: int, seed: int
+) -> tuple[float, float]:
     env = ChickenFootVectorEnv(min(1024, rounds), opponents=opponents, reward="win")
     obs, _ = env.reset(seed=seed)
     wins: list[float] = []
@@ -144,14 +149,14 @@ def train(args: argparse.Namespace) -> dict[str, object]:
     actor = mlp(rng, [nobs, args.hidden, args.hidden, nact], 0.01)
     critic = mlp(rng, [nobs, args.hidden, args.hidden, 1], 1.0)
     opt_a, opt_c = Adam(actor, args.lr), Adam(critic, args.lr)
-    T = args.steps
-    b_obs = np.zeros((T, n, nobs), np.float32)
-    b_mask = np.zeros((T, n, nact), bool)
-    b_act = np.zeros((T, n), np.int64)
-    b_logp = np.zeros((T, n), np.float32)
-    b_rew = np.zeros((T, n), np.float32)
-    b_done = np.zeros((T, n), np.float32)
-    b_val = np.zeros((T, n), np.float32)
+    steps_t = args.steps
+    b_obs = np.zeros((steps_t, n, nobs), np.float32)
+    b_mask = np.zeros((steps_t, n, nact), bool)
+    b_act = np.zeros((steps_t, n), np.int64)
+    b_logp = np.zeros((steps_t, n), np.float32)
+    b_rew = np.zeros((steps_t, n), np.float32)
+    b_done = np.zeros((steps_t, n), np.float32)
+    b_val = np.zeros((steps_t, n), np.float32)
     curve: list[dict[str, float]] = []
     start = time.perf_counter()
     train_time = 0.0
@@ -168,7 +173,7 @@ def train(args: argparse.Namespace) -> dict[str, object]:
     for update in range(1, args.updates + 1):
         t0 = time.perf_counter()
         lr = args.lr * max(0.1, 1.0 - train_time / args.seconds)
-        for t in range(T):
+        for t in range(steps_t):
             x = obs["observation"] * scale
             m = obs["action_mask"].astype(bool)
             b_obs[t], b_mask[t], b_done[t] = x, m, done_now
@@ -181,46 +186,46 @@ def train(args: argparse.Namespace) -> dict[str, object]:
             obs, r, term, trunc, _ = env.step(a)
             b_rew[t] = r * args.scale
             done_now = (term | trunc).astype(np.float32)
-        steps += T * n
+        steps += steps_t * n
         # GAE; NextStep autoreset: the step after a terminal one is a reset (ignored)
         next_v = forward(critic, obs["observation"] * scale)[0][:, 0]
-        adv = np.zeros((T, n), np.float32)
+        adv = np.zeros((steps_t, n), np.float32)
         last = np.zeros(n, np.float32)
-        for t in reversed(range(T)):
-            nv = next_v if t == T - 1 else b_val[t + 1]
-            nonterm_next = 1.0 - (done_now if t == T - 1 else b_done[t + 1])
+        for t in reversed(range(steps_t)):
+            nv = next_v if t == steps_t - 1 else b_val[t + 1]
+            nonterm_next = 1.0 - (done_now if t == steps_t - 1 else b_done[t + 1])
             # a step whose own row began a new episode after a terminal one is a reset row
             delta = b_rew[t] + args.gamma * nv * nonterm_next - b_val[t]
             last = delta + args.gamma * args.lam * nonterm_next * last
             adv[t] = last
         valid = (b_done == 0).reshape(-1)  # rows stepped right after a terminal are resets
         ret = (adv + b_val).reshape(-1)
-        X, M = b_obs.reshape(-1, nobs), b_mask.reshape(-1, nact)
-        A, LP, ADV = b_act.reshape(-1), b_logp.reshape(-1), adv.reshape(-1)
+        obs_all, mask_all = b_obs.reshape(-1, nobs), b_mask.reshape(-1, nact)
+        act_all, logp_all, adv_all = b_act.reshape(-1), b_logp.reshape(-1), adv.reshape(-1)
         idx_all = np.flatnonzero(valid)
         for _ in range(args.epochs):
             rng.shuffle(idx_all)
             for mb in np.array_split(idx_all, args.minibatches):
-                B = len(mb)
-                x, m, a = X[mb], M[mb], A[mb]
-                adv_b = ADV[mb]
+                nb = len(mb)
+                x, m, a = obs_all[mb], mask_all[mb], act_all[mb]
+                adv_b = adv_all[mb]
                 adv_b = (adv_b - adv_b.mean()) / (adv_b.std() + 1e-8)
                 logits, acts = forward(actor, x)
                 logp, p = masked_logp(logits, m)
-                lp_a = logp[np.arange(B), a]
-                ratio = np.exp(lp_a - LP[mb])
+                lp_a = logp[np.arange(nb), a]
+                ratio = np.exp(lp_a - logp_all[mb])
                 unclipped = -adv_b * ratio
                 clipped = -adv_b * np.clip(ratio, 1 - args.clip, 1 + args.clip)
                 gsel = (unclipped >= clipped).astype(np.float32)
                 coef = -adv_b * ratio * gsel  # d loss / d logp_a
                 ent = -(p * logp).sum(axis=1)
                 d = -p * coef[:, None]
-                d[np.arange(B), a] += coef
+                d[np.arange(nb), a] += coef
                 d += args.ent * p * (logp + ent[:, None])
-                grads = backward(actor, acts, (d / B).astype(np.float32))
+                grads = backward(actor, acts, (d / nb).astype(np.float32))
                 opt_a.step(actor, grads, lr)
                 v, cacts = forward(critic, x)
-                dv = (args.vf * (v[:, 0] - ret[mb]) / B)[:, None].astype(np.float32)
+                dv = (args.vf * (v[:, 0] - ret[mb]) / nb)[:, None].astype(np.float32)
                 opt_c.step(critic, backward(critic, cacts, dv), lr)
         train_time += time.perf_counter() - t0
         last = update == args.updates or train_time >= args.seconds

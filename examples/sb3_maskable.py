@@ -49,6 +49,10 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--out", default="sb3_maskable.json")
+    p.add_argument(
+        "--min-gain", type=float, default=None,
+        help="exit 1 unless the win share rose by more than this (nox -s rl)",
+    )  # fmt: skip
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
     env = ChickenFootEnv(opponents="random")
@@ -73,6 +77,9 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         print(json.dumps(curve[-1]), flush=True)
     result = {"curve": curve, "wall_seconds": round(time.perf_counter() - start, 1)}
     Path(args.out).write_text(json.dumps(result, indent=1))
+    gain = curve[-1]["win_vs_random"] - curve[0]["win_vs_random"]
+    if args.min_gain is not None and not gain > args.min_gain:
+        raise SystemExit(f"the win share rose by {gain:.3f}, not more than {args.min_gain}")
     return result
 
 

@@ -224,7 +224,7 @@ def test_bad_options_are_refused(backend: str) -> None:
 
 def run_until_end(env: ChickenFootVectorEnv, obs: dict[str, np.ndarray]) -> tuple:
     for _ in range(200):
-        obs, r, term, trunc, info = env.step(first_legal(obs["action_mask"]))
+        obs, r, term, _trunc, info = env.step(first_legal(obs["action_mask"]))
         if term.any():
             return obs, r, term, info
     raise AssertionError("no episode ended")
@@ -234,7 +234,7 @@ def test_next_step_autoreset_resets_on_the_step_after_the_end(backend: str) -> N
     env = ChickenFootVectorEnv(4, opponents="greedy")
     assert env.metadata["autoreset_mode"].value == "NextStep"
     obs, _ = env.reset(seed=5)
-    obs, r, term, _ = run_until_end(env, obs)
+    obs, _r, term, _ = run_until_end(env, obs)
     ended = np.flatnonzero(term)
     assert obs["action_mask"][ended].all()  # the final observation's mask: all ones
     obs, r2, term2, _, _ = env.step(np.zeros(4, dtype=np.int64))  # ignored where reset
@@ -247,7 +247,7 @@ def test_next_step_autoreset_resets_on_the_step_after_the_end(backend: str) -> N
 def test_same_step_autoreset_gives_the_final_observations(backend: str) -> None:
     env = ChickenFootVectorEnv(4, opponents="greedy", autoreset_mode="SameStep")
     obs, _ = env.reset(seed=5)
-    obs, r, term, info = run_until_end(env, obs)
+    obs, _r, term, info = run_until_end(env, obs)
     ended = np.flatnonzero(term)
     assert (info["_final_obs"] == term).all()
     assert info["final_obs"]["action_mask"][ended].all()
@@ -257,7 +257,7 @@ def test_same_step_autoreset_gives_the_final_observations(backend: str) -> None:
 def test_disabled_autoreset_waits_for_reset(backend: str) -> None:
     env = ChickenFootVectorEnv(4, opponents="greedy", autoreset_mode="Disabled")
     obs, _ = env.reset(seed=5)
-    obs, r, term, _ = run_until_end(env, obs)
+    obs, _r, term, _ = run_until_end(env, obs)
     ended = np.flatnonzero(term)
     obs, r2, term2, _, _ = env.step(np.zeros(4, dtype=np.int64))
     assert (r2[ended] == 0).all() and not term2[ended].any()
@@ -300,7 +300,7 @@ def test_self_play_gives_the_seat_to_act_and_a_reward_for_every_seat(backend: st
                 s = env.engine.to_state(i)
                 assert info["to_play"][i] == s.turn
                 assert (obs["observation"][i] == enc.observe(s.view(s.turn))).all()
-        obs, r, term, trunc, info = env.step(first_legal(obs["action_mask"]))
+        obs, r, term, _trunc, info = env.step(first_legal(obs["action_mask"]))
         assert r.shape == (4, 4)
         total += r
         if term.any():
@@ -338,7 +338,9 @@ def test_a_policy_file_plays_at_a_table(tmp_path, backend: str) -> None:
 
 def test_policy_files_that_are_not_are_refused(tmp_path, backend: str) -> None:
     pickled = tmp_path / "pickled.npz"
-    np.savez(pickled, format=np.array("chickenfoot-policy-1"), w0=np.array([object()], dtype=object))
+    np.savez(
+        pickled, format=np.array("chickenfoot-policy-1"), w0=np.array([object()], dtype=object)
+    )
     bad = tmp_path / "bad.npz"
     layers = small_policy(cf.Rules())
     save_policy(bad, cf.Rules(), [layers[0], layers[1]])  # 8 outputs, not 1157 logits
@@ -371,7 +373,9 @@ def test_the_first_compile_is_said_once(monkeypatch, caplog, backend: str) -> No
         _warm.first_compile()
     assert ran == [1]
     said = [r.getMessage() for r in caplog.records]
-    assert "compiling the batch engine's numba kernels" in said[0] and "chickenfoot compile" in said[0]
+    assert (
+        "compiling the batch engine's numba kernels" in said[0] and "chickenfoot compile" in said[0]
+    )
     assert said[1] == "chickenfoot: kernels compiled in 2 s"
 
 

@@ -105,7 +105,9 @@ class PolicyAgent:
         try:
             rules = Rules.from_dict(json.loads(str(got["rules"])))
         except Exception as err:  # a malformed rules entry
-            raise AgentError(f"policy {name}: its rules cannot be read ({brief(str(err))})") from None
+            raise AgentError(
+                f"policy {name}: its rules cannot be read ({brief(str(err))})"
+            ) from None
         layers = []
         for k in range(_MAX_LAYERS):
             w, b = got.get(f"w{k}"), got.get(f"b{k}")

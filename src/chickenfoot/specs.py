@@ -394,7 +394,9 @@ def _policy_agent(spec: AgentSpec) -> Agent:
     try:
         from chickenfoot.policy import PolicyAgent
     except ImportError:  # numpy missing
-        raise SpecError(f"agent {brief(spec.name)} needs numpy: pip install 'chickenfoot[batch]'") from None
+        raise SpecError(
+            f"agent {brief(spec.name)} needs numpy: pip install 'chickenfoot[batch]'"
+        ) from None
     return PolicyAgent.load(str(spec.value))
 
 

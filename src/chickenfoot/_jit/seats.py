@@ -24,12 +24,12 @@ from numba import njit
 from .rules import (
     C_P,
     C_W,
-    E,
     NBOARD,
     PEND,
     RESULT,
     TURN,
     ZERO,
+    E,
     H,
     any_cand,
     apply_move,

@@ -147,7 +147,9 @@ def out_arg(out: object, shape: tuple[int, ...], dtype: Any) -> Any:
         or not out.flags.c_contiguous
         or not out.flags.writeable
     ):
-        must = f"must be None or a writable C-contiguous {np.dtype(dtype).name} array of shape {shape}"
+        must = (
+            f"must be None or a writable C-contiguous {np.dtype(dtype).name} array of shape {shape}"
+        )
         raise checks.invalid("out", out, must)
     return out
 

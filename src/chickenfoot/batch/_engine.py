@@ -157,7 +157,7 @@ class BatchEngine(Seats):
         ``lanes``: only these rounds, one row each; ``out``: a C-contiguous bool array of
         the answer's shape to write it into (and return), instead of a new one."""
         g = lanes_arg(lanes, self.n)
-        buf = args.out_arg(out, (len(g), self._tb.A), np.bool_)
+        buf: Bools | None = args.out_arg(out, (len(g), self._tb.A), np.bool_)
         if buf is not None and self._ck is not None:
             return self._ck.legal_mask(self, g, buf)
         got = self._legal_mask(g)
@@ -268,7 +268,9 @@ class BatchEngine(Seats):
         by default. ``lanes`` and ``out`` as in :meth:`legal_mask`."""
         me = args.seat_arg(seat, self._tb.P)
         g = lanes_arg(lanes, self.n)
-        buf = args.out_arg(out, (len(g), self._tb.enc.observation_size), np.float32)
+        buf: NDArray[np.float32] | None = args.out_arg(
+            out, (len(g), self._tb.enc.observation_size), np.float32
+        )
         if buf is not None and self._ck is not None:
             return self._ck.observe(self, g, me, buf)
         got = self._observe(g, me)

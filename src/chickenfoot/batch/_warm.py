@@ -57,7 +57,9 @@ def compile_kernels(progress: Callable[[int, str, float], object] | None = None)
     from . import _compiled
 
     if not _compiled.available():
-        raise ArgumentError("compiling needs numba, which is not installed: pip install 'chickenfoot[fast]'")
+        raise ArgumentError(
+            "compiling needs numba, which is not installed: pip install 'chickenfoot[fast]'"
+        )
 
     import chickenfoot as cf
     from chickenfoot import _rollouts
@@ -98,9 +100,11 @@ def compile_kernels(progress: Callable[[int, str, float], object] | None = None)
         if _rollouts.available():
             _rollouts.load()
             s = cf.deal(cf.Rules(), seed=1)
-            SearchAgent(iterations=2).choose(s.view(s.turn), s.legal_moves, __import__("random").Random(0))
+            SearchAgent(iterations=2).choose(
+                s.view(s.turn), s.legal_moves, __import__("random").Random(0)
+            )
 
-    work = (
+    work: tuple[Callable[[], None], ...] = (
         lambda: engine_calls(cf.Rules()),
         lambda: playouts(cf.Rules()),
         rest_wide,

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 
-class ChickenFootEnv(gymnasium.Env):  # type: ignore[misc]
+class ChickenFootEnv(gymnasium.Env):
     """One table of Chicken Foot: the learner at ``seat`` against ``opponents``.
 
     The options are :class:`ChickenFootVectorEnv`'s (without self-play): ``opponents``
@@ -65,7 +65,7 @@ class ChickenFootEnv(gymnasium.Env):  # type: ignore[misc]
         self.observation_space, self.action_space = single_spaces(rules, self.lanes.engine)
         self.num_actions = int(self.action_space.n)
         self.copy = checks.flag(copy, "copy")
-        self._obs = {
+        self._obs: dict[str, NDArray[Any]] = {
             "observation": self.lanes.obs[0],
             "action_mask": self.lanes.mask.view(np.int8)[0],
         }

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 _MODES = {m.value: m for m in AutoresetMode} | {m.name: m for m in AutoresetMode}
 
 
-class ChickenFootVectorEnv(VectorEnv):  # type: ignore[misc]
+class ChickenFootVectorEnv(VectorEnv):
     """``num_envs`` tables of Chicken Foot in one process, over one batch engine.
 
     The learner sits at ``seat`` of every table (0 by default), against ``opponents``
@@ -101,7 +101,10 @@ class ChickenFootVectorEnv(VectorEnv):  # type: ignore[misc]
         self.self_play = self_play
         self.copy = checks.flag(copy, "copy")
         self._pending = np.zeros(n, dtype=np.bool_)  # NextStep: reset at the next step
-        self._obs = {"observation": self.lanes.obs, "action_mask": self.lanes.mask.view(np.int8)}
+        self._obs: dict[str, NDArray[Any]] = {
+            "observation": self.lanes.obs,
+            "action_mask": self.lanes.mask.view(np.int8),
+        }
 
     @property
     def engine(self) -> Any:
