@@ -57,10 +57,14 @@ def env_loop(n: int, backend: str, opponents: str) -> tuple[Callable[[], int], C
     def run() -> int:
         before = lanes.moves
         env.step(env.engine.random_actions())
-        return lanes.moves - before
+        made = lanes.moves - before
+        calls[0] += 1
+        calls[1] += made
+        return made
 
+    calls = [0, 0]
     run()
-    return run, lambda: n
+    return run, calls
 
 
 def timed(fn: Callable[[], int], seconds: float) -> float:
@@ -79,18 +83,25 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--opponents", nargs="+", default=["random", "greedy", "heuristic"])
     args = p.parse_args(argv)
     loops: dict[str, Callable[[], int]] = {"batch engine loop": batch_loop(args.n, args.backend)}
+    counters: dict[str, list[int]] = {}
     for o in args.opponents:
-        loops[f"vector env vs {o}"] = env_loop(args.n, args.backend, o)[0]
+        loops[f"vector env vs {o}"], counters[f"vector env vs {o}"] = env_loop(
+            args.n, args.backend, o
+        )
     got: dict[str, list[float]] = {k: [] for k in loops}
     for _ in range(args.repeats):  # interleaved: the machine's load falls on all alike
         for name, fn in loops.items():
             got[name].append(timed(fn, args.seconds))
     base = statistics.median(got["batch engine loop"])
     print(f"N = {args.n:,}, backend {args.backend}, medians of {args.repeats} x {args.seconds} s")
-    print(f"{'loop':32} {'game-steps/s':>14} {'vs batch loop':>14}")
+    print(f"{'loop':32} {'game-steps/s':>14} {'vs batch loop':>14} {'moves a step':>13}")
     for name, rates in got.items():
         med = statistics.median(rates)
-        print(f"{name:32} {med:14,.0f} {med / base:14.2f}")
+        per = ""
+        if name in counters:  # every seat's moves per env step and table
+            c = counters[name]
+            per = f"{c[1] / (c[0] * args.n):.2f}"
+        print(f"{name:32} {med:14,.0f} {med / base:14.2f} {per:>13}")
 
 
 if __name__ == "__main__":

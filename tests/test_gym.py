@@ -399,3 +399,28 @@ def test_the_compile_command_shows_progress(monkeypatch, capsys, backend: str) -
     monkeypatch.setattr(_compiled, "available", lambda: False)
     assert main(["compile"]) == 2
     assert "needs numba" in capsys.readouterr().err
+
+
+# -- the docs' learning curves --------------------------------------------------------------------
+
+
+def test_the_docs_learning_curves_are_drawn_from_the_runs(backend: str) -> None:
+    """docs/img/gym-learning-curves.svg is what tools/learning_curves.py draws from the
+    committed runs (bench/gym_runs/), and a well-formed SVG."""
+    import importlib.util
+    import xml.etree.ElementTree as ET
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("learning_curves", root / "tools" / "learning_curves.py")
+    assert spec is not None and spec.loader is not None
+    curves = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(curves)
+    import json
+
+    runs = [(title, json.loads((root / "bench" / "gym_runs" / name).read_text()))
+            for title, name in curves.DOCS_RUNS]  # fmt: skip
+    svg = curves.draw(runs)
+    assert ET.fromstring(svg).tag.endswith("svg")
+    committed = (root / "docs" / "img" / "gym-learning-curves.svg").read_text(encoding="utf-8")
+    assert committed == svg, "redraw it: python tools/learning_curves.py --docs"

@@ -1,7 +1,7 @@
 """Draw the learning curves of docs/gym.md as one SVG, with no plotting library.
 
-    python tools/learning_curves.py bench/gym_runs/ppo_numpy.json bench/gym_runs/sb3_maskable.json \
-        --out docs/img/gym-learning-curves.svg
+    python tools/learning_curves.py --docs      # docs/img/gym-learning-curves.svg
+    python tools/learning_curves.py "PPO=runs/ppo.json" --out curve.svg
 
 Each input is a recipe's JSON result (``examples/ppo_numpy.py``, ``examples/sb3_maskable.py``):
 its ``curve`` holds points with ``seconds`` of training and a win share (``win``,
@@ -21,6 +21,12 @@ from xml.sax.saxutils import escape
 W, H = 360, 240  # one panel
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 28, 40
 COLOURS = ("#1f5fa8", "#b3541e")
+ROOT = Path(__file__).resolve().parent.parent
+DOCS_RUNS = (
+    ("numpy PPO, evaluated vs 3 GreedyAgents", "ppo_numpy.json"),
+    ("MaskablePPO vs 3 random players", "sb3_maskable.json"),
+)
+"""The runs the docs' picture draws, under bench/gym_runs/, with their titles."""
 
 
 def _win(point: dict[str, Any]) -> float:
@@ -105,9 +111,14 @@ def draw(results: list[tuple[str, dict[str, Any]]]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("inputs", nargs="+", help="TITLE=FILE.json, or FILE.json")
-    p.add_argument("--out", required=True)
+    p.add_argument("inputs", nargs="*", help="TITLE=FILE.json, or FILE.json")
+    p.add_argument("--out")
+    p.add_argument("--docs", action="store_true", help="redraw the docs' picture")
     args = p.parse_args(argv)
+    if args.docs:
+        runs = ROOT / "bench" / "gym_runs"
+        args.inputs = [f"{title}={runs / name}" for title, name in DOCS_RUNS]
+        args.out = ROOT / "docs" / "img" / "gym-learning-curves.svg"
     results = []
     for item in args.inputs:
         title, _, name = item.rpartition("=")

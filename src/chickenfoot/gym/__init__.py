@@ -13,12 +13,34 @@ else in the package does.
 >>> obs, info = env.reset(seed=0)
 >>> sorted(obs), env.action_space
 (['action_mask', 'observation'], Discrete(1157))
+
+Both are registered with Gymnasium as :data:`ENV_ID` (``gymnasium.make`` and, with
+``vectorization_mode="vector_entry_point"``, ``gymnasium.make_vec``):
+
+>>> import gymnasium
+>>> venv = gymnasium.make_vec(ENV_ID, num_envs=4, vectorization_mode="vector_entry_point")
+>>> type(venv).__name__, venv.num_envs
+('ChickenFootVectorEnv', 4)
 """
 
 from __future__ import annotations
+
+from typing import Final
+
+import gymnasium
 
 from ._core import REWARDS, reward_of
 from ._single import ChickenFootEnv
 from ._vector import ChickenFootVectorEnv
 
-__all__ = ["REWARDS", "ChickenFootEnv", "ChickenFootVectorEnv", "reward_of"]
+__all__ = ["ENV_ID", "REWARDS", "ChickenFootEnv", "ChickenFootVectorEnv", "reward_of"]
+
+ENV_ID: Final = "chickenfoot/ChickenFoot-v0"
+"""The environments' id in Gymnasium's registry."""
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(
+        id=ENV_ID,
+        entry_point="chickenfoot.gym:ChickenFootEnv",
+        vector_entry_point="chickenfoot.gym:ChickenFootVectorEnv",
+    )
