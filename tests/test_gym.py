@@ -412,7 +412,9 @@ def test_the_docs_learning_curves_are_drawn_from_the_runs(backend: str) -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    spec = importlib.util.spec_from_file_location("learning_curves", root / "tools" / "learning_curves.py")
+    spec = importlib.util.spec_from_file_location(
+        "learning_curves", root / "tools" / "learning_curves.py"
+    )
     assert spec is not None and spec.loader is not None
     curves = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(curves)
