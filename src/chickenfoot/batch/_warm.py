@@ -67,6 +67,7 @@ def compile_kernels(progress: Callable[[int, str, float], object] | None = None)
 
     from ._engine import BatchEngine
 
+    _SAID.append(True)  # the engines below need no first-compile message of their own
     start = time.perf_counter()
 
     def engine_calls(rules: cf.Rules) -> None:
