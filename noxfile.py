@@ -43,7 +43,9 @@ def tests(session: nox.Session) -> None:
     import os
 
     numpy_only = os.environ.get("CHICKENFOOT_BATCH_BACKENDS") == "numpy"
-    extras = "cli,server,postgres,ladder" if numpy_only else "cli,server,postgres,ladder,fast"
+    extras = (
+        "cli,server,postgres,ladder,gym" if numpy_only else "cli,server,postgres,ladder,gym,fast"
+    )
     if not os.environ.get("CHICKENFOOT_TEST_POSTGRES") and not os.environ.get("CI"):
         session.log("CHICKENFOOT_TEST_POSTGRES is not set: the tests marked postgres are left out")
     session.install(
@@ -81,6 +83,7 @@ FAST_TESTS = (
     "tests/test_search_compiled.py",
     "tests/test_ismcts.py",
     "tests/test_ismcts_compiled.py",
+    "tests/test_gym.py",
 )
 """What has a compiled path: the batch engine's tests, the agents' (with numba installed,
 ``SearchAgent`` samples and rolls out in the kernel) and the compiled search's exactness
@@ -98,7 +101,7 @@ def fast(session: nox.Session) -> None:
     kernels compile once, into this session's own cache directory (``NUMBA_CACHE_DIR``,
     under ``.nox/``: empty in a clean clone, so CI pays the first compile here).
     """
-    session.install("-e", ".[fast]", *TEST_DEPS)
+    session.install("-e", ".[fast,gym]", *TEST_DEPS)
     cache = Path(session.create_tmp()) / "numba-cache"
     session.run(
         "pytest", "-q", "-p", "no:cacheprovider", *FAST_TESTS,
@@ -179,9 +182,8 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the package."""
-    session.install(
-        ".[cli,server,postgres]", "mypy>=1.10", "attrs", "numpy>=1.24"
-    )  # numpy: encoding
+    # numpy: encoding; gymnasium (the gym extra): chickenfoot.gym subclasses its classes
+    session.install(".[cli,server,postgres,gym]", "mypy>=1.10", "attrs", "numpy>=1.24")
     session.run("mypy", "--strict", "src")
 
 
@@ -209,6 +211,24 @@ def docs(session: nox.Session) -> None:
     """Build the documentation site (mkdocs-material + mkdocstrings)."""
     session.install(".", "-r", "docs/requirements.txt")  # what Read the Docs installs
     session.run("mkdocs", "build", "--strict", env={"NO_MKDOCS_2_WARNING": "1"})
+
+
+@nox.session
+def rl(session: nox.Session) -> None:
+    """sb3-contrib's MaskablePPO on ChickenFootEnv (examples/sb3_maskable.py), a small
+    budget that must raise the win share against three random players (not in CI: torch).
+
+    torch from the package index brings gigabytes of CUDA libraries: give pip a CPU
+    wheel (``PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cpu``, or a local one).
+    ``nox -s rl -- --timesteps 60000`` for a longer run.
+    """
+    session.install("-e", ".[gym,fast]", "torch==2.13.0", "sb3-contrib>=2.3")
+    session.run("chickenfoot", "compile")
+    session.run(
+        "python", "examples/sb3_maskable.py", "--timesteps", "20000", "--chunk", "20000",
+        "--episodes", "1000", "--min-gain", "0.06", "--out", str(Path(session.create_tmp()) / "sb3.json"),
+        *session.posargs,
+    )  # fmt: skip
 
 
 @nox.session

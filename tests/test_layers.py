@@ -57,6 +57,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "openspiel",
         "pettingzoo",
         "batch.",
+        "gym.",
+        "policy",
         "engine.",
     ),
     # 6. Agents named in text, and the one decision of what such text may run; the ladder,

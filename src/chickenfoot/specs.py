@@ -17,6 +17,9 @@ allows it. The forms, tried in this order:
 - ``engine:COMMAND``: a program speaking the engine protocol (docs: Engine protocol), run
   as :class:`~chickenfoot.engine.EngineAgent`; ``COMMAND`` is split into arguments as a
   shell would (:func:`shlex.split`), but no shell runs it;
+- ``policy:PATH``: a trained policy file (:mod:`chickenfoot.policy`, read with numpy and
+  ``allow_pickle=False``: nothing in it runs); a path is the user's to name, so a spec read
+  from a file may not name one, as for the two forms below;
 - ``module:Class``, like ``uvicorn app:app``: ``Class`` (a dotted attribute path) of the
   module ``module``, importable from the working directory, called with no arguments. The
   object must have a callable ``choose`` (the :class:`~chickenfoot.Agent` protocol).
@@ -151,8 +154,9 @@ class Trust:
         return cls(engines=tuple(engines))
 
     def allows(self, spec: AgentSpec) -> bool:
-        """Whether ``spec`` may be built under this trust."""
-        if not spec.runs_code or self.code:
+        """Whether ``spec`` may be built under this trust (``policy:PATH``, which reads a
+        file the spec names, only when the user typed it)."""
+        if self.code or (not spec.runs_code and spec.kind != "policy"):
             return True
         return spec.kind == "engine" and spec.value in self.engines
 
@@ -198,6 +202,8 @@ class AgentSpec:
             return f"runs the program {brief(str(self.value), 300)}"
         if self.kind == "module":
             return f"imports the module {str(self.value).partition(':')[0]}"
+        if self.kind == "policy":
+            return f"reads the policy file {brief(str(self.value), 300)}"
         return "runs nothing but the library"
 
     def build(self, *, trust: Trust) -> Agent:
@@ -253,10 +259,18 @@ def _engine(spec: str, arg: str) -> AgentSpec:
     return AgentSpec(f"engine:{command}", "engine", command)
 
 
+def _policy(spec: str, arg: str) -> AgentSpec:
+    path = arg.strip()
+    if not path or len(path) > MAX_COMMAND or "\x00" in path:
+        raise SpecError(f"agent {brief(spec)}: policy:PATH needs the path of a policy file")
+    return AgentSpec(f"policy:{path}", "policy", path)
+
+
 _WITH_ARGUMENT: dict[str, Callable[[str, str], AgentSpec]] = {
     "search": _search,
     "ismcts": _ismcts,
     "engine": _engine,
+    "policy": _policy,
 }
 """The forms ``NAME:ARG`` whose ``NAME`` is taken (a module of that name cannot be named)."""
 
@@ -419,8 +433,19 @@ def _engine_agent(spec: AgentSpec) -> Agent:
     return EngineAgent(shlex.split(str(spec.value)))
 
 
+def _policy_agent(spec: AgentSpec) -> Agent:
+    try:
+        from chickenfoot.policy import PolicyAgent
+    except ImportError:  # numpy missing
+        raise SpecError(
+            f"agent {brief(spec.name)} needs numpy: pip install 'chickenfoot[batch]'"
+        ) from None
+    return PolicyAgent.load(str(spec.value))
+
+
 _BUILDERS: dict[str, Callable[[AgentSpec], Agent]] = {
     "builtin": _builtin,
+    "policy": _policy_agent,
     "search": _search_agent,
     "ismcts": _ismcts_agent,
     "timed": _timed_agent,
