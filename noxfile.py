@@ -34,11 +34,20 @@ def tests(session: nox.Session) -> None:
     With ``CHICKENFOOT_BATCH_BACKENDS=numpy`` (the sdist's run, and CI: see ``.ci/run``)
     numba is not installed, and what needs it is left out: the backends' comparison and
     the compiled kernels' modules, which import numba (CI runs those in ``fast``).
+
+    The tests marked ``postgres`` (the server's stores, on PostgreSQL too) need a server:
+    ``CHICKENFOOT_TEST_POSTGRES`` names it (a ``postgresql://`` URL; ``.ci/run`` starts a
+    throwaway one). Without it they fail under ``CI`` and are deselected elsewhere
+    (``tests/conftest.py``).
     """
     import os
 
     numpy_only = os.environ.get("CHICKENFOOT_BATCH_BACKENDS") == "numpy"
-    extras = "cli,server" if numpy_only else "cli,server,fast"
+    extras = (
+        "cli,server,postgres,ladder,gym" if numpy_only else "cli,server,postgres,ladder,gym,fast"
+    )
+    if not os.environ.get("CHICKENFOOT_TEST_POSTGRES") and not os.environ.get("CI"):
+        session.log("CHICKENFOOT_TEST_POSTGRES is not set: the tests marked postgres are left out")
     session.install(
         "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
     )
@@ -46,6 +55,7 @@ def tests(session: nox.Session) -> None:
         [
             "--ignore=tests/test_batch_backends.py",
             "--ignore=tests/test_search_compiled.py",
+            "--ignore=tests/test_ismcts_compiled.py",
             "--ignore-glob=*/_jit/*.py",
         ]
         if numpy_only
@@ -59,6 +69,7 @@ def tests(session: nox.Session) -> None:
         "--cov-report=term",
         "--ignore=tests/test_server_browser.py",  # a session of its own: serve_browser
         "--ignore=tests/test_play_browser.py",  # a session of its own: play_browser
+        "--ignore=tests/test_ladder_browser.py",  # in serve_browser too
         *without_numba,
         *session.posargs,
     )
@@ -118,6 +129,9 @@ FAST_TESTS = (
     "tests/test_batch_memory.py",
     "tests/test_agents.py",
     "tests/test_search_compiled.py",
+    "tests/test_ismcts.py",
+    "tests/test_ismcts_compiled.py",
+    "tests/test_gym.py",
 )
 """What has a compiled path: the batch engine's tests, the agents' (with numba installed,
 ``SearchAgent`` samples and rolls out in the kernel) and the compiled search's exactness
@@ -135,12 +149,13 @@ def fast(session: nox.Session) -> None:
     kernels compile once, into this session's own cache directory (``NUMBA_CACHE_DIR``,
     under ``.nox/``: empty in a clean clone, so CI pays the first compile here).
     """
-    session.install("-e", ".[fast]", *TEST_DEPS)
+    session.install("-e", ".[fast,gym]", *TEST_DEPS)
     cache = Path(session.create_tmp()) / "numba-cache"
     session.run(
         "pytest", "-q", "-p", "no:cacheprovider", *FAST_TESTS,
         "--doctest-modules", "src/chickenfoot/batch", "src/chickenfoot/_jit",
-        "src/chickenfoot/agents.py", "src/chickenfoot/_rollouts.py", *session.posargs,
+        "src/chickenfoot/agents.py", "src/chickenfoot/_rollouts.py", "src/chickenfoot/ismcts.py",
+        *session.posargs,
         env={"CHICKENFOOT_BATCH_BACKENDS": "numpy,numba", "NUMBA_CACHE_DIR": str(cache)},
     )  # fmt: skip
 
@@ -166,7 +181,7 @@ def cluster(session: nox.Session) -> None:
 
     The test lives outside the default test paths (``tests_cluster/``): Dask is an extra.
     """
-    session.install("-e", ".[dask]", "pytest>=8")
+    session.install("-e", ".[dask,ladder]", "pytest>=8")
     session.run("pytest", "tests_cluster", *session.posargs)
 
 
@@ -215,7 +230,8 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the package."""
-    session.install(".[cli,server]", "mypy>=1.10", "attrs", "numpy>=1.24")  # numpy: encoding
+    # numpy: encoding; gymnasium (the gym extra): chickenfoot.gym subclasses its classes
+    session.install(".[cli,server,postgres,gym]", "mypy>=1.10", "attrs", "numpy>=1.24")
     session.run("mypy", "--strict", "src")
 
 
@@ -228,12 +244,14 @@ def bench(session: nox.Session) -> None:
 
 @nox.session
 def strength(session: nox.Session) -> None:
-    """Agent tournaments on two processes: win rates with 95% intervals (not in CI).
+    """One agent against copies of another on duplicate deals, with 95% intervals (not in
+    CI): by default ``ismcts:50ms`` against three ``heuristic`` over 100 deals.
 
-    ``nox -s strength -- --games 1000 --search-iterations 64`` for tighter intervals.
+    ``nox -s strength -- versus ismcts:50ms heuristic --deals 2000 --workers 8`` for the
+    Strength page's full run; ``nox -s strength -- speed`` for iterations a second.
     """
-    session.install(".")
-    session.run("python", "bench/strength.py", *session.posargs)
+    session.install(".[fast,ladder]")
+    session.run("python", "bench/strength.py", *(session.posargs or ["versus"]))
 
 
 def _apt_tool(session: nox.Session, command: str, package: str, why: str) -> None:
@@ -286,6 +304,24 @@ def play_browser(session: nox.Session) -> None:
                 "--no-header", *session.posargs,
                 env={"AXE_JS": str(axe.resolve() / "node_modules/axe-core/axe.min.js"),
                      "PLAY_SITE": str(site.resolve())})  # fmt: skip
+
+
+@nox.session
+def rl(session: nox.Session) -> None:
+    """sb3-contrib's MaskablePPO on ChickenFootEnv (examples/sb3_maskable.py), a small
+    budget that must raise the win share against three random players (not in CI: torch).
+
+    torch from the package index brings gigabytes of CUDA libraries: give pip a CPU
+    wheel (``PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cpu``, or a local one).
+    ``nox -s rl -- --timesteps 60000`` for a longer run.
+    """
+    session.install("-e", ".[gym,fast]", "torch==2.13.0", "sb3-contrib>=2.3")
+    session.run("chickenfoot", "compile")
+    session.run(
+        "python", "examples/sb3_maskable.py", "--timesteps", "20000", "--chunk", "20000",
+        "--episodes", "1000", "--min-gain", "0.06", "--out", str(Path(session.create_tmp()) / "sb3.json"),
+        *session.posargs,
+    )  # fmt: skip
 
 
 @nox.session
@@ -350,17 +386,21 @@ def serve_browser(session: nox.Session) -> None:
     session.run("npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(axe),
                 "axe-core@4", external=True)  # fmt: skip
     session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_server_browser.py",
+                "tests/test_ladder_browser.py",
                 "-rs", "--no-header", *session.posargs,
                 env={"AXE_JS": str(axe.resolve() / "node_modules/axe-core/axe.min.js")})  # fmt: skip
 
 
 @nox.session
 def serve_load(session: nox.Session) -> None:
-    """A bounded load test of ``chickenfoot serve`` on the loopback (not in CI): 200 tables
-    of two WebSocket clients each playing for 60 seconds; prints moves/s, latency p50/p99,
-    the server's memory and CPU, and checks every announced move against the database.
-    ``nox -s serve_load -- --tables 50 --seconds 20`` for a shorter run."""
-    session.install("-e", ".[server]")
+    """The load benchmark of ``chickenfoot serve`` on the loopback (figures, not in CI):
+    two-person and bot tables (1, 50, 200), 2,000 idle connections, two processes on one
+    PostgreSQL (when the server takes it), a SIGKILL loop; moves/s, latency p50/p99, CPU ms
+    per move and memory, beside the baseline (``--baseline``, 1667614) measured in the same
+    run, and every announced move checked in the database. A few minutes by default; the
+    full matrix: ``nox -s serve_load -- --tables 1,50,200,500 --seconds 30 --kill-loop 30
+    --db postgres`` (bench/serve_load.py, docs: Performance)."""
+    session.install("-e", ".[cli,server,postgres]", "websockets>=13")
     session.run("python", "bench/serve_load.py", *session.posargs)
 
 

@@ -1,193 +1,259 @@
-"""A bounded load test of ``chickenfoot serve`` on the loopback (``nox -s serve_load``).
+"""The load benchmark of ``chickenfoot serve`` on the loopback (``nox -s serve_load``).
 
-Starts a real server process, makes ``--tables`` tables of two person seats each, and
-connects one client per seat over a real WebSocket; each client plays its seat like a bot
-(a random legal move as soon as it gets its ``go``) for ``--seconds``. Reports moves per
-second, the latency of a move (sent -> the table message announcing it) at p50 and p99,
-the server's resident memory, and checks that every move a client saw announced is in
-the database once, at its place, in order.
+A benchmark that reports figures (nothing here asserts a speed). Real server processes
+(``load_launch.py``: ``create_app`` with limits raised for a load, under uvicorn on
+127.0.0.1) and scripted WebSocket clients, all in this one asyncio process beside them:
 
-    python bench/serve_load.py --tables 200 --seconds 60
+- ``pair``: two-person tables, a scripted client per seat answering each ``go`` with a
+  random legal move (after ``--think`` seconds, 0 by default: the server's ceiling), as
+  pages do (``--no-picture``: as programs, ``"picture": false`` in their hello);
+- ``bots``: tables of two ``random`` bots (``bot_delay`` 0) with one spectator each,
+  counting the moves announced;
+- ``idle``: ``--idle`` spectators (2,000) of ``--idle-tables`` tables nobody plays, held
+  open: the server's memory;
+- ``two``: ``pair`` on two server processes on one PostgreSQL database, seat 0's client
+  on one and seat 1's on the other (skipped, with the reason, by a server whose
+  ``serve --help`` does not take ``--db postgresql://``);
+- ``--kill-loop N``: a scripted game whose server is SIGKILLed and restarted N times
+  (``load_kill.py``); SQLite, and PostgreSQL when the server takes it.
+
+Each run reports moves/s, the latency of a move (sent -> the message announcing it back
+at its client) p50/p99, the servers' CPU ms per move (``/proc/PID/stat`` over the
+measured window, every server process) and resident memory, and checks the database
+after the servers stop: every announced move stored once, in order (``load_check.py``).
+The same scenarios run on the baseline (``--baseline REF``, default 1667614: a detached
+git worktree of it in a temporary folder, its ``src`` on ``PYTHONPATH``, same virtual
+environment), before and after side by side: a markdown table on stdout, all figures in
+``--json FILE``. Between runs it waits while ``/work/wt/QUIET`` (``$CF_QUIET_FILE``)
+exists.
+
+The default (``nox -s serve_load``) is bounded at a few minutes: 1, 50 and 200 tables,
+10 seconds each, 10 kills. The full matrix (about 25 minutes; PostgreSQL from Debian's
+``initdb`` in a throwaway cluster, or ``--db postgresql://USER@HOST/DB``)::
+
+    nox -s serve_load -- --tables 1,50,200,500 --seconds 30 --kill-loop 30 --db postgres
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
-import random
-import socket
-import statistics
+import signal
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import connect
+from load_clients import HELLO
+from load_kill import kill_loop
+from load_report import markdown
+from load_runs import run
+from load_servers import (
+    Cluster,
+    baseline_source,
+    fresh_database,
+    package_of,
+    supports_postgres,
+)
 
-from chickenfoot.server._store import Store
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+SCENARIOS = ("pair", "bots", "idle", "two")
+QUIET = Path(os.environ.get("CF_QUIET_FILE", "/work/wt/QUIET"))
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def wait_quiet() -> None:
+    """Wait while another measurement asks for a quiet machine."""
+    while QUIET.exists():
+        time.sleep(5)
 
 
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=30) as r:
-        answer: dict[str, Any] = json.loads(r.read())
-        return answer
+class Databases:
+    """A fresh database per run: a SQLite file, or a PostgreSQL database (of ``--db``'s
+    server, or of a throwaway cluster started when first needed)."""
 
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.folder = Path(tempfile.mkdtemp(prefix="cf-load-"))
+        self.made = 0
+        self.cluster: Cluster | None = None
+        self.why_not: str | None = None
 
-async def seat_client(
-    port: int, table: str, token: str, stop: float, latencies: list[float], seen: list[Any]
-) -> int:
-    """Play one seat until ``stop``; returns the moves it made."""
-    made = 0
-    sent_at: dict[int, float] = {}
-    answered: set[int] = set()
-    rng = random.Random()
-    url = f"ws://127.0.0.1:{port}/ws/{table}"
-    async with connect(url, max_size=2**22, compression=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        while time.monotonic() < stop:
+    def sqlite(self) -> str:
+        self.made += 1
+        return str(self.folder / f"run{self.made}.db")
+
+    def postgres(self) -> str | None:
+        """A fresh PostgreSQL database's URL, or ``None`` (``why_not`` says why)."""
+        self.made += 1
+        if self.db.startswith(("postgresql://", "postgres://")):
+            return fresh_database(self.db, str(self.made))
+        if self.why_not is not None:
+            return None
+        if self.cluster is None:
             try:
-                text = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.monotonic()))
-            except asyncio.TimeoutError:
-                break
-            message = json.loads(text)
-            if message["type"] == "table":
-                n = message["n"]
-                if n - 1 in sent_at:
-                    latencies.append(time.monotonic() - sent_at.pop(n - 1))
-                seen.append((table, n, message["last"], message["round"]))
-                if message["over"]:
-                    break
-            elif message["type"] == "go":
-                if message["id"] in answered:  # the same go again (someone joined)
-                    continue
-                answered.add(message["id"])
-                sent_at[message["id"]] = time.monotonic()
-                move = rng.choice(message["legal"])
-                await ws.send(json.dumps({"type": "move", "move": move, "id": message["id"]}))
-                made += 1
-            elif message["type"] == "error":
-                raise AssertionError(f"refused: {message['message']}")
-    return made
+                cluster = Cluster()
+                cluster.start()
+            except Exception as err:
+                self.why_not = f"no PostgreSQL: {err}"[:160]
+                return None
+            self.cluster = cluster
+        return self.cluster.database()
+
+    def cpu(self, db: str) -> Callable[[], float] | None:
+        """The CPU time of the throwaway cluster serving ``db``, if it does."""
+        if self.cluster is not None and f"host={self.cluster.folder}&" in db:
+            return self.cluster.cpu
+        return None
+
+    def close(self) -> None:
+        if self.cluster is not None:
+            self.cluster.stop()
 
 
-def check(db: Path, seen: list[Any]) -> int:
-    """Every announced move is in the database once, at its place: returns how many were
-    checked."""
-    store = Store(db)
-    moves = {t.id: store.moves(t.id) for t in store.tables()}
-    checked = 0
-    for table, n, last, _round in seen:
-        stored = moves[table]
-        assert n <= len(stored), f"{table}: move {n} announced but not stored"
-        if last is not None and n > 0:
-            seat, move, _forced = stored[n - 1]
-            assert last["seat"] == seat, (table, n, last, stored[n - 1])
-            shown = last["move"]
-            assert shown == move or (move == "draw" and shown.startswith("draw")), (last, move)
-            checked += 1
-    for table, stored in moves.items():
-        assert len(stored) == len(set(range(len(stored)))), table
-    return checked
-
-
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    workdir = Path(tempfile.mkdtemp())
-    db = workdir / "load.db"
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--db", str(db),
-         "--bot-delay", "0", "--tables-per-minute", "10000", "--max-connections", "100000",
-         "--max-connections-per-address", "100000"],  # one loopback client: no limits
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )  # fmt: skip
+@contextlib.contextmanager
+def versions(args: argparse.Namespace) -> Iterator[list[tuple[str, Path | None]]]:
+    """The servers measured: ``before`` (the baseline's tree) and ``after`` (``--src``,
+    or the installed chickenfoot)."""
+    after = ("after", None if args.src is None else Path(args.src).resolve())
+    if args.baseline == "none":
+        yield [after]
+        return
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(base + "/", timeout=1).read()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and server.poll() is None
-                time.sleep(0.05)
-        rss_idle = rss_mb(server.pid)
-        seats = [{"kind": "person"}, {"kind": "person"}]
-        tables = [
-            post(base, "/api/tables", {"preset": "house", "players": 2, "seats": seats})
-            for _ in range(args.tables)
-        ]
-        latencies: list[float] = []
-        seen: list[Any] = []
-        cpu_before = cpu_seconds(server.pid)
-        began = time.monotonic()
-        stop = began + args.seconds
-        clients = [
-            seat_client(port, t["table"], s["link"].split("#")[1], stop, latencies, seen)
-            for t in tables
-            for s in t["seats"]
-        ]
-        made = await asyncio.gather(*clients)
-        elapsed = time.monotonic() - began
-        rss_busy = rss_mb(server.pid)
-        cpu = cpu_seconds(server.pid) - cpu_before
+        source = baseline_source(args.baseline)
+        src = source.__enter__()
+    except subprocess.CalledProcessError as err:  # not a git checkout, an unknown ref
+        print(f"  no baseline: git worktree add {args.baseline} failed ({err.returncode})")
+        yield [after]
+        return
+    try:
+        yield [("before", src), after]
     finally:
-        server.terminate()
-        server.wait(20)
-    stored = sum(len(Store(db).moves(t["table"])) for t in tables)
-    checked = check(db, seen)
-    lat = sorted(latencies)
-    return {
-        "tables": args.tables,
-        "clients": len(clients),
-        "seconds": round(elapsed, 1),
-        "moves_by_clients": sum(made),
-        "moves_stored": stored,
-        "moves_per_second": round(stored / elapsed, 1),
-        "client_moves_per_second": round(sum(made) / elapsed, 1),
-        "latency_ms_p50": round(1000 * statistics.median(lat), 2) if lat else None,
-        "latency_ms_p99": round(1000 * lat[int(0.99 * (len(lat) - 1))], 2) if lat else None,
-        "server_cpu_seconds": round(cpu, 1),
-        "server_rss_mb_idle": round(rss_idle, 1),
-        "server_rss_mb_loaded": round(rss_busy, 1),
-        "announcements_checked": checked,
-        "db_bytes": os.path.getsize(db),
-    }
+        source.__exit__(None, None, None)
+
+
+async def matrix(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    databases = Databases(args.db)
+    want_pg = args.db != "sqlite"
+    try:
+        with versions(args) as measured:
+            pg = {name: supports_postgres(src) for name, src in measured}
+            for name, src in measured:
+                report["servers"][name] = {"package": package_of(src), "postgresql": pg[name][0]}
+                print(f"  {name}: {package_of(src)}" + (" (takes PostgreSQL)" * pg[name][0]))
+            for scenario in args.scenarios:
+                sizes = [args.idle] if scenario == "idle" else args.tables
+                for size in sizes:
+                    for name, src in measured:
+                        wait_quiet()
+                        takes_pg, why = pg[name]
+                        db: str | None
+                        if scenario == "two" or (want_pg and takes_pg):
+                            db = databases.postgres() if takes_pg else None
+                            why = why if not takes_pg else databases.why_not or ""
+                        else:
+                            db = databases.sqlite()
+                        if db is None:
+                            procs = 2 if scenario == "two" else 1
+                            result = {"scenario": scenario, "tables": size, "procs": procs,
+                                      "skipped": why}  # fmt: skip
+                        else:
+                            result = await run(
+                                scenario, size, db=db, src=src, seconds=args.seconds,
+                                warmup=args.warmup, think=args.think,
+                                idle_tables=args.idle_tables, db_cpu=databases.cpu(db),
+                            )  # fmt: skip
+                            result["db"] = "postgresql" if db.startswith("postgres") else "sqlite"
+                        result["version"] = name
+                        report["runs"].append(result)
+                        print(_line(result), flush=True)
+            if args.kill_loop:
+                for name, src in measured:
+                    stores = ["sqlite"] + (["postgresql"] if pg[name][0] else [])
+                    for store in stores:
+                        wait_quiet()
+                        db = databases.sqlite() if store == "sqlite" else databases.postgres()
+                        if db is None:
+                            result = {"skipped": databases.why_not}
+                        else:
+                            result = await kill_loop(args.kill_loop, db=db, src=src)
+                        result.update(version=name, db=store)
+                        report["kill_loops"].append(result)
+                        print(_line(result), flush=True)
+                    if not pg[name][0]:
+                        report["kill_loops"].append(
+                            {"version": name, "db": "postgresql", "skipped": pg[name][1]}
+                        )
+    finally:
+        databases.close()
+
+
+def _line(result: dict[str, Any]) -> str:
+    shown = {k: v for k, v in result.items() if k not in ("check",)}
+    if "check" in result:
+        c = result["check"]
+        shown["check"] = f"lost {c['lost']} doubled {c['doubled']} disorder {c['out_of_order']}"
+        shown["check"] += (
+            f" ({c['acknowledged']} acknowledged, {c['announced']} announced, {c['stored']} stored)"
+        )
+        if c["problems"]:
+            shown["problems"] = c["problems"]
+    return "  " + json.dumps(shown)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", type=int, default=200)
-    p.add_argument("--seconds", type=float, default=60.0)
+    p.add_argument("--tables", default="1,50,200", help="table counts, comma-separated")
+    p.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
+    p.add_argument("--warmup", type=float, default=2.0, help="seconds played before measuring")
+    p.add_argument("--scenarios", default=",".join(SCENARIOS), help="of " + ",".join(SCENARIOS))
+    p.add_argument("--think", type=float, default=0.0, help="a person's think time, seconds")
+    p.add_argument(
+        "--no-picture",
+        action="store_true",
+        help='clients say "picture": false in their hello (programs, not pages)',
+    )
+    p.add_argument("--idle", type=int, default=2000, help="idle connections (scenario idle)")
+    p.add_argument("--idle-tables", type=int, default=100, help="the tables they watch")
+    p.add_argument("--baseline", default="1667614", help="a git ref, or none")
+    p.add_argument(
+        "--src", default=None, help="the measured server's src folder (default: installed)"
+    )
+    p.add_argument("--db", default="sqlite", help="sqlite, postgres (a throwaway cluster) or a DSN")
+    p.add_argument("--kill-loop", type=int, default=10, metavar="N", help="SIGKILLs (0: none)")
+    p.add_argument("--json", default=None, metavar="FILE", help="write every figure here")
     args = p.parse_args()
-    print(json.dumps(asyncio.run(run(args)), indent=2))
+    args.tables = [int(t) for t in args.tables.split(",") if t.strip()]
+    args.scenarios = [s.strip() for s in args.scenarios.split(",") if s.strip()]
+    unknown = set(args.scenarios) - set(SCENARIOS)
+    if unknown or not args.tables or min(args.tables) < 1:
+        p.error(f"--scenarios are of {', '.join(SCENARIOS)}; --tables are counts >= 1")
+    if args.no_picture:
+        HELLO["picture"] = False
+    report: dict[str, Any] = {
+        "options": vars(args).copy(),
+        "runs": [],
+        "kill_loops": [],
+        "servers": {},
+    }
+    report["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
+    # a SIGTERM (``timeout``) unwinds like ^C: servers stopped, the baseline's worktree and
+    # the throwaway cluster removed
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    print(f"serve load: {', '.join(args.scenarios)}; tables {args.tables}; {args.seconds:g} s each")
+    try:
+        asyncio.run(matrix(args, report))
+    except KeyboardInterrupt:
+        print("interrupted: the figures so far follow", file=sys.stderr)
+        args.json = args.json and args.json + ".partial"
+    print()
+    print(markdown(report))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
 
 
 if __name__ == "__main__":

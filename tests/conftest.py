@@ -7,15 +7,23 @@ blob printed so a CI failure can be replayed locally with ``@reproduce_failure``
 can be forced with ``pytest --hypothesis-profile=NAME``. Tests that are costly per example
 scale their own ``max_examples`` from the loaded profile with ``strategies.examples``.
 
-Fixtures used by more than one test file are defined here (``answers``); plain helpers and
-shared data are in ``helpers.py``.
+Fixtures used by more than one test file are defined here (``answers``, ``postgres_url``,
+``store_where``); plain helpers and shared data are in ``helpers.py``.
+
+The tests marked ``postgres`` need a PostgreSQL server, named by the environment variable
+``CHICKENFOOT_TEST_POSTGRES`` (a ``postgresql://`` URL; ``.ci/run`` starts a throwaway
+one). Without it they fail under ``CI``, and elsewhere are deselected, which the header
+of pytest's report says in one line: never skipped.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
 from hypothesis import settings
@@ -50,3 +58,66 @@ def answers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     monkeypatch.setattr("builtins.input", fake_input)
     yield lines
+
+
+POSTGRES_VARIABLE = "CHICKENFOOT_TEST_POSTGRES"
+"""The environment variable naming the PostgreSQL server of the ``postgres`` tests."""
+
+
+def _postgres_left_out() -> bool:
+    return not os.environ.get(POSTGRES_VARIABLE) and not os.environ.get("CI")
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    if _postgres_left_out():
+        return (
+            f"postgres: the tests marked postgres are deselected ({POSTGRES_VARIABLE} is not "
+            "set: a postgresql:// URL runs them)"
+        )
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not _postgres_left_out():
+        return
+    left = [item for item in items if item.get_closest_marker("postgres")]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = [item for item in items if not item.get_closest_marker("postgres")]
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A ``postgresql://`` URL of a schema of its own on the test server (dropped after)."""
+    dsn = os.environ.get(POSTGRES_VARIABLE, "")
+    if not dsn.startswith(("postgresql://", "postgres://")):
+        pytest.fail(
+            f"{POSTGRES_VARIABLE} must name a PostgreSQL server (postgresql://USER@HOST:PORT/DB)"
+            f" for the tests marked postgres; it is {'not set' if not dsn else 'not a URL'}"
+            " (CI: .ci/run starts one)"
+        )
+    try:
+        import psycopg
+    except ImportError:
+        pytest.fail("the tests marked postgres need psycopg: pip install -e '.[postgres]'")
+    schema = f"cf_test_{secrets.token_hex(6)}"
+    with psycopg.connect(dsn, autocommit=True) as db:
+        db.execute(f"CREATE SCHEMA {schema}")
+    parts = urlsplit(dsn)
+    option = "options=" + quote(f"-c search_path={schema}", safe="")
+    query = f"{parts.query}&{option}" if parts.query else option
+    try:
+        yield urlunsplit(parts._replace(query=query))
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as db:
+            db.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a store is (``open_store``'s argument): a SQLite file, or a PostgreSQL
+    schema of its own; a test using it runs on both."""
+    if request.param == "sqlite":
+        return str(tmp_path / "tables.db")
+    url: str = request.getfixturevalue("postgres_url")
+    return url

@@ -164,7 +164,9 @@ def _free_port() -> int:
 class Server:
     """``python -m chickenfoot serve`` on a free port of the loopback."""
 
-    def __init__(self, db: Path, port: int | None = None, extra: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, db: Path | str, port: int | None = None, extra: tuple[str, ...] = ()
+    ) -> None:
         self.port = _free_port() if port is None else port
         self.base = f"http://127.0.0.1:{self.port}"
         args = ["serve", "--port", str(self.port), "--db", str(db), "--bot-delay", "0", *extra]

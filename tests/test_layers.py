@@ -44,6 +44,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "picture",
         "_rollouts",
         "agents",
+        "ismcts",
         "simulation",
         "_protocol",
     ),
@@ -56,10 +57,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "openspiel",
         "pettingzoo",
         "batch.",
+        "gym.",
+        "policy",
         "engine.",
     ),
-    # 6. Agents named in text, and the one decision of what such text may run.
-    ("specs",),
+    # 6. Agents named in text, and the one decision of what such text may run; the ladder,
+    #    which rates agents named by their specs.
+    ("specs", "ladder."),
     # 7. Front ends, which nothing in the library imports.
     ("cli.", "server.", "__init__", "__main__"),
 )

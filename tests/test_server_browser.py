@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from playwright import sync_api
 
-from chickenfoot.server._store import Store
+from chickenfoot.server._store import open_store
 from server_helpers import Server, round_ends
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -215,7 +215,7 @@ def test_two_people_play_a_round_by_tapping_then_see_every_hand_and_rematch(
                 page.wait_for_selector("[data-round-end] [data-rematch]")
                 no_sideways_scroll(page, "the round's end")
             # every hand revealed, as the server's record has them
-            ((hands, _board),) = round_ends(Store(db), made["table"])
+            ((hands, _board),) = round_ends(open_store(db), made["table"])
             shown = [
                 ann.locator(f"[data-round-end] li[data-seat='{s}'] [data-revealed]").evaluate_all(
                     "ds => ds.map(d => d.dataset.revealed)"

@@ -19,12 +19,13 @@ from typing import Any
 from chickenfoot import Match
 from chickenfoot.server._announce import Connection
 from chickenfoot.server._hub import Hub
-from chickenfoot.server._store import MoveRow, SeatRow, Store
+from chickenfoot.server._sqlite import SqliteStore
+from chickenfoot.server._store import MoveRow, SeatRow, open_store
 from chickenfoot.server._table import RefusedError
 from chickenfoot.server._writer import Writer
 
 
-class SlowStore(Store):
+class SlowStore(SqliteStore):
     """A store whose commits take a while (a disk's sync), counting them."""
 
     def __init__(self, path: str) -> None:
@@ -58,7 +59,7 @@ def test_moves_arriving_during_a_commit_are_committed_together() -> None:
 
 
 def test_a_failing_commit_fails_every_move_of_its_batch_and_the_next_one_goes_on() -> None:
-    class Failing(Store):
+    class Failing(SqliteStore):
         fail = True
 
         def add_moves(self, rows: Any) -> list[bool]:
@@ -97,7 +98,7 @@ def test_a_table_another_writer_extended_first_catches_up(tmp_path: Path) -> Non
     request = {"preset": "house", "players": 2, "seats": [{"kind": "person"}] * 2}
 
     async def main() -> None:
-        here, there = Hub(Store(db)), Store(db)  # "there": another process's writer
+        here, there = Hub(open_store(db)), open_store(db)  # "there": another process's writer
         table, _tokens = here.create(request)
         seat = table.turn
         assert seat is not None
@@ -117,7 +118,7 @@ def test_a_table_another_writer_extended_first_catches_up(tmp_path: Path) -> Non
         # the table is the database's: their move, played and announced; not ours
         assert table.moves == [(seat, theirs, False)]
         assert [m["n"] for m in watcher.sent if m["type"] == "moved"] == [1]
-        assert Store(db).moves(table.id) == [(seat, theirs, False)]
+        assert open_store(db).moves(table.id) == [(seat, theirs, False)]
         await here.close()
 
     asyncio.run(main())
@@ -128,7 +129,7 @@ def test_a_rematch_made_elsewhere_is_read_again_whole(tmp_path: Path) -> None:
     request = {"preset": "house", "players": 2, "seats": [{"kind": "person"}] * 2}
 
     async def main() -> None:
-        here, there = Hub(Store(db)), Store(db)
+        here, there = Hub(open_store(db)), open_store(db)
         table, _tokens = here.create(request)
         seat = table.turn
         go = table.go_message(seat or 0)

@@ -350,10 +350,10 @@ def test_a_restart_with_many_stale_tables_still_makes_tables(
 ) -> None:
     from chickenfoot.server import _hub
     from chickenfoot.server._hub import Hub
-    from chickenfoot.server._store import Store
+    from chickenfoot.server._store import open_store
 
     monkeypatch.setattr(_hub, "MAX_TABLES", 20)
-    store = Store(tmp_path / "t.db")
+    store = open_store(tmp_path / "t.db")
     before = Hub(store)
     for _ in range(20):  # memory's cap, all made (and left) before the restart
         before.create({"players": 2, "seats": PEOPLE, **SMALL})
@@ -368,10 +368,10 @@ def test_a_restart_with_many_stale_tables_still_makes_tables(
 
 def test_old_tables_are_pruned_and_the_database_is_bounded(tmp_path: Path) -> None:
     from chickenfoot.server import Limits
-    from chickenfoot.server._store import SeatRow, Store
+    from chickenfoot.server._store import SeatRow, open_store
 
     db = tmp_path / "t.db"
-    store = Store(db)
+    store = open_store(db)
     seats = [SeatRow(0, "person", "", "a", "Ann"), SeatRow(1, "person", "", "b", "Bob")]
     rules = json.dumps({"players": 2})
     old = time.time() - 40 * 86400
@@ -388,7 +388,7 @@ def test_old_tables_are_pruned_and_the_database_is_bounded(tmp_path: Path) -> No
     )
     assert out.returncode == 0, out.stderr
     assert "pruned 3 tables" in out.stdout
-    assert [t.id for t in Store(db).tables()] == ["new"]
+    assert [t.id for t in open_store(db).tables()] == ["new"]
     with TestClient(create_app(db, limits=Limits(max_stored=3))) as client:
         life = client.app.state.lifecycle  # type: ignore[attr-defined]
         made = []

@@ -21,7 +21,7 @@ import chickenfoot.server._announce as announce
 import chickenfoot.server._table as table_module
 from chickenfoot.server._announce import Connection
 from chickenfoot.server._hub import Hub
-from chickenfoot.server._store import Store
+from chickenfoot.server._store import open_store
 from chickenfoot.server._table import Table, picture_patch
 from table_client import Follower
 
@@ -66,7 +66,7 @@ def _comparable(table: dict[str, Any]) -> dict[str, Any]:
 
 async def _play(request: dict[str, Any], seed: int, picture: bool, watchers: int = 1) -> Any:
     """Play a whole match, people answering their go with a random legal move."""
-    hub = Hub(Store(":memory:"))
+    hub = Hub(open_store(":memory:"))
     table, tokens = hub.create(request)
     conns = [Checked(hub, table, None, picture=picture) for _ in range(watchers)]
     conns += [Checked(hub, table, s, picture=picture) for s, t in enumerate(tokens) if t]

@@ -16,7 +16,7 @@ import pytest
 from websockets.sync.client import ClientConnection
 
 from chickenfoot.cli import main
-from chickenfoot.server._store import Store
+from chickenfoot.server._store import open_store
 from server_helpers import Server, follower_of
 
 
@@ -41,8 +41,14 @@ def _without_presence(table: dict[str, Any]) -> dict[str, Any]:
     return {**table, "seats": [{**s, "connected": None} for s in table["seats"]]}
 
 
-def test_a_table_resumes_exactly_after_sigkill(tmp_path: Path) -> None:
-    db = tmp_path / "tables.db"
+def _moves(db: str, table: str) -> list[tuple[int, str, bool]]:
+    with contextlib.closing(open_store(db)) as store:
+        return store.moves(table)
+
+
+def test_a_table_resumes_exactly_after_sigkill(store_where: str) -> None:
+    """On a SQLite file, and on PostgreSQL (``store_where``)."""
+    db = store_where
     server = Server(db)
     try:
         seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}]
@@ -69,7 +75,7 @@ def test_a_table_resumes_exactly_after_sigkill(tmp_path: Path) -> None:
             stack.close()
     finally:
         server.stop()
-    stored = Store(db).moves(table)
+    stored = _moves(db, table)
     assert len(stored) == before[0][0]["n"] >= 8  # every announced move was in the database
     again = Server(db)
     try:
@@ -79,13 +85,13 @@ def test_a_table_resumes_exactly_after_sigkill(tmp_path: Path) -> None:
         for (was, was_go), (now, now_go) in zip(before, after, strict=True):
             assert _without_presence(now) == _without_presence(was)  # the same position
             assert now_go == was_go  # the same question to the seat to act
-        assert Store(db).moves(table) == stored  # the same record
+        assert _moves(db, table) == stored  # the same record
         # ...and play goes on from there
         for (_state, go), ws in zip(after, sockets, strict=True):
             if go is not None:
                 ws.send(json.dumps({"type": "move", "move": go["legal"][0], "id": go["id"]}))
         time.sleep(0.3)
-        assert len(Store(db).moves(table)) > len(stored)
+        assert len(_moves(db, table)) > len(stored)
         stack.close()
     finally:
         again.stop()
@@ -102,7 +108,7 @@ def test_a_stored_record_that_does_not_replay_stops_only_its_table(tmp_path: Pat
     with TestClient(create_app(db)) as client:
         good = client.post("/api/tables", json=body).json()["table"]
         bad = client.post("/api/tables", json=body).json()["table"]
-    store = Store(db)
+    store = open_store(db)
     n = len(store.moves(bad))
     store.add_move(bad, n, 1, "pass", forced=False)  # a move that is not legal there
     store.close()

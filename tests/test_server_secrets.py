@@ -30,7 +30,7 @@ from chickenfoot.moves import Move
 from chickenfoot.server._announce import Connection
 from chickenfoot.server._hub import Hub
 from chickenfoot.server._requests import rules_of
-from chickenfoot.server._store import Store
+from chickenfoot.server._store import open_store
 from chickenfoot.server._table import Table, public_document
 from chickenfoot.state import LegalMoves, State
 from chickenfoot.view import View
@@ -197,7 +197,7 @@ async def _serve(
     recorder per person's seat and one spectator (``None``)."""
     _dealing(monkeypatch, deals)
     monkeypatch.setattr(Hub, "_agent", lambda self, table, seat: Scripted(table, script))
-    hub = Hub(Store(":memory:"), bot_delay=bot_delay)
+    hub = Hub(open_store(":memory:"), bot_delay=bot_delay)
     table, tokens = hub.create(request)
     recorders: dict[int | None, Recorder] = {None: Recorder(None)}
     for seat, token in enumerate(tokens):
@@ -326,7 +326,7 @@ def test_a_failing_bots_reason_goes_to_the_log_not_to_the_table(
 
     async def run() -> tuple[Table, Recorder]:
         monkeypatch.setattr(Hub, "_agent", lambda self, table, seat: Failing())
-        hub = Hub(Store(":memory:"))
+        hub = Hub(open_store(":memory:"))
         table, _tokens = hub.create(request)
         watcher = Recorder(None)
         hub.join(table.id, watcher)
@@ -361,7 +361,7 @@ def test_a_record_that_does_not_replay_names_no_tile_to_the_table(tmp_path: Any)
     body = {"players": 2, "seats": [P, P], "preset": "house"}
     with TestClient(create_app(db)) as client:
         made = client.post("/api/tables", json=body).json()["table"]
-    store = Store(db)
+    store = open_store(db)
     store.add_move(made, 0, 0, "pass", forced=False)  # seat 0 leads and can play: illegal
     store.close()
     with TestClient(create_app(db)) as client:
@@ -382,7 +382,7 @@ def test_an_engine_that_cannot_start_fails_at_its_first_turn_even_a_forced_one(
     monkeypatch.setattr(Hub, "_agent", lambda self, table, seat: engine)
 
     async def run() -> Table:
-        hub = Hub(Store(":memory:"))
+        hub = Hub(open_store(":memory:"))
         table, _tokens = hub.create(request)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 10
@@ -409,7 +409,7 @@ def test_a_search_thinks_within_the_bot_delay_and_an_engine_moves_at_its_time(
 
     request = {**SMALL, "players": 2, "seats": [{"kind": "bot", "spec": "search:2000"}, P]}
     for delay, limit in ((0.5, 0.5), (0.0, None)):  # bot_delay 0: bots move when ready
-        hub = Hub(Store(tmp_path / f"t{delay}.db"), bot_delay=delay)
+        hub = Hub(open_store(tmp_path / f"t{delay}.db"), bot_delay=delay)
         table, _tokens = hub.create(request)
         agent = hub._agent(table, 0)
         assert isinstance(agent, SearchAgent)

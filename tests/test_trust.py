@@ -23,7 +23,7 @@ from starlette.testclient import TestClient
 import chickenfoot as cf
 from chickenfoot.cli import main
 from chickenfoot.server import create_app
-from chickenfoot.server._store import SeatRow, Store
+from chickenfoot.server._store import SeatRow, open_store
 from chickenfoot.specs import (
     AgentSpec,
     SpecError,
@@ -203,7 +203,7 @@ def test_the_servers_database_runs_only_the_engines_it_was_started_with(
     for spec in (engine_spec(marks), "sidecar:Bot"):
         path = marks / "t.db"
         path.unlink(missing_ok=True)
-        store = Store(path)
+        store = open_store(path)
         seats = [SeatRow(0, "bot", spec, None, "b0"), SeatRow(1, "bot", spec, None, "b1")]
         rules = cf.Rules(players=2, max_pip=6, hand_size=7)
         store.add_table("t", json.dumps(rules.to_dict()), 5, seats)

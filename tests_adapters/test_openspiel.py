@@ -3,6 +3,7 @@ core library: the same game tree, enumerated independently with ``State``/``appl
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import itertools
 import random
@@ -579,3 +580,19 @@ def test_new_state_from_a_position() -> None:
         game.new_state_from("9-9")
     with pytest.raises(cf.ArgumentError, match="scope 'round'"):
         cfos.load_game(rules, scope="match").new_state_from(position)
+
+
+def test_example_ismcts_anchor_plays_legal_moves_from_its_view() -> None:
+    """examples/openspiel_ismcts.py: OpenSpiel's ISMCTSBot as an agent (the Strength page's
+    outside anchor) plays whole rounds; a tiny time limit still searches (at least the
+    simulations that visit the root) and answers a legal move."""
+    spec = importlib.util.spec_from_file_location(
+        "openspiel_ismcts", ROOT / "examples" / "openspiel_ismcts.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for players in (2, 4):
+        agents = [module.Anchor(time_limit=1e-6)] + [cf.GreedyAgent()] * (players - 1)
+        end = cf.play_round(cf.deal(cf.Rules(players=players), seed=3), agents, random.Random(0))
+        assert end.is_over()

@@ -50,3 +50,19 @@ def test_a_local_cluster_gives_the_serial_numbers() -> None:
         assert simulate(two, two_agents, games=6, seed=12, executor=executor) == serial_two
     assert on_cluster == serial_four
     assert calls == [(k, 30) for k in range(1, 31)]
+
+
+def test_a_ladder_on_a_local_cluster_gives_the_serial_numbers() -> None:
+    from chickenfoot.ladder import play_ladder
+
+    two = Rules(players=2)
+    agents = ["random", "greedy", "heuristic"]
+    serial = play_ladder(two, agents, deals=6, seed=3)
+    with (
+        LocalCluster(
+            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        on_cluster = play_ladder(two, agents, deals=6, seed=3, executor=client.get_executor())
+    assert on_cluster == serial

@@ -28,6 +28,7 @@ from chickenfoot.errors import (
     RulesError,
     SeatError,
 )
+from chickenfoot.ismcts import ISMCTSAgent
 from chickenfoot.match import (
     MATCH_FORMAT,
     Match,
@@ -79,6 +80,7 @@ __all__ = [
     "FormatError",
     "GreedyAgent",
     "HeuristicAgent",
+    "ISMCTSAgent",
     "Hub",
     "IllegalMoveError",
     "InvalidMoveError",

@@ -50,6 +50,8 @@ __all__ = [
     "OBJECTIVES",
     "ROLLOUTS",
     "Rollouts",
+    "Sampler",
+    "agrees",
     "available",
     "heuristic_policy",
     "load",
@@ -106,7 +108,7 @@ def load() -> Any:
         warm = _warm_up()
         for rollout in ROLLOUTS:
             Rollouts(warm.rules, warm.legal_moves, rollout, warm.turn).run(warm, 1)
-        _agrees()  # compiles the sampler, and checks it against this Python's random module
+        agrees()  # compiles the sampler, and checks it against this Python's random module
     return _MODULES["kernel"]
 
 
@@ -243,7 +245,7 @@ class Rollouts:
         ``rng``'s state, which is then written back: the same samples, seeds and state as
         the pure loop; otherwise (a subclass, or a Python whose generator the self-check found
         to differ) the pure sampler deals them."""
-        sampler = _Sampler(view, self) if type(rng) is random.Random and _agrees() else None
+        sampler = Sampler(view, self) if type(rng) is random.Random and agrees() else None
         if sampler is None or not sampler.ok:
             for _ in range(iterations):
                 self.run(view.sample(rng), rng.getrandbits(64))
@@ -344,9 +346,12 @@ def _code(m: Move) -> tuple[int, int]:
     raise AgentError(f"{m} is not a listed legal move")  # a named draw is never listed
 
 
-class _Sampler:
+class Sampler:
     """The arrays of a view's sampling problem (:func:`chickenfoot.sampling.problem`), for
-    the kernel :mod:`chickenfoot._jit.sample`."""
+    the kernels :mod:`chickenfoot._jit.sample` and :mod:`chickenfoot._jit.ismcts` (the
+    IS-MCTS of :mod:`chickenfoot.ismcts`): ``ok`` whether the kernel can deal this view;
+    between :meth:`start` and :meth:`finish` the arrays ``mt`` and ``pos`` are the
+    generator's state, which a kernel advances as ``View.sample`` would."""
 
     def __init__(self, view: View, rollouts: Rollouts) -> None:
         p = problem(view)
@@ -430,7 +435,7 @@ class _Sampler:
         rng.setstate((self.version, words, self.gauss))
 
 
-def _agrees() -> bool:
+def agrees() -> bool:
     """Whether the compiled sampler deals as this Python does (checked once a process)."""
     got = _MODULES.get("agree")
     if got is None:

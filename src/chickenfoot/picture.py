@@ -57,7 +57,7 @@ from chickenfoot.state import State
 from chickenfoot.tiles import Tile
 from chickenfoot.view import View
 
-__all__ = ["svg", "target_groups"]
+__all__ = ["svg"]
 
 
 # Dot centres in a unit square for 0-9, on a 3 x 3 grid (a, b, c = left/top, middle, right).
@@ -172,7 +172,8 @@ def _mark(m: Mark) -> str:
 
 
 def _target(move: Play, box: Mark) -> str:
-    """One place a move lays its tile: a group on one line."""
+    """One place a move lays its tile: a group on one line (a page may take the line out
+    and lay it over the picture drawn without it)."""
     lo, hi = min(box.x0, box.x1), max(box.x0, box.x1)
     where = "the centre" if move.anchor is None else str(move.anchor)
     corners = " ".join(_f(v) for v in (lo, box.y0, hi, box.y1))
@@ -347,8 +348,9 @@ def svg(
       in a pending hub's first dashed slot). Draws and passes are skipped; a move with no
       open place on the table raises :class:`~chickenfoot.ArgumentError`. By default none.
     - ``room_for_places``: leave room for a tile at every open place (beyond each line's
-      end), so that the places of any moves (:func:`target_groups`) can be laid over the
-      picture and it keeps its frame when they are. By default the frame is tight.
+      end), so that the picture keeps its frame with or without ``targets=`` (a page can
+      lay the places of any moves, each one line of the picture, over it). By default the
+      frame is tight.
 
     The caption above the table says whose turn it is and, for a view, whose view it is.
 
@@ -363,6 +365,9 @@ def svg(
     >>> s = deal(Rules(players=2), seed=1).apply("9-8@9-9")
     >>> glowing = svg(s, targets=s.legal_moves)
     >>> glowing.count('class="target"') == len(s.legal_moves) - ("draw" in s.legal_moves)
+    True
+    >>> framed = svg(s, room_for_places=True).splitlines()     # the same frame, places or not
+    >>> framed[0] == svg(s, targets=s.legal_moves, room_for_places=True).splitlines()[0]
     True
     """
     _check_options(position, size, "none" if hands is None else hands, seat)
@@ -458,38 +463,6 @@ def svg(
     out.extend(_target(move, box) for move, box in places)
     out.append("</svg>")
     return "\n".join(out)
-
-
-def target_groups(position: State | View, moves: Iterable[Move | str]) -> tuple[str, ...]:
-    """The places ``moves`` lay their tiles, drawn as :func:`svg` draws them with
-    ``targets=moves``: one ``<g class="target" data-move="...">`` element each (draws and
-    passes have none), to lay over a picture of the same position drawn without targets.
-
-    A picture drawn with ``room_for_places=True`` has room for every one of them: a server
-    draws the table once for everyone and sends the player to act only its places (what a
-    player may play tells what it holds).
-
-    Raises :class:`~chickenfoot.ArgumentError` as ``svg(position, targets=moves)`` does.
-
-    >>> from chickenfoot import Rules, deal
-    >>> s = deal(Rules(players=2), seed=1).apply("9-8@9-9")
-    >>> groups = target_groups(s, s.legal_moves)
-    >>> len(groups) == len(s.legal_moves) - ("draw" in s.legal_moves)
-    True
-    >>> all(g in svg(s, targets=s.legal_moves) for g in groups)
-    True
-    >>> framed = svg(s, room_for_places=True)
-    >>> framed[:framed.index(">")] == svg(s, targets=s.legal_moves, room_for_places=True)[
-    ...     :framed.index(">")]                           # the same frame, with or without
-    True
-    """
-    if not isinstance(position, State | View):
-        raise ArgumentError(f"expected a State or a View, got {brief(position)}")
-    table = position.table  # worked out from the history on each call: once here
-    layout = Layout(table)
-    if table.centre is not None:
-        layout.place()
-    return tuple(_target(move, box) for move, box in _targets(layout, position, moves))
 
 
 def _repr_svg(self: State | View) -> str:

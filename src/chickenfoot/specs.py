@@ -7,14 +7,19 @@ the bot seats of ``chickenfoot serve``. Every one of them is read here, in two s
 nothing; :meth:`AgentSpec.build` then makes the agent, if the :class:`Trust` it is given
 allows it. The forms, tried in this order:
 
-- a built-in name: ``random``, ``greedy``, ``heuristic``, ``search`` (any case);
+- a built-in name: ``random``, ``greedy``, ``heuristic``, ``search``, ``ismcts`` (any case);
 - a built-in name with an argument, ``NAME:ARG``, for the names of :data:`_WITH_ARGUMENT`:
-  ``search:N``, a search of ``N`` iterations per decision. A new form with a prefix of
+  ``search:N``, a search of ``N`` iterations per decision, ``ismcts:N`` the same for the
+  information-set search (:class:`~chickenfoot.ismcts.ISMCTSAgent`), and ``search:Nms``,
+  ``ismcts:Nms``, ``N`` milliseconds a decision (the search with heuristic rollouts). A new form with a prefix of
   its own (such as ``engine:COMMAND``) is one more entry there: its prefix is taken
   before the module form is tried;
 - ``engine:COMMAND``: a program speaking the engine protocol (docs: Engine protocol), run
   as :class:`~chickenfoot.engine.EngineAgent`; ``COMMAND`` is split into arguments as a
   shell would (:func:`shlex.split`), but no shell runs it;
+- ``policy:PATH``: a trained policy file (:mod:`chickenfoot.policy`, read with numpy and
+  ``allow_pickle=False``: nothing in it runs); a path is the user's to name, so a spec read
+  from a file may not name one, as for the two forms below;
 - ``module:Class``, like ``uvicorn app:app``: ``Class`` (a dotted attribute path) of the
   module ``module``, importable from the working directory, called with no arguments. The
   object must have a callable ``choose`` (the :class:`~chickenfoot.Agent` protocol).
@@ -36,11 +41,11 @@ True
 >>> parse_spec("engine:sh -c 'rm -rf ~'").build(trust=Trust.data())
 Traceback (most recent call last):
 ...
-chickenfoot.specs.UntrustedSpecError: agent "engine:sh -c 'rm -rf ~'" was read from a file or the network, which may name built-in agents only (random, greedy, heuristic, search, search:N): it runs the program "sh -c 'rm -rf ~'"
+chickenfoot.specs.UntrustedSpecError: agent "engine:sh -c 'rm -rf ~'" was read from a file or the network, which may name built-in agents only (random, greedy, heuristic, search, ismcts, search:N, ismcts:N, search:Nms, ismcts:Nms): it runs the program "sh -c 'rm -rf ~'"
 >>> parse_spec("search:Bot")
 Traceback (most recent call last):
 ...
-chickenfoot.specs.SpecError: agent 'search:Bot': search:N takes N from 1 to 100,000 (iterations per decision)
+chickenfoot.specs.SpecError: agent 'search:Bot': search:N takes N from 1 to 100,000 (iterations per decision; search:Nms: N milliseconds a decision)
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ import attrs
 
 from chickenfoot.agents import Agent, GreedyAgent, HeuristicAgent, RandomAgent, SearchAgent
 from chickenfoot.errors import ArgumentError, ChickenFootError, brief
+from chickenfoot.ismcts import ISMCTSAgent
 
 __all__ = [
     "AGENT_NAMES",
@@ -85,26 +91,32 @@ class UntrustedSpecError(SpecError):
     the :class:`Trust` it was built with allows built-in agents only."""
 
 
-AGENT_NAMES = ("random", "greedy", "heuristic", "search")
-"""The built-in agents' names (``search`` also takes ``search:N``)."""
+AGENT_NAMES = ("random", "greedy", "heuristic", "search", "ismcts")
+"""The built-in agents' names (``search`` and ``ismcts`` also take ``:N`` iterations and
+``:Nms`` milliseconds a decision)."""
 MAX_ITERATIONS = 100_000
-"""The most iterations of ``search:N``."""
+"""The most iterations of ``search:N`` and ``ismcts:N``."""
+MAX_MS = 60_000
+"""The most milliseconds a decision of ``search:Nms`` and ``ismcts:Nms``."""
 MAX_SPEC = 200
 """The longest agent spec read (in characters), but for ``engine:COMMAND``."""
 MAX_COMMAND = 2000
 """The longest ``COMMAND`` of ``engine:COMMAND`` (in characters)."""
 _MESSAGE = 200
+_UNBOUNDED = 1_000_000
+"""The iterations of ``search:Nms`` and ``ismcts:Nms`` (both agents' most): the time bounds them."""
 """How much of an exception's message an error line quotes."""
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _DOTTED = re.compile(rf"{_NAME}(\.{_NAME})*")
 _ITERATIONS = re.compile(r"[0-9]{1,6}")
 EXPECTED = (
-    f"expected one of {', '.join(AGENT_NAMES)}, search:N (N iterations), engine:COMMAND "
+    f"expected one of {', '.join(AGENT_NAMES)}, search:N or ismcts:N (N iterations), "
+    "search:Nms or ismcts:Nms (N milliseconds a decision), engine:COMMAND "
     "(a program speaking the engine protocol), or module:Class (an agent class of yours, "
     "importable from the working directory)"
 )
-_BUILT_IN = f"{', '.join(AGENT_NAMES)}, search:N"
+_BUILT_IN = f"{', '.join(AGENT_NAMES)}, search:N, ismcts:N, search:Nms, ismcts:Nms"
 
 
 def _commands(commands: Iterable[str]) -> tuple[str, ...]:
@@ -142,8 +154,9 @@ class Trust:
         return cls(engines=tuple(engines))
 
     def allows(self, spec: AgentSpec) -> bool:
-        """Whether ``spec`` may be built under this trust."""
-        if not spec.runs_code or self.code:
+        """Whether ``spec`` may be built under this trust (``policy:PATH``, which reads a
+        file the spec names, only when the user typed it)."""
+        if self.code or (not spec.runs_code and spec.kind != "policy"):
             return True
         return spec.kind == "engine" and spec.value in self.engines
 
@@ -189,6 +202,8 @@ class AgentSpec:
             return f"runs the program {brief(str(self.value), 300)}"
         if self.kind == "module":
             return f"imports the module {str(self.value).partition(':')[0]}"
+        if self.kind == "policy":
+            return f"reads the policy file {brief(str(self.value), 300)}"
         return "runs nothing but the library"
 
     def build(self, *, trust: Trust) -> Agent:
@@ -201,14 +216,34 @@ class AgentSpec:
         return _BUILDERS[trust.check(self).kind](self)
 
 
-def _search(spec: str, arg: str) -> AgentSpec:
+def _timed(spec: str, name: str, arg: str) -> AgentSpec:
+    n = int(arg[:-2]) if _ITERATIONS.fullmatch(arg[:-2]) else 0
+    if not 1 <= n <= MAX_MS:
+        raise SpecError(
+            f"agent {brief(spec)}: {name}:Nms takes N from 1 to {MAX_MS:,} "
+            "(milliseconds a decision)"
+        )
+    return AgentSpec(f"{name}:{n}ms", "timed", f"{name}:{n}")
+
+
+def _iterations(spec: str, name: str, arg: str) -> AgentSpec:
+    if arg.lower().endswith("ms"):
+        return _timed(spec, name, arg.lower())
     n = int(arg) if _ITERATIONS.fullmatch(arg) else 0
     if not 1 <= n <= MAX_ITERATIONS:
         raise SpecError(
-            f"agent {brief(spec)}: search:N takes N from 1 to {MAX_ITERATIONS:,} "
-            "(iterations per decision)"
+            f"agent {brief(spec)}: {name}:N takes N from 1 to {MAX_ITERATIONS:,} "
+            f"(iterations per decision; {name}:Nms: N milliseconds a decision)"
         )
-    return AgentSpec(f"search:{n}", "search", n)
+    return AgentSpec(f"{name}:{n}", name, n)
+
+
+def _search(spec: str, arg: str) -> AgentSpec:
+    return _iterations(spec, "search", arg)
+
+
+def _ismcts(spec: str, arg: str) -> AgentSpec:
+    return _iterations(spec, "ismcts", arg)
 
 
 def _engine(spec: str, arg: str) -> AgentSpec:
@@ -224,9 +259,18 @@ def _engine(spec: str, arg: str) -> AgentSpec:
     return AgentSpec(f"engine:{command}", "engine", command)
 
 
+def _policy(spec: str, arg: str) -> AgentSpec:
+    path = arg.strip()
+    if not path or len(path) > MAX_COMMAND or "\x00" in path:
+        raise SpecError(f"agent {brief(spec)}: policy:PATH needs the path of a policy file")
+    return AgentSpec(f"policy:{path}", "policy", path)
+
+
 _WITH_ARGUMENT: dict[str, Callable[[str, str], AgentSpec]] = {
     "search": _search,
+    "ismcts": _ismcts,
     "engine": _engine,
+    "policy": _policy,
 }
 """The forms ``NAME:ARG`` whose ``NAME`` is taken (a module of that name cannot be named)."""
 
@@ -241,7 +285,7 @@ def parse_spec(text: str) -> AgentSpec:
     >>> parse_spec("smart")
     Traceback (most recent call last):
     ...
-    chickenfoot.specs.SpecError: unknown agent 'smart': expected one of random, greedy, heuristic, search, search:N (N iterations), engine:COMMAND (a program speaking the engine protocol), or module:Class (an agent class of yours, importable from the working directory)
+    chickenfoot.specs.SpecError: unknown agent 'smart': expected one of random, greedy, heuristic, search, ismcts, search:N or ismcts:N (N iterations), search:Nms or ismcts:Nms (N milliseconds a decision), engine:COMMAND (a program speaking the engine protocol), or module:Class (an agent class of yours, importable from the working directory)
     """
     if not isinstance(text, str):
         raise ArgumentError(f"an agent spec is a string such as 'heuristic', not {brief(text)}")
@@ -272,12 +316,25 @@ def _builtin(spec: AgentSpec) -> Agent:
         "greedy": GreedyAgent,
         "heuristic": HeuristicAgent,
         "search": lambda: SearchAgent(iterations=32),
+        "ismcts": ISMCTSAgent,
     }
     return made[str(spec.value)]()
 
 
 def _search_agent(spec: AgentSpec) -> Agent:
     return SearchAgent(iterations=int(spec.value))
+
+
+def _ismcts_agent(spec: AgentSpec) -> Agent:
+    return ISMCTSAgent(iterations=int(spec.value))
+
+
+def _timed_agent(spec: AgentSpec) -> Agent:
+    name, _, ms = str(spec.value).partition(":")
+    seconds = int(ms) / 1000
+    if name == "search":  # the strongest search at a time limit (docs: Agents)
+        return SearchAgent(iterations=_UNBOUNDED, time_limit=seconds, rollout="heuristic")
+    return ISMCTSAgent(iterations=_UNBOUNDED, time_limit=seconds)
 
 
 def said(err: BaseException) -> str:
@@ -376,9 +433,22 @@ def _engine_agent(spec: AgentSpec) -> Agent:
     return EngineAgent(shlex.split(str(spec.value)))
 
 
+def _policy_agent(spec: AgentSpec) -> Agent:
+    try:
+        from chickenfoot.policy import PolicyAgent
+    except ImportError:  # numpy missing
+        raise SpecError(
+            f"agent {brief(spec.name)} needs numpy: pip install 'chickenfoot[batch]'"
+        ) from None
+    return PolicyAgent.load(str(spec.value))
+
+
 _BUILDERS: dict[str, Callable[[AgentSpec], Agent]] = {
     "builtin": _builtin,
+    "policy": _policy_agent,
     "search": _search_agent,
+    "ismcts": _ismcts_agent,
+    "timed": _timed_agent,
     "engine": _engine_agent,
     "module": _module_agent,
 }

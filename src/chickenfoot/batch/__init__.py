@@ -25,8 +25,14 @@ from __future__ import annotations
 from chickenfoot.batch._engine import CORE_BELOW, MAX_GAMES, BatchEngine, Policy
 from chickenfoot.batch._memory import ENGINE_MEMORY, engine_memory, max_rounds
 from chickenfoot.batch._results import RESULTS_MEMORY, Results
+from chickenfoot.batch._seats import BUILT_IN
+from chickenfoot.batch._warm import STEPS as COMPILE_STEPS
+from chickenfoot.batch._warm import cached as kernels_cached
+from chickenfoot.batch._warm import compile_kernels
 
 __all__ = [
+    "BUILT_IN",
+    "COMPILE_STEPS",
     "CORE_BELOW",
     "ENGINE_MEMORY",
     "MAX_GAMES",
@@ -34,6 +40,8 @@ __all__ = [
     "BatchEngine",
     "Policy",
     "Results",
+    "compile_kernels",
     "engine_memory",
+    "kernels_cached",
     "max_rounds",
 ]

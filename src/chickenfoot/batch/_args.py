@@ -136,6 +136,24 @@ def seat_arg(seat: object, players: int) -> int | None:
     )
 
 
+def out_arg(out: object, shape: tuple[int, ...], dtype: Any) -> Any:
+    """``out``: None, or a C-contiguous writable numpy array of ``shape`` and ``dtype``."""
+    if out is None:
+        return None
+    if (
+        not isinstance(out, np.ndarray)
+        or out.shape != shape
+        or out.dtype != dtype
+        or not out.flags.c_contiguous
+        or not out.flags.writeable
+    ):
+        must = (
+            f"must be None or a writable C-contiguous {np.dtype(dtype).name} array of shape {shape}"
+        )
+        raise checks.invalid("out", out, must)
+    return out
+
+
 def rounds_arg(k: object, top: int) -> int | None:
     """``None`` or a number of rounds to play, from 0 to ``top``
     (:func:`~._results.max_playout`: the rounds whose results fit in memory)."""

@@ -262,8 +262,9 @@ class Compiled:
 
     # -- reads -------------------------------------------------------------------------------------
 
-    def legal_mask(self, e: Store, lanes: I64) -> Bools:
-        out = np.empty((len(lanes), int(self.cf[5])), dtype=bool)  # the kernel clears it
+    def legal_mask(self, e: Store, lanes: I64, out: Bools | None = None) -> Bools:
+        if out is None:
+            out = np.empty((len(lanes), int(self.cf[5])), dtype=bool)  # the kernel clears it
         self._read(0, e, lanes, mask=out)
         return out
 
@@ -274,8 +275,11 @@ class Compiled:
         self._read(2, e, lanes, ids=out)
         return out
 
-    def observe(self, e: Store, g: I64, seat: int | None) -> NDArray[np.float32]:
-        out = np.empty((len(g), self.obs_size), dtype=np.float32)  # the kernel clears it
+    def observe(
+        self, e: Store, g: I64, seat: int | None, out: NDArray[np.float32] | None = None
+    ) -> NDArray[np.float32]:
+        if out is None:
+            out = np.empty((len(g), self.obs_size), dtype=np.float32)  # the kernel clears it
         me = -1 if seat is None else seat
         self._read(3, e, g, seat=me, obs=out)
         return out

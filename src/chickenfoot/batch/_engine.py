@@ -16,8 +16,9 @@ from . import _args as args
 from ._args import MAX_GAMES
 from ._convert import state_of
 from ._memory import ENGINE_MEMORY, check_memory
-from ._play import CORE_BELOW, Plays, Policy
+from ._play import CORE_BELOW, Policy
 from ._results import Results
+from ._seats import Seats, lanes_arg
 from ._shuffle import fast_key
 from ._store import ONGOING
 from ._tables import tables
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["CORE_BELOW", "ENGINE_MEMORY", "MAX_GAMES", "BatchEngine", "Policy", "Results"]
 
 
-class BatchEngine(Plays):
+class BatchEngine(Seats):
     """``n`` rounds of Chicken Foot under one ``rules``, held as numpy arrays.
 
     Every round is a seeded deal, ``deal(rules, seed, round)``: the engine's rounds take the
@@ -101,6 +102,9 @@ class BatchEngine(Plays):
         self._ck = None
         if self.backend == "numba":
             from ._compiled import Compiled
+            from ._warm import first_compile
+
+            first_compile()
 
             self._ck = Compiled(self._tb, self._fast)
             self._rs = self.rng.integers(0, 1 << 64, size=1, dtype=np.uint64)
@@ -133,20 +137,34 @@ class BatchEngine(Plays):
 
     # -- deals ------------------------------------------------------------------------------
 
-    def reset(self, seeds: Sequence[int] | None = None) -> None:
-        """Deal every round again: with ``seeds`` (one int per round), or the next ``n``
-        seeds of the engine's sequence."""
-        chosen = self._take_seeds(self.n) if seeds is None else args.seeds_arg(seeds, self.n)
+    def reset(self, seeds: Sequence[int] | None = None, *, lanes: object = None) -> None:
+        """Deal every round again (or the rounds ``lanes``): with ``seeds`` (one int per
+        round dealt), or the next seeds of the engine's sequence."""
+        g = lanes_arg(lanes, self.n)
+        k = len(g)
+        chosen = self._take_seeds(k) if seeds is None else args.seeds_arg(seeds, k)
         if self.bone.shape[0] < max(self._tb.bone0, 1):
             self.bone = self._zeros((max(self._tb.bone0, 1), self.n), np.int16)
-        self._deal(np.arange(self.n), chosen)
+        if k:
+            self._deal(g, chosen)
 
     # -- the public steps -------------------------------------------------------------------
 
-    def legal_mask(self) -> Bools:
+    def legal_mask(self, *, lanes: object = None, out: Bools | None = None) -> Bools:
         """``(n, num_actions)`` booleans: True for each legal move of each round, in the
-        encoding's action space (a finished round's row is all False)."""
-        return self._legal_mask(np.arange(self.n))
+        encoding's action space (a finished round's row is all False).
+
+        ``lanes``: only these rounds, one row each; ``out``: a C-contiguous bool array of
+        the answer's shape to write it into (and return), instead of a new one."""
+        g = lanes_arg(lanes, self.n)
+        buf: Bools | None = args.out_arg(out, (len(g), self._tb.A), np.bool_)
+        if buf is not None and self._ck is not None:
+            return self._ck.legal_mask(self, g, buf)
+        got = self._legal_mask(g)
+        if buf is None:
+            return got
+        buf[...] = got
+        return buf
 
     def legal_actions(self) -> I64:
         """``(n, m)`` int64: the legal action ids of each round, ascending, padded with -1
@@ -179,9 +197,10 @@ class BatchEngine(Plays):
         out[g] = self._actions(kind, t, a)
         return out
 
-    def step(self, actions: Any) -> tuple[NDArray[np.float32], Bools]:
+    def step(self, actions: Any, *, lanes: object = None) -> tuple[NDArray[np.float32], Bools]:
         """Make one move in every round in play: ``actions[i]`` is an action id of round ``i``
-        (the rows of finished rounds are ignored).
+        (the rows of finished rounds are ignored). ``lanes``: move only these rounds
+        (``actions`` still has one item per round; the others are ignored).
 
         Returns ``(rewards, done)``: ``rewards`` is ``(n, players)`` float32, minus each
         seat's penalty (R11) in the rounds that ended on this step and 0 elsewhere; ``done``
@@ -197,7 +216,11 @@ class BatchEngine(Plays):
         :class:`~chickenfoot.ArgumentError`.
         """
         arr, items = args.action_array(actions, self.n, args.STEP)
-        g = np.nonzero(self.result == ONGOING)[0]
+        if lanes is None:
+            g = np.nonzero(self.result == ONGOING)[0]
+        else:
+            g = lanes_arg(lanes, self.n)
+            g = g[self.result[g] == ONGOING]
         if len(g) == self.n:
             g, act = self._all, arr.astype(np.int64, copy=False)
         else:
@@ -233,11 +256,28 @@ class BatchEngine(Plays):
 
     # -- observations -----------------------------------------------------------------------
 
-    def observe(self, seat: int | None = None) -> NDArray[np.float32]:
+    def observe(
+        self,
+        seat: int | None = None,
+        *,
+        lanes: object = None,
+        out: NDArray[np.float32] | None = None,
+    ) -> NDArray[np.float32]:
         """``(n, observation_size)`` float32: row ``i`` is
         ``Encoding(rules).observe(self.to_state(i).view(seat))``, the view of the seat to act
-        by default."""
-        return self._observe(np.arange(self.n), args.seat_arg(seat, self._tb.P))
+        by default. ``lanes`` and ``out`` as in :meth:`legal_mask`."""
+        me = args.seat_arg(seat, self._tb.P)
+        g = lanes_arg(lanes, self.n)
+        buf: NDArray[np.float32] | None = args.out_arg(
+            out, (len(g), self._tb.enc.observation_size), np.float32
+        )
+        if buf is not None and self._ck is not None:
+            return self._ck.observe(self, g, me, buf)
+        got = self._observe(g, me)
+        if buf is None:
+            return got
+        buf[...] = got
+        return buf
 
     # -- playouts ---------------------------------------------------------------------------
 

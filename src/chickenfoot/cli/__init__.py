@@ -4,13 +4,15 @@ Commands (``chickenfoot COMMAND --help`` for each; docs: Command line):
 
 - ``play``: a person against built-in bots, a whole match or one round, in the terminal;
 - ``simulate``: seeded matches among built-in agents, with a results table (or JSON);
+- ``ladder``: agents rated on duplicate deals, with intervals (docs: Strength);
 - ``show``, ``moves``, ``apply``, ``perft``, ``replay``, ``validate``: work on documents
   (positions, records, matches, views; ``-`` reads standard input);
 - ``rules``: the presets, or the rules JSON of one;
 - ``engine``: serve an agent as an engine on standard input and output (docs: Engine
   protocol);
 - ``serve``: tables in the browser for people and bots (the ``server`` extra; docs: Serve);
-- ``demo``: one seeded round among random players, every move printed.
+- ``demo``: one seeded round among random players, every move printed;
+- ``compile``: compile every numba kernel ahead, with progress (the ``fast`` extra).
 
 Bad input (an unknown preset, an impossible rules configuration, a malformed option, a
 bad document) prints one line, ``chickenfoot: error: ...``, on stderr and returns 2; never
@@ -66,7 +68,7 @@ def _examples(*lines: str) -> str:
 
 
 def _build_parser() -> Parser:
-    from chickenfoot.cli import serve
+    from chickenfoot.cli import ladder, serve
 
     parser = Parser(
         prog=PROG,
@@ -135,8 +137,9 @@ def _build_parser() -> Parser:
         "--bots",
         metavar="NAMES",
         help="the bots, in seat order after yours: random, greedy, heuristic, search, "
-        "search:N, engine:COMMAND (a program speaking the engine protocol), or module:Class "
-        "(an agent class of yours, importable from the working directory); comma-separated, "
+        "search:N, engine:COMMAND (a program speaking the engine protocol), policy:PATH (a "
+        "trained policy file), or module:Class (an agent class of yours, importable from the "
+        "working directory); comma-separated, "
         "or one name for all (default: heuristic, or the saved game's)",
     )
     play.add_argument(
@@ -174,9 +177,9 @@ def _build_parser() -> Parser:
         "--agents",
         metavar="NAMES",
         help="one agent per seat, comma-separated (random, greedy, heuristic, search, "
-        "search:N, engine:COMMAND: a program speaking the engine protocol, or module:Class: "
-        "an agent class of yours, importable from the working directory), or one name for "
-        "all (default: heuristic,greedy, then random)",
+        "search:N, engine:COMMAND: a program speaking the engine protocol, policy:PATH: a "
+        "trained policy file, or module:Class: an agent class of yours, importable from the "
+        "working directory), or one name for all (default: heuristic,greedy, then random)",
     )
     sim.add_argument(
         "--games", type=int, default=100, metavar="N", help="matches to play (default: 100)"
@@ -212,6 +215,9 @@ def _build_parser() -> Parser:
     )
     engine.add_argument("--name", metavar="NAME", help="the name in its hello (default: AGENT)")
     serve.add_options(command("serve", "tables in the browser", serve.DESCRIPTION, *serve.EXAMPLES))
+    ladder.add_options(
+        command("ladder", "rate agents on duplicate deals", ladder.DESCRIPTION, *ladder.EXAMPLES)
+    )
 
     # -- documents --
     show = command(
@@ -339,6 +345,16 @@ def _build_parser() -> Parser:
         help="round of the match to deal, 0-based: its centre is N-K (default: 0)",
     )
     rules_options(demo)
+
+    # -- compile --
+    command(
+        "compile",
+        "compile the numba kernels ahead (once per machine)",
+        "Compile every numba kernel (the batch engine, the Gymnasium environments' "
+        "opponents, the search agent) now, with progress, and cache them on disk, so that "
+        "no later program pauses for the first compile. Needs the fast extra.",
+        "chickenfoot compile",
+    )
     return parser
 
 
@@ -384,7 +400,8 @@ def _main(argv: list[str] | None) -> int:
 def _run(argv: list[str] | None, out: TextIO) -> int:
     """Parse ``argv`` and run the command; every error but :class:`OutputError` is mapped to
     its exit status here."""
-    from chickenfoot.cli import demo, engine, files, play, serve, sim
+    from chickenfoot.cli import compile as compile_
+    from chickenfoot.cli import demo, engine, files, ladder, play, serve, sim
 
     try:
         args = _build_parser().parse_args(argv)
@@ -393,6 +410,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
             "rules": demo.cmd_rules,
             "play": play.cmd_play,
             "simulate": sim.cmd_simulate,
+            "ladder": ladder.cmd_ladder,
             "engine": engine.cmd_engine,
             "serve": serve.cmd_serve,
             "show": files.cmd_show,
@@ -401,6 +419,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
             "perft": files.cmd_perft,
             "replay": files.cmd_replay,
             "validate": files.cmd_validate,
+            "compile": compile_.cmd_compile,
         }[args.command]
         return command(args, out)
     except (UsageError, ChickenFootError) as err:

@@ -38,6 +38,7 @@ EXAMPLES = (
     "chickenfoot serve --engine 'js=node examples/engine.js'",
     "CHICKENFOOT_TABLE_KEY=our-family-key chickenfoot serve --host 0.0.0.0",
     "chickenfoot serve --prune --db family.db     # delete old tables, then exit",
+    "chickenfoot serve --db postgresql://cf@db.example.org/cf   # PostgreSQL, any number of servers",
 )
 
 
@@ -48,8 +49,10 @@ def add_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--port", type=int, default=8000, help="the port (default: 8000)")
     p.add_argument(
-        "--db", default="chickenfoot.db", metavar="FILE",
-        help="the SQLite file of the tables (default: chickenfoot.db; created if missing)",
+        "--db", default="chickenfoot.db", metavar="FILE_OR_URL",
+        help="where the tables are stored: a SQLite file (default: chickenfoot.db; created "
+        "if missing), or a PostgreSQL database, postgresql://USER@HOST/DB (the postgres "
+        "extra; several server processes may share one)",
     )  # fmt: skip
     p.add_argument(
         "--engine", action="append", default=[], metavar="[NAME=]COMMAND",
@@ -148,9 +151,15 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     key = args.table_key if args.table_key is not None else os.environ.get(KEY_VARIABLE)
     if key is not None and not 8 <= len(key) <= 200:
         raise UsageError("the table key is invalid: 8 to 200 characters")
+    postgres = args.db.lower().startswith(("postgresql://", "postgres://"))
+    if postgres and importlib.util.find_spec("psycopg") is None:
+        raise UsageError(
+            "a PostgreSQL --db needs the postgres extra (psycopg missing): "
+            "pip install 'chickenfoot[server,postgres]'"
+        )
     import uvicorn
 
-    from chickenfoot.server import Limits, create_app, uvicorn_config
+    from chickenfoot.server import Limits, StoreError, create_app, redact, uvicorn_config
 
     limits = Limits(
         connections=args.max_connections,
@@ -170,16 +179,17 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             round_pause=args.round_pause,
             limits=limits,
         )
-    except Exception as err:  # sqlite3.Error, a file that is not a database
-        raise UsageError(f"cannot open the database {args.db!r}: {err}") from None
+    except StoreError as err:  # not reached, not a database; says which, without a password
+        raise UsageError(str(err)) from None
+    except Exception as err:
+        raise UsageError(f"cannot open the database {redact(args.db)!r}: {err}") from None
+    where = redact(args.db)
     if args.prune:
         pruned = app.state.lifecycle.pruned
         app.state.hub.store.close()
-        print(f"chickenfoot: pruned {pruned:,} tables from {args.db}", file=out)
+        print(f"chickenfoot: pruned {pruned:,} tables from {where}", file=out)
         return EXIT_OK
-    print(
-        f"chickenfoot: serving on http://{args.host}:{args.port}/ (tables in {args.db})", file=out
-    )
+    print(f"chickenfoot: serving on http://{args.host}:{args.port}/ (tables in {where})", file=out)
     out.flush()
     uvicorn.Server(uvicorn_config(app, host=args.host, port=args.port, limits=limits)).run()
     return EXIT_OK

@@ -7,9 +7,9 @@ the ASGI application; ``chickenfoot serve`` runs it with uvicorn.
 The server keeps each hand secret: a connection authenticates with its seat's token (the
 secret of the seat's invite link, compared in constant time), sees only its seat's view
 (a spectator: the public view, no hand) and acts only for its seat. Every accepted move is
-committed to the SQLite database before it is announced, and a table is restored (on
-start if it is live, else when it is opened) by replaying its moves with every check of
-the rules.
+committed to the database (a SQLite file, or PostgreSQL) before it is announced, and a
+table is restored (on start if it is live, else when it is opened) by replaying its moves
+with every check of the rules.
 
 >>> import tempfile, os
 >>> from starlette.testclient import TestClient
@@ -34,6 +34,7 @@ from starlette.applications import Starlette
 from chickenfoot.server._app import BURST, KEY_HEADER, MAX_MESSAGE, RATE, make_app
 from chickenfoot.server._guard import uvicorn_config
 from chickenfoot.server._limits import LOOPBACK_HOSTS, Limits, loopback_bind
+from chickenfoot.server._store import StoreError, redact
 
 __all__ = [
     "BURST",
@@ -42,12 +43,15 @@ __all__ = [
     "MAX_MESSAGE",
     "RATE",
     "Limits",
+    "StoreError",
     "create_app",
     "loopback_bind",
+    "redact",
     "uvicorn_config",
 ]
 
 Limits.__module__ = "chickenfoot.server"
+StoreError.__module__ = "chickenfoot.server"
 
 
 def create_app(
@@ -59,8 +63,10 @@ def create_app(
     round_pause: float = 0.0,
     limits: Limits | None = None,
 ) -> Starlette:
-    """The ASGI application serving the tables stored in the SQLite file ``db_path``
-    (created if missing), each restored by replaying its moves when it is opened.
+    """The ASGI application serving the tables stored in ``db_path``: a SQLite file
+    (created if missing), or a PostgreSQL database given by a ``postgresql://`` URL (the
+    ``postgres`` extra; several server processes may share one); each table is restored by
+    replaying its moves when it is opened.
 
     - ``engines``: the commands a table's seat may run, each ``NAME=COMMAND`` or a
       command named by its program's file name; a seat names one as ``engine:NAME`` (the

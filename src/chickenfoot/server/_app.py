@@ -48,7 +48,7 @@ from chickenfoot.server._limits import (
     key_matches,
     read_body,
 )
-from chickenfoot.server._store import Store
+from chickenfoot.server._store import open_store
 from chickenfoot.server._table import RefusedError, Table
 
 __all__ = ["BURST", "KEY_HEADER", "MAX_MESSAGE", "RATE", "make_app"]
@@ -116,7 +116,7 @@ def make_app(
     """The application serving the tables stored in ``db_path``; see :func:`create_app`."""
     limits = Limits() if limits is None else limits
     hub = Hub(
-        Store(db_path),
+        open_store(db_path),
         engines=engines,
         bot_delay=bot_delay,
         round_pause=round_pause,

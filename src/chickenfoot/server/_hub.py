@@ -142,13 +142,20 @@ class Hub:
         """Hear of the changes other processes make to the database (a PostgreSQL store:
         LISTEN; a SQLite file has one process), and let every restored table play on."""
         loop = asyncio.get_running_loop()
-        self.store.subscribe(lambda table_id: loop.call_soon_threadsafe(self.heard, table_id))
+        self.store.subscribe(
+            lambda table_id, moves: loop.call_soon_threadsafe(self.heard, table_id, moves)
+        )
         for table_id in self.tables:
             self.kick(table_id)
 
-    def heard(self, table_id: str) -> None:
-        """A table changed in the database (by any process): one held here catches up."""
-        if table_id in self.tables and table_id not in self._hearing:
+    def heard(self, table_id: str, moves: int | None = None) -> None:
+        """A table changed in the database (by any process; ``moves``: its record's length
+        after a move): one held here catches up, unless it holds that move already (this
+        process stored it: a rematch made elsewhere is heard first, with no length)."""
+        table = self.tables.get(table_id)
+        if table is None or (moves is not None and moves <= table.n):
+            return
+        if table_id not in self._hearing:
             self._hearing.add(table_id)
             self._task(table_id, self._catch_up_heard(table_id))
 
@@ -287,7 +294,8 @@ class Hub:
         table has caught up with the database then."""
         seat = table.turn
         assert seat is not None
-        stored = await self.writer.write(MoveRow(table.id, table.n, seat, move.uci(), forced))
+        row = MoveRow(table.id, table.n, seat, move.uci(), forced, seed=table.seed)
+        stored = await self.writer.write(row)
         if not stored:
             await self.catch_up(table)
             return False

@@ -21,8 +21,8 @@ on start, every hour, and from ``chickenfoot serve --prune``. It holds at most
 >>> import asyncio
 >>> from chickenfoot.server._hub import Hub
 >>> from chickenfoot.server._limits import Limits
->>> from chickenfoot.server._store import Store
->>> hub = Hub(Store(":memory:"), limits=Limits(finished_seconds=0, abandoned_seconds=0))
+>>> from chickenfoot.server._store import open_store
+>>> hub = Hub(open_store(":memory:"), limits=Limits(finished_seconds=0, abandoned_seconds=0))
 >>> life = Lifecycle(hub)
 >>> table, _tokens = hub.create({"players": 2, "seats": [{"kind": "bot"}, {"kind": "bot"}]})
 >>> life.sweep(), table.id in hub.tables          # idle for 0 seconds: unloaded

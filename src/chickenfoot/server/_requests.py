@@ -65,8 +65,12 @@ def check_bot_spec(spec: object, engines: Sequence[str]) -> str:
         parsed = parse_spec(spec)
     except ChickenFootError as err:  # SpecError, or a wrong type
         raise RefusedError(str(err)) from None
-    if parsed.kind == "search" and int(parsed.value) > MAX_SEARCH:
-        raise RefusedError(f"search:N takes at most {MAX_SEARCH:,} iterations on this server")
+    if parsed.kind in ("search", "ismcts") and int(parsed.value) > MAX_SEARCH:
+        raise RefusedError(
+            f"{parsed.kind}:N takes at most {MAX_SEARCH:,} iterations on this server"
+        )
+    if parsed.kind == "timed":  # search:Nms, ismcts:Nms: the server's --bot-delay is its time
+        raise RefusedError(f"bot {brief(spec)}: a time a decision cannot be named from the web")
     try:
         Trust.data(engines=engines).check(parsed)
     except UntrustedSpecError:

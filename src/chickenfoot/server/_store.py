@@ -1,4 +1,12 @@
-"""The server's storage: one SQLite file (the standard library's ``sqlite3``).
+"""The server's storage: what a store holds and promises, whichever database holds it.
+
+Two stores keep the same record (:func:`open_store` picks one):
+
+- :class:`~chickenfoot.server._sqlite.SqliteStore`, one SQLite file (the standard
+  library's ``sqlite3``): the embedded default, for one server process;
+- :class:`~chickenfoot.server._postgres.PostgresStore`, a PostgreSQL database (psycopg 3,
+  the ``postgres`` extra): for hosts whose disk does not outlive a restart, and for more
+  than one server process on the same tables.
 
 A table is stored as what it was made of and every move accepted on it, nothing derived:
 
@@ -12,114 +20,63 @@ A table is stored as what it was made of and every move accepted on it, nothing 
   it was forced (the only legal move: a fact about the hand, the server's own record, told
   to no seat but the one that moved).
 
-:meth:`Store.add_move` commits before it returns, so a move is durable before anyone is
-told of it; the server replays ``moves`` with every check on start
-(:func:`~chickenfoot.server._table.restore`). The file is made readable by its owner only
-(it holds the seats' tokens and the seeds).
+A move is stored only when it extends its table: number ``idx`` not taken yet, and move
+``idx - 1`` there (or ``idx`` 0). So two writers (two server processes) never both extend
+a table: the database refuses the second move of one number, and the loser reads what
+won. :meth:`Store.add_moves` commits a batch of moves in one transaction before it
+returns (the group commit), so a move is durable before anyone is told of it; the server
+replays ``moves`` with every check when it loads a table.
 
->>> store = Store(":memory:")
+>>> store = open_store(":memory:")
 >>> store.add_table("t1", '{"players": 2}', 7, [SeatRow(0, "person", "", "tok", "you"),
 ...                                             SeatRow(1, "bot", "greedy", None, "greedy")])
->>> store.add_move("t1", 0, 0, "9-3@9-9", forced=False)
->>> [t.id for t in store.tables()], store.moves("t1")
-(['t1'], [(0, '9-3@9-9', False)])
+>>> store.add_moves([MoveRow("t1", 0, 0, "9-3@9-9", False), MoveRow("t1", 1, 1, "draw", True)])
+[True, True]
+>>> store.add_moves([MoveRow("t1", 1, 0, "draw", False)])   # number 1 is taken
+[False]
+>>> [t.id for t in store.tables()], store.moves("t1", since=1)
+(['t1'], [(1, 'draw', True)])
 >>> store.restart("t1", 8)                  # a rematch: a new seed, no moves
->>> store.tables()[0].seed, store.moves("t1")
+>>> store.tables(ids=["t1"])[0].seed, store.moves("t1")
 (8, [])
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
-import threading
-import time
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
-__all__ = ["MoveRow", "SeatRow", "Store", "StoredTable", "open_store"]
+from chickenfoot.server._rows import (
+    ConflictError,
+    MoveRow,
+    SeatRow,
+    StoredTable,
+    StoreError,
+    redact,
+)
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    rules TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    created REAL NOT NULL DEFAULT (julianday('now'))
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('person', 'bot')),
-    spec TEXT NOT NULL,
-    token TEXT,
-    name TEXT NOT NULL,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    idx INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    forced INTEGER NOT NULL,
-    PRIMARY KEY (table_id, idx)
-);
-"""
+__all__ = [
+    "ConflictError",
+    "MoveRow",
+    "SeatRow",
+    "Store",
+    "StoreError",
+    "StoredTable",
+    "is_postgres",
+    "open_store",
+    "redact",
+]
 
 
-class SeatRow(NamedTuple):
-    """One seat as stored: ``kind`` is ``person`` (with a ``token``) or ``bot`` (``spec``)."""
+class Store(Protocol):
+    """What the server needs of its database. Every method is synchronous and safe to
+    call from any thread; every write is one transaction, committed (durable) before the
+    method returns."""
 
-    seat: int
-    kind: str
-    spec: str
-    token: str | None
-    name: str
-
-
-class MoveRow(NamedTuple):
-    """One move to store: move number ``idx`` of a table, by ``seat``, in notation."""
-
-    table_id: str
-    idx: int
-    seat: int
-    move: str
-    forced: bool
-
-
-class StoredTable(NamedTuple):
-    """One table as stored (its moves are read with :meth:`Store.moves`)."""
-
-    id: str
-    rules: str
-    seed: int
-    seats: tuple[SeatRow, ...]
-
-
-class Store:
-    """The database at ``path`` (created if missing; ``":memory:"`` for tests).
-
-    Every write is one transaction, committed before the method returns; a lock makes the
-    store safe to share between the server's threads.
-    """
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        where = os.fspath(path)
-        if where != ":memory:" and not os.path.exists(where):
-            fd = os.open(where, os.O_CREAT | os.O_WRONLY, 0o600)
-            os.close(fd)
-        self._db = sqlite3.connect(where, check_same_thread=False, isolation_level=None)
-        self._lock = threading.Lock()
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")  # durable at each commit
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(_SCHEMA)
-            columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
-            if "touched" not in columns:  # a database of an older version
-                self._db.execute("ALTER TABLE tables ADD COLUMN touched REAL")
-                self._db.execute("ALTER TABLE tables ADD COLUMN finished REAL")
-                self._db.execute("UPDATE tables SET touched = (created - 2440587.5) * 86400.0")
-            self._db.execute("CREATE INDEX IF NOT EXISTS tables_touched ON tables (touched)")
+    file: str | None
+    """The SQLite file the store writes (its disk's free space matters), or ``None``: in
+    memory, or a database server."""
 
     def add_table(
         self,
@@ -130,192 +87,83 @@ class Store:
         *,
         now: float | None = None,
     ) -> None:
-        """Store a new table and its seats (one transaction); ``now``: Unix seconds."""
-        when = time.time() if now is None else now
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO tables (id, rules, seed, touched) VALUES (?, ?, ?, ?)",
-                    (table_id, rules, str(seed), when),
-                )
-                self._db.executemany(
-                    "INSERT INTO seats (table_id, seat, kind, spec, token, name) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    [(table_id, *row) for row in seats],
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        """Store a new table and its seats; ``now``: Unix seconds (default: now)."""
 
     def add_moves(self, rows: Sequence[MoveRow]) -> list[bool]:
-        """Store moves, all in one transaction, committed (durable) when this returns; per
-        row ``True``, or ``False`` when its table has a move of that number already
-        (another writer extended it first: two writers never both extend a table)."""
-        now = time.time()
-        stored = []
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                for row in rows:
-                    cursor = self._db.execute(
-                        "INSERT OR IGNORE INTO moves (table_id, idx, seat, move, forced) "
-                        "VALUES (?, ?, ?, ?, ?)",
-                        (row.table_id, row.idx, row.seat, row.move, int(row.forced)),
-                    )
-                    stored.append(cursor.rowcount == 1)
-                self._db.executemany(
-                    "UPDATE tables SET touched = ? WHERE id = ?",
-                    [
-                        (now, t)
-                        for t in {row.table_id for row, ok in zip(rows, stored, strict=True) if ok}
-                    ],
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-        return stored
+        """Store ``rows`` in one transaction, one commit (each table's ``touched`` set);
+        per row ``True`` if stored, ``False`` if not: its number was taken (another writer
+        extended the table first), or it does not extend its table (move ``idx - 1``
+        missing, the table gone, or its seed no longer ``row.seed``), or it follows a
+        refused move of its table in ``rows`` (it was made after that one). One refused
+        row never fails the others' tables."""
 
-    def add_move(
-        self,
-        table_id: str,
-        idx: int,
-        seat: int,
-        move: str,
-        *,
-        forced: bool,
-    ) -> None:
-        """Store move number ``idx`` of a table, committed (durable) when this returns.
-
-        A second move with the same number is refused (``sqlite3.IntegrityError``): two
-        writers can never both extend a table.
-        """
-        if not self.add_moves([MoveRow(table_id, idx, seat, move, forced)])[0]:
-            raise sqlite3.IntegrityError(f"table {table_id} has a move {idx} already")
+    def add_move(self, table_id: str, idx: int, seat: int, move: str, *, forced: bool) -> None:
+        """Store one move (:meth:`add_moves`); raises :class:`ConflictError` if refused."""
 
     def finish(self, table_id: str) -> None:
         """Mark a table's match as ended (now)."""
-        with self._lock:
-            self._db.execute(
-                "UPDATE tables SET finished = ?, touched = ? WHERE id = ?",
-                (time.time(), time.time(), table_id),
-            )
 
     def restart(self, table_id: str, seed: int) -> None:
         """A rematch: the table's new ``seed``, its moves deleted, its match no longer
-        finished (one transaction)."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "UPDATE tables SET seed = ?, finished = NULL, touched = ? WHERE id = ?",
-                    (str(seed), time.time(), table_id),
-                )
-                self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        finished."""
 
     def count(self) -> int:
         """The number of tables stored."""
-        with self._lock:
-            (n,) = self._db.execute("SELECT count(*) FROM tables").fetchone()
-        return int(n)
 
     def stale(self, *, before: float, limit: int = -1) -> list[str]:
-        """The ids of the tables not changed since ``before`` (Unix seconds; a finished
-        table last changed when its match ended), oldest first (at most ``limit``; -1: all)."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id FROM tables WHERE touched < ? ORDER BY touched LIMIT ?",
-                (before, limit),
-            ).fetchall()
-        return [table_id for (table_id,) in rows]
+        """The ids of the tables not changed since ``before`` (Unix seconds), oldest first
+        (at most ``limit``; -1: all)."""
 
     def oldest(self, limit: int) -> list[str]:
         """The ids of the ``limit`` tables changed least recently, oldest first."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id FROM tables ORDER BY touched LIMIT ?", (limit,)
-            ).fetchall()
-        return [table_id for (table_id,) in rows]
 
     def delete(self, table_ids: Sequence[str]) -> int:
-        """Delete tables with their seats and moves (one transaction); returns how many."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                done = 0
-                for table_id in table_ids:
-                    self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
-                    self._db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-                    done += self._db.execute(
-                        "DELETE FROM tables WHERE id = ?", (table_id,)
-                    ).rowcount
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-        return done
+        """Delete tables with their seats and moves; returns how many."""
 
     def tables(
         self, *, ids: Sequence[str] | None = None, live_since: float | None = None, limit: int = -1
     ) -> list[StoredTable]:
-        """The tables, oldest first, with their seats: every one, or those of ``ids``, or
-        (``live_since``, Unix seconds) those not finished and changed since then, the
-        ``limit`` most recent."""
-        where, args = "", list[object]()
-        if ids is not None:
-            where = f" WHERE id IN ({', '.join('?' for _ in ids)})"
-            args = list(ids)
-        elif live_since is not None:
-            where = " WHERE finished IS NULL AND touched >= ?"
-            args = [live_since]
-        chosen = f"SELECT id, rowid AS r FROM tables{where} ORDER BY rowid DESC LIMIT ?"
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT t.id, t.rules, t.seed FROM tables t JOIN ({chosen}) c ON t.id = c.id "
-                "ORDER BY c.r",
-                (*args, limit),
-            ).fetchall()
-            seats = self._db.execute(
-                "SELECT s.table_id, s.seat, s.kind, s.spec, s.token, s.name FROM seats s "
-                f"JOIN ({chosen}) c ON s.table_id = c.id ORDER BY s.table_id, s.seat",
-                (*args, limit),
-            ).fetchall()
-        by_table: dict[str, list[SeatRow]] = {}
-        for table_id, *rest in seats:
-            by_table.setdefault(table_id, []).append(SeatRow(*rest))
-        return [
-            StoredTable(table_id, rules, int(seed), tuple(by_table.get(table_id, ())))
-            for table_id, rules, seed in rows
-        ]
+        """The tables, oldest first, with their seats and current seeds: every one, or
+        those of ``ids``, or (``live_since``, Unix seconds) those not finished and changed
+        since then; the ``limit`` most recent."""
 
     def moves(self, table_id: str, *, since: int = 0) -> list[tuple[int, str, bool]]:
-        """A table's moves in order from number ``since``: ``(seat, move, forced)``."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT idx, seat, move, forced FROM moves WHERE table_id = ? AND idx >= ? "
-                "ORDER BY idx",
-                (table_id, since),
-            ).fetchall()
-        for expected, (idx, *_rest) in enumerate(rows, start=since):
-            if idx != expected:
-                raise ValueError(f"table {table_id}: move {expected} is missing from the database")
-        return [(seat, move, bool(forced)) for _idx, seat, move, forced in rows]
+        """A table's moves from number ``since`` on, in order: ``(seat, move, forced)``.
+        Raises ``ValueError`` when one is missing (a damaged record)."""
 
-    def subscribe(self, callback: object) -> None:
-        """Nothing: a SQLite file has one server process (no other writer to hear of)."""
+    def subscribe(self, callback: Callable[[str, int | None], object]) -> None:
+        """Call ``callback(table_id, moves)`` (from a thread of the store's own) after every
+        committed change of a table by any process (moves, finish, restart, delete), this
+        one's included; ``moves`` is the length of the table's record after a move was
+        stored, else ``None``. PostgreSQL only; a SQLite store has one process and calls
+        nothing."""
 
     def close(self) -> None:
-        """Close the database."""
-        with self._lock:
-            self._db.close()
+        """Close the database (and stop the subscription)."""
 
 
-def open_store(where: str) -> Store:
-    """The store at ``where``: a SQLite file (``":memory:"`` for tests)."""
-    return Store(where)
+def is_postgres(where: str | os.PathLike[str]) -> bool:
+    """Whether ``where`` names a PostgreSQL database (a ``postgresql://`` or ``postgres://``
+    URL) rather than a SQLite file.
+
+    >>> is_postgres("postgresql://cf@db.example.org/cf"), is_postgres("tables.db")
+    (True, False)
+    """
+    return isinstance(where, str) and where.lower().startswith(("postgresql://", "postgres://"))
+
+
+def open_store(where: str | os.PathLike[str]) -> Store:
+    """The store at ``where``: a ``postgresql://`` (or ``postgres://``) URL opens a
+    PostgreSQL database (psycopg is imported then only), anything else a SQLite file
+    (created if missing, readable by its owner only) or ``":memory:"``.
+
+    Raises :class:`StoreError` when the database cannot be opened (psycopg missing, the
+    server unreachable, a file that is not a database).
+    """
+    if is_postgres(where):
+        from chickenfoot.server._postgres import PostgresStore
+
+        return PostgresStore(os.fspath(where))
+    from chickenfoot.server._sqlite import SqliteStore
+
+    return SqliteStore(where)

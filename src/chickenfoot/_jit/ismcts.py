@@ -1,0 +1,231 @@
+"""Information-set Monte Carlo tree search compiled with numba (``ISMCTSAgent``'s kernel).
+
+Single-observer IS-MCTS (Cowling, Powley and Whitehouse 2012): one tree for the searching
+seat, its nodes the sequences of moves (every seat's) from the decision; each iteration
+deals the unseen tiles afresh (:func:`.sample.assign` and the boneyard's shuffle, exactly
+as ``View.sample`` from the caller's ``random.Random`` state), walks down the tree among
+the moves legal in that deal, adds one node and finishes the round with the heuristic
+rollout (:func:`.search.step`, mode 2). ``chickenfoot._ismcts`` holds the same search in
+pure Python and the typed boundary; the two make the same choices. At a node:
+
+- the legal moves of the deal are listed in the core's order (:func:`legal`); each that
+  is a child gains one availability;
+- if one is not a child yet: the heuristic's choice if it is one of those, else the first
+  of them, becomes a child (expansion) and the walk ends;
+- else the child of the highest ``w / n + c * sqrt(log(avail) / n)`` (the first among
+  equals) is taken.
+
+Every node on the walk then gains one visit and, in ``w``, the reward of the seat that
+made its move: ``0.5 - 0.5 * d / (|d| + scale)``, ``d`` the seat's penalty minus the
+others' mean.
+
+The tree (caller's arrays, node 0 the root): ``tk``, ``ta`` the move (tile, anchor; -1 -1 a
+draw, -2 -1 a pass), ``tm`` the seat that made it, ``tn`` visits, ``tv`` availability, ``tw``
+rewards summed, ``tf``/``tl`` first and last child, ``ts`` next sibling; ``used[0]`` nodes
+in use.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .rules import kth_word
+from .sample import assign, genrand, shuffle
+from .search import (
+    BPOS,
+    C_MAYPLAY,
+    C_MDI,
+    C_UNTIL,
+    DRAWN,
+    LAID,
+    RES,
+    TURN,
+    candidates,
+    count_plays,
+    draw,
+    end_turn,
+    heuristic_play,
+    nth_play,
+    play,
+    step,
+)
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+_ = genrand  # (the sampler's generator: shared state with assign and shuffle)
+
+
+@njit(cache=True, _nrt=False)
+def legal(st, hw, ew, mw, cw, nb, withw, px, py, cf, centre, lm):
+    """The legal moves in the core's order into ``lm`` (n, 2); their number."""
+    w_ = cf[1]
+    d = st[DRAWN]
+    if not candidates(st, hw, mw, cw, w_):
+        if st[BPOS] < nb and (d < 0 or cf[C_UNTIL]):
+            lm[0, 0], lm[0, 1] = -1, -1
+        else:
+            lm[0, 0], lm[0, 1] = -2, -1
+        return 1
+    total = count_plays(st, ew, cw, withw, w_, cf[2])
+    for r in range(total):
+        t, a = nth_play(st, ew, cw, px, py, w_, r, centre)
+        lm[r, 0], lm[r, 1] = t, a
+    extra = (1 if st[BPOS] < nb and cf[C_MDI] and st[LAID] else 0) if d < 0 else cf[C_MAYPLAY]
+    if extra:
+        lm[total, 0], lm[total, 1] = (-1, -1) if d < 0 else (-2, -1)
+        return total + 1
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def make(st, hw, ew, mw, bone, nb, withw, px, py, cf, t, a):
+    w_ = cf[1]
+    if t == -1:
+        draw(st, hw, bone, w_)
+    elif t == -2:
+        end_turn(st, hw, mw, cf, nb)
+    else:
+        play(st, hw, ew, mw, withw, px, py, cf, t, a, nb)
+
+
+@njit(cache=True)
+def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, explore, scale,
+               alone):  # fmt: skip
+    """``count`` iterations (module docstring) from the caller's generator state."""
+    tiles, foff, fsl, cap, owner, base, force, played, toff, misc = pr
+    px, py, val, withw = tabs
+    tk, ta, tm, tn, tv, tf, tl, ts = tree
+    p_, w_, v_ = cf[0], cf[1], cf[2]
+    bone_slot, me = misc[1], misc[2]
+    n = tiles.shape[0]
+    slots = cap.shape[0]
+    keys = np.empty(toff[slots], dtype=np.int64)
+    sm = np.zeros(slots, dtype=np.int64)
+    where = np.empty(n, dtype=np.int64)
+    big = max(n, slots) + 1
+    ws = (
+        np.zeros(n, dtype=np.bool_),
+        np.empty(slots, dtype=np.int64),
+        np.empty(n, dtype=np.int64),
+        np.empty(slots, dtype=np.int64),
+        np.empty(slots, dtype=np.int64),
+        np.empty((slots, 2), dtype=np.int64),
+        np.empty(big, dtype=np.int64),
+        np.empty((max(force.shape[0], 1), 2), dtype=np.int64),
+    )
+    bone = np.empty(n, dtype=np.int64)
+    hw = np.empty(p_ * w_, dtype=np.uint64)
+    ew = np.empty(v_ * w_, dtype=np.uint64)
+    mw = np.empty(w_, dtype=np.uint64)
+    cw = np.empty(w_, dtype=np.uint64)
+    st = np.empty(8, dtype=np.int64)
+    lm = np.empty((4096, 2), dtype=np.int64)
+    kids = np.empty(4096, dtype=np.int64)
+    path = np.empty(8192, dtype=np.int64)
+    pens = np.empty(p_, dtype=np.int64)
+    mt_dummy = np.zeros(624, dtype=np.uint64)
+    pos_dummy = np.zeros(1, dtype=np.int64)
+    centre = sc[6]
+    for _ in range(count):
+        if not assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
+            return False
+        for j in range(p_ * w_):
+            hw[j] = ZERO
+        for w in range(w_):
+            hw[me * w_ + w] = hand[w]
+        nb = 0
+        for i in range(n):
+            g = where[i]
+            t = tiles[i]
+            if g == bone_slot:
+                bone[nb] = t
+                nb += 1
+            elif owner[g] >= 0 and not played[i]:
+                hw[owner[g] * w_ + (t >> 6)] |= ONE << np.uint64(t & 63)
+        shuffle(mt, pos, bone, nb)
+        for j in range(v_ * w_):
+            ew[j] = bits[p_ * w_ + j]
+        for j in range(w_):
+            mw[j] = bits[(p_ + v_) * w_ + j]
+        for j in range(6):
+            st[j] = sc[j]
+        st[BPOS] = 0
+        st[RES] = -1
+        node = 0
+        depth = 0
+        while st[RES] < 0:
+            k = legal(st, hw, ew, mw, cw, nb, withw, px, py, cf, centre, lm)
+            if alone and st[TURN] != me:  # the others play the heuristic, outside the tree
+                if candidates(st, hw, mw, cw, w_):
+                    ht, ha = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre)
+                    make(st, hw, ew, mw, bone, nb, withw, px, py, cf, ht, ha)
+                else:
+                    make(st, hw, ew, mw, bone, nb, withw, px, py, cf, lm[0, 0], lm[0, 1])
+                continue
+            fresh = -1  # the first legal move without a child
+            best = -1
+            best_u = -1e300
+            for i in range(k):
+                c = tf[node]
+                while c >= 0 and not (tk[c] == lm[i, 0] and ta[c] == lm[i, 1]):
+                    c = ts[c]
+                kids[i] = c
+                if c < 0:
+                    if fresh < 0:
+                        fresh = i
+                    continue
+                tv[c] += 1
+            if fresh >= 0:
+                pick = fresh
+                if candidates(st, hw, mw, cw, w_):
+                    ht, ha = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre)
+                    for i in range(k):
+                        if lm[i, 0] == ht and lm[i, 1] == ha and kids[i] < 0:
+                            pick = i
+                            break
+                c = used[0]
+                used[0] += 1
+                tk[c], ta[c], tm[c] = lm[pick, 0], lm[pick, 1], st[TURN]
+                tn[c], tv[c], tw[c], tf[c], tl[c], ts[c] = 0, 1, 0.0, -1, -1, -1
+                if tl[node] < 0:
+                    tf[node] = c
+                else:
+                    ts[tl[node]] = c
+                tl[node] = c
+                path[depth] = c
+                depth += 1
+                make(st, hw, ew, mw, bone, nb, withw, px, py, cf, lm[pick, 0], lm[pick, 1])
+                break
+            for i in range(k):
+                c = kids[i]
+                u = tw[c] / tn[c] + explore * math.sqrt(math.log(tv[c]) / tn[c])
+                if u > best_u:
+                    best, best_u = c, u
+            path[depth] = best
+            depth += 1
+            node = best
+            make(st, hw, ew, mw, bone, nb, withw, px, py, cf, tk[best], ta[best])
+        while st[RES] < 0:
+            step(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, 2,
+                 mt_dummy, pos_dummy)  # fmt: skip
+        total = 0
+        for s in range(p_):
+            pen = 0
+            for w in range(w_):
+                h = hw[s * w_ + w]
+                while h != ZERO:
+                    pen += val[w * 64 + kth_word(h, 0)]
+                    h &= h - ONE
+            pens[s] = pen
+            total += pen
+        tn[0] += 1
+        for j in range(depth):
+            c = path[j]
+            own = pens[tm[c]]
+            d = np.float64(own) - np.float64(total - own) / np.float64(p_ - 1)
+            tn[c] += 1
+            tw[c] += 0.5 - 0.5 * d / (abs(d) + scale)
+    return True

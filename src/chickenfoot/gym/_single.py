@@ -1,0 +1,110 @@
+"""``ChickenFootEnv``: one table, one learning seat, as a ``gymnasium.Env``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import gymnasium
+import numpy as np
+
+from chickenfoot import _checks as checks
+from chickenfoot.rules import Rules
+
+from ._core import Lanes
+from ._spaces import single_spaces
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+
+class ChickenFootEnv(gymnasium.Env):
+    """One table of Chicken Foot: the learner at ``seat`` against ``opponents``.
+
+    The options are :class:`ChickenFootVectorEnv`'s (without self-play): ``opponents``
+    one for each other seat or one for all, ``"random"``, ``"greedy"``, ``"heuristic"``
+    (inside the compiled kernel on numba) or a policy callable; ``reward`` ``"win"``,
+    ``"margin"`` or ``"penalty"``; ``episode`` ``"round"`` or ``"match"``. The
+    observation is ``{"observation": float32 (observation_size,), "action_mask": int8
+    (num_actions,)}``: new arrays at every call (Gymnasium 1.x's checker demands it), or
+    with ``copy=False`` views of the env's own buffers, handed out without a copy (copy
+    them to keep them; never write them); :meth:`action_masks` gives the mask as bools, for sb3-contrib's
+    ``MaskablePPO``. An illegal action ends the episode as a loss, never an exception;
+    ``reset(seed=...)`` makes the episodes that follow reproducible.
+
+    >>> env = ChickenFootEnv(opponents="greedy")
+    >>> obs, info = env.reset(seed=3)
+    >>> obs["observation"].shape, int(obs["action_mask"].sum()) >= 1
+    ((305,), True)
+    >>> obs, reward, terminated, truncated, info = env.step(env.num_actions - 1)
+    >>> reward, terminated, info["illegal"]
+    (-1.0, True, True)
+    """
+
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        *,
+        rules: Rules | None = None,
+        seat: int = 0,
+        opponents: object = "random",
+        reward: str = "win",
+        episode: str = "round",
+        backend: str = "auto",
+        deals: str = "exact",
+        copy: bool = True,
+    ) -> None:
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise checks.invalid("rules", rules, "must be a Rules object")
+        me = checks.integer(seat, "seat", low=0, high=rules.players - 1, index=True)
+        self.lanes = Lanes(
+            rules, 1, seat=me, opponents=opponents, reward=reward, episode=episode,
+            backend=backend, deals=deals,
+        )  # fmt: skip
+        self.observation_space, self.action_space = single_spaces(rules, self.lanes.engine)
+        self.num_actions = int(self.action_space.n)
+        self.copy = checks.flag(copy, "copy")
+        self._obs: dict[str, NDArray[Any]] = {
+            "observation": self.lanes.obs[0],
+            "action_mask": self.lanes.mask.view(np.int8)[0],
+        }
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
+        """A new episode (``seed``: reproducibly, from here on)."""
+        super().reset(seed=seed)
+        lanes = self.lanes
+        if seed is not None or not hasattr(self, "_seeded"):
+            lanes.seed(self.np_random)
+            self._seeded = True
+        lanes.start(np.zeros(1, dtype=np.int64))
+        lanes.observe()
+        return self._out(), {}
+
+    def step(
+        self, action: Any
+    ) -> tuple[dict[str, NDArray[Any]], float, bool, bool, dict[str, Any]]:
+        """The learner's move, then the opponents' up to its next turn or the end."""
+        lanes = self.lanes
+        try:
+            a = np.array([int(action)], dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            a = np.array([-1], dtype=np.int64)  # not an action: illegal
+        if lanes.over[0]:  # stepped after the end: nothing happens
+            return self._out(), 0.0, True, False, {"illegal": False}
+        rewards, term, illegal = lanes.act(a, ~lanes.over)
+        lanes.observe()
+        reward = float(rewards[0, lanes.seat])
+        return self._out(), reward, bool(term[0]), False, {"illegal": bool(illegal[0])}
+
+    def _out(self) -> dict[str, NDArray[Any]]:
+        if self.copy:
+            return {k: v.copy() for k, v in self._obs.items()}
+        return self._obs
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions now, as bools (sb3-contrib's ``MaskablePPO`` asks for it)."""
+        mask: NDArray[np.bool_] = self.lanes.mask[0]
+        return mask

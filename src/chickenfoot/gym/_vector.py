@@ -1,0 +1,179 @@
+"""``ChickenFootVectorEnv``: N tables of one batch engine as a Gymnasium vector env."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from chickenfoot import _checks as checks
+from chickenfoot.batch import MAX_GAMES
+from chickenfoot.rules import Rules
+
+from ._core import Lanes
+from ._spaces import single_spaces
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+_MODES = {m.value: m for m in AutoresetMode} | {m.name: m for m in AutoresetMode}
+
+
+class ChickenFootVectorEnv(VectorEnv):
+    """``num_envs`` tables of Chicken Foot in one process, over one batch engine.
+
+    The learner sits at ``seat`` of every table (0 by default), against ``opponents``
+    (one for every other seat, or one for all): ``"random"``, ``"greedy"`` or
+    ``"heuristic"`` (played inside the engine's compiled kernel on numba), or a policy
+    ``policy(observations, legal_mask) -> actions`` asked with the rows of the tables
+    where its seat is to act. ``self_play=True`` has no opponents: every seat is played
+    by the caller, the observation is the seat to act's, ``infos["to_play"]`` says which
+    seat that is, and rewards are ``(num_envs, players)``, one for every seat.
+
+    Observations are a dict of two batched arrays, ``"observation"``
+    (``(num_envs, observation_size)`` float32, :mod:`chickenfoot.encoding`) and
+    ``"action_mask"`` (``(num_envs, num_actions)`` int8, 1 for a legal action). They are
+    the env's own buffers, handed out without a copy and written again by the next
+    ``step`` or ``reset``: copy them to keep them, and never write them (``step`` reads
+    the mask back to judge the actions); ``copy=True`` returns new arrays instead. A
+    finished episode's mask row is all ones.
+
+    An episode is a round (``episode="match"``: a whole match, scored on its totals);
+    ``reward`` is ``"win"`` (the share of the win: 1, 1/2 for a tie...; 0 otherwise),
+    ``"margin"`` (the other seats' mean penalty minus one's own) or ``"penalty"``, given
+    when the episode ends. An illegal action ends its episode as a loss (reward -1, or
+    minus ``rules.max_penalty``), never an exception. ``autoreset_mode``: ``"NextStep"``
+    (Gymnasium's default), ``"SameStep"`` (``infos["final_obs"]``, batched) or
+    ``"Disabled"`` (``reset(options={"reset_mask": ...})``).
+
+    >>> import numpy as np
+    >>> env = ChickenFootVectorEnv(4, opponents="greedy")
+    >>> obs, info = env.reset(seed=1)
+    >>> obs["observation"].shape, obs["action_mask"].shape
+    ((4, 305), (4, 1157))
+    >>> actions = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+    >>> obs, rewards, terminated, truncated, info = env.step(actions)
+    >>> rewards.shape, env.metadata["autoreset_mode"].value
+    ((4,), 'NextStep')
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        rules: Rules | None = None,
+        seat: int = 0,
+        opponents: object = "random",
+        self_play: bool = False,
+        reward: str = "win",
+        episode: str = "round",
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        backend: str = "auto",
+        deals: str = "exact",
+        copy: bool = False,
+    ) -> None:
+        n = checks.integer(num_envs, "num_envs", low=1, high=MAX_GAMES, index=True)
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise checks.invalid("rules", rules, "must be a Rules object")
+        self_play = checks.flag(self_play, "self_play")
+        me = None if self_play else _seat(seat, rules.players)
+        mode = _MODES.get(getattr(autoreset_mode, "value", autoreset_mode))  # type: ignore[arg-type]
+        if mode is None:
+            raise checks.invalid(
+                "autoreset_mode", autoreset_mode, "must be 'NextStep', 'SameStep' or 'Disabled'"
+            )
+        self.lanes = Lanes(
+            rules, n, seat=me, opponents=opponents, reward=reward, episode=episode,
+            backend=backend, deals=deals,
+        )  # fmt: skip
+        self.num_envs = n
+        self.metadata = {"autoreset_mode": mode, "render_modes": []}
+        self.single_observation_space, self.single_action_space = single_spaces(
+            rules, self.lanes.engine
+        )
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, n
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, n)
+        self.self_play = self_play
+        self.copy = checks.flag(copy, "copy")
+        self._pending = np.zeros(n, dtype=np.bool_)  # NextStep: reset at the next step
+        self._obs: dict[str, NDArray[Any]] = {
+            "observation": self.lanes.obs,
+            "action_mask": self.lanes.mask.view(np.int8),
+        }
+
+    @property
+    def engine(self) -> Any:
+        """The :class:`~chickenfoot.batch.BatchEngine` holding the tables (read it only)."""
+        return self.lanes.engine
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
+        """New episodes at every table (or, with ``options={"reset_mask": mask}``, at the
+        tables of the mask); ``seed`` makes the deals and the random opponents
+        reproducible."""
+        if isinstance(seed, list):
+            seed = seed[0] if seed else None
+        super().reset(seed=seed)
+        lanes = self.lanes
+        if seed is not None:
+            lanes.seed(self.np_random)
+        which = np.ones(self.num_envs, dtype=np.bool_)
+        if options and "reset_mask" in options:
+            mask = np.asarray(options["reset_mask"])
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+                raise checks.invalid("reset_mask", options["reset_mask"], "must be n booleans")
+            which = mask
+        lanes.start(np.flatnonzero(which))
+        self._pending[which] = False
+        lanes.observe()
+        return self._out(), self._info()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, NDArray[Any]], NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:  # fmt: skip
+        """One move of the learner (or of the seat to act) at every table, then the
+        opponents' moves up to the learner's next turn."""
+        lanes, n = self.lanes, self.num_envs
+        mode = self.metadata["autoreset_mode"]
+        pending = self._pending
+        active = ~lanes.over
+        rewards, term, illegal = lanes.act(actions, active)
+        info: dict[str, Any] = {}
+        if mode is AutoresetMode.NEXT_STEP:
+            if pending.any():
+                lanes.start(np.flatnonzero(pending))
+            self._pending = term.copy()
+        elif mode is AutoresetMode.SAME_STEP and term.any():
+            lanes.observe()
+            info["final_obs"] = {k: v.copy() for k, v in self._obs.items()}
+            info["_final_obs"] = term.copy()
+            lanes.start(np.flatnonzero(term))
+        lanes.observe()
+        info.update(self._info())
+        info["illegal"] = illegal
+        out = rewards if self.self_play else rewards[:, lanes.seat]
+        return self._out(), out, term, np.zeros(n, dtype=np.bool_), info
+
+    def _out(self) -> dict[str, NDArray[Any]]:
+        if self.copy:
+            return {k: v.copy() for k, v in self._obs.items()}
+        return self._obs
+
+    def _info(self) -> dict[str, Any]:
+        if self.self_play:
+            return {"to_play": self.lanes.engine.turn.copy()}
+        return {}
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions of every table, ``(num_envs, num_actions)`` bool (the buffer)."""
+        return self.lanes.mask
+
+
+def _seat(seat: object, players: int) -> int:
+    return checks.integer(seat, "seat", low=0, high=players - 1, index=True)

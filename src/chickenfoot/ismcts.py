@@ -1,0 +1,311 @@
+"""Information-set Monte Carlo tree search, a built-in player (docs: Strength).
+
+:class:`ISMCTSAgent` is single-observer IS-MCTS (Cowling, Powley and Whitehouse, 2012):
+one tree for its seat, whose nodes are sequences of moves (everyone's) from the decision.
+Each iteration deals the unseen tiles afresh, consistently with the history
+(:meth:`View.sample <chickenfoot.View.sample>`), walks down the tree among the moves legal
+in that deal (UCB over the children, counting each child's availability), adds one node
+(the heuristic's choice first) and finishes the round with the heuristic rollout (every
+seat plays as a :class:`~chickenfoot.HeuristicAgent` would, without its ``hurt`` term);
+each node on the walk is credited with the reward of the seat that made its move. It
+plays the move of its seat visited most. The kernel :mod:`chickenfoot._jit.ismcts` runs
+the same search compiled (the ``fast`` extra); both make the same choices for the same
+generator and leave it in the same state.
+
+>>> import random
+>>> from chickenfoot import Rules, deal
+>>> v = deal(Rules(), seed=2).view(0)
+>>> agent = ISMCTSAgent(iterations=50, backend="python")
+>>> str(agent.choose(v, v.legal_moves, random.Random(0)))
+'9-7@9-9'
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any, Final
+
+import attrs
+
+from chickenfoot import _checks as checks
+from chickenfoot._rollouts import BACKENDS, Rollouts, Sampler, agrees, heuristic_policy, resolve
+from chickenfoot.deal import deal
+from chickenfoot.errors import AgentError
+from chickenfoot.moves import DRAW, Move, Play
+from chickenfoot.playout import playout
+from chickenfoot.rules import Rules
+from chickenfoot.state import LegalMoves, State, apply
+from chickenfoot.view import View
+
+__all__ = ["ISMCTSAgent", "MAX_ITERATIONS"]
+
+MAX_ITERATIONS: Final = 1_000_000
+"""The most iterations an :class:`ISMCTSAgent` runs a decision."""
+_CHUNK: Final = 0.002  # seconds of compiled iterations between two reads of the clock
+OPPONENTS: Final = ("tree", "heuristic")
+"""The values of ``ISMCTSAgent(opponents=...)``."""
+_WARM: list[bool] = []
+_GROW: Final = 4096  # nodes added to a compiled tree's arrays at a time
+
+
+def _key(m: Move) -> tuple[int, int]:
+    """A move as the kernel names it: (tile, anchor), -1 the centre; a draw (-1, -1), a
+    pass (-2, -1)."""
+    if isinstance(m, Play):
+        return m.tile.id, -1 if m.anchor is None else m.anchor.id
+    return (-1, -1) if m is DRAW else (-2, -1)
+
+
+def _check_choice(view: object, legal: object, rng: object) -> None:
+    """The arguments of ``choose`` (the drivers always pass good ones)."""
+    checks.instance(view, View, "ISMCTSAgent.choose")
+    if isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence) or not legal:
+        raise checks.invalid("legal", legal, "must be the view's legal moves (not empty)")
+    checks.random_generator(rng)
+
+
+def _reward(pens: Sequence[int], seat: int, scale: float) -> float:
+    """``0.5 - 0.5 d / (|d| + scale)``, ``d`` the seat's penalty minus the others' mean:
+    in (0, 1), above one half for a seat that did better than the others."""
+    own = pens[seat]
+    total = sum(pens)
+    d = float(own) - float(total - own) / float(len(pens) - 1)
+    return 0.5 - 0.5 * d / (abs(d) + scale)
+
+
+class _Node:
+    __slots__ = ("avail", "key", "kids", "mover", "visits", "wins")
+
+    def __init__(self, key: tuple[int, int], mover: int) -> None:
+        self.key = key
+        self.mover = mover
+        self.visits = 0
+        self.avail = 1
+        self.wins = 0.0
+        self.kids: list[_Node] = []
+
+
+@attrs.frozen(kw_only=True)
+class ISMCTSAgent:
+    """Information-set MCTS with heuristic rollouts (the module's docstring).
+
+    ``iterations`` (1 to 1,000,000) a decision; with ``time_limit`` (seconds, above 0) it
+    stops early when the time is up (then a seed no longer fixes the game). ``explore``
+    is the UCB constant, ``scale`` the penalty margin at which a round's reward is 3/4 (or
+    1/4). ``opponents``: ``"tree"`` (the default: every seat's moves are nodes of the
+    tree, chosen by UCB for the seat that makes them) or ``"heuristic"`` (the other seats
+    play the rollout policy, and only this seat's moves branch). ``backend``: ``"numba"``
+    compiled, ``"python"``, or ``"auto"`` (compiled when numba can be imported); both make
+    the same choices.
+
+    >>> ISMCTSAgent(iterations=0)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.errors.AgentError: iterations=0 is invalid: must be an integer from 1 to 1,000,000
+    """
+
+    iterations: int = attrs.field(default=1000)
+    time_limit: float | None = attrs.field(default=None)
+    explore: float = attrs.field(default=0.3)
+    scale: float = attrs.field(default=10.0)
+    opponents: str = attrs.field(default="tree")
+    backend: str = attrs.field(default="auto")
+
+    @iterations.validator
+    def _check_iterations(self, attribute: attrs.Attribute[int], value: int) -> None:
+        checks.integer(value, "iterations", low=1, high=MAX_ITERATIONS, error=AgentError)
+
+    @time_limit.validator
+    def _check_time_limit(self, attribute: attrs.Attribute[float | None], value: object) -> None:
+        if value is not None:
+            checks.real(value, "time_limit", above=0, high=1e9, error=AgentError)
+
+    @explore.validator
+    def _check_explore(self, attribute: attrs.Attribute[float], value: object) -> None:
+        checks.real(value, "explore", low=0, high=1e6, error=AgentError)
+
+    @scale.validator
+    def _check_scale(self, attribute: attrs.Attribute[float], value: object) -> None:
+        checks.real(value, "scale", above=0, high=1e6, error=AgentError)
+
+    @opponents.validator
+    def _check_opponents(self, attribute: attrs.Attribute[str], value: object) -> None:
+        checks.choice(value, "opponents", OPPONENTS, error=AgentError)
+
+    @backend.validator
+    def _check_backend(self, attribute: attrs.Attribute[str], value: object) -> None:
+        resolve(checks.choice(value, "backend", BACKENDS, error=AgentError))
+
+    def choose(self, view: View, legal: LegalMoves, rng: random.Random) -> Move:
+        """The move of the most visited child of the root."""
+        _check_choice(view, legal, rng)
+        if len(legal) == 1:
+            return legal[0]
+        compiled = None
+        if resolve(self.backend) and type(rng) is random.Random and agrees():
+            compiled = _Compiled(view, legal, self)  # (compiled before the clock starts)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        if compiled is not None:
+            visits = compiled.search(rng, self.iterations, deadline)
+            if visits is not None:
+                return _most(legal, visits)
+        return _most(legal, self._search(view, legal, rng, deadline))
+
+    def _search(
+        self, view: View, legal: LegalMoves, rng: random.Random, deadline: float | None
+    ) -> dict[tuple[int, int], int]:
+        """The pure search: the root's children's visits, by move."""
+        root = _Node((0, 0), view.seat)
+        for _ in range(self.iterations):
+            self._iterate(root, view.sample(rng))
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return {kid.key: kid.visits for kid in root.kids}
+
+    def _iterate(self, root: _Node, state: State) -> None:
+        node = root
+        path: list[_Node] = []
+        alone = self.opponents == "heuristic"
+        while not state.is_over():
+            moves = state.legal_moves
+            if alone and state.turn != root.mover:
+                state = apply(state, heuristic_policy(state, moves))
+                continue
+            keys = [_key(m) for m in moves]
+            by = {kid.key: kid for kid in node.kids}
+            kids = [by.get(k) for k in keys]
+            fresh = -1
+            for i, kid in enumerate(kids):
+                if kid is None:
+                    if fresh < 0:
+                        fresh = i
+                else:
+                    kid.avail += 1
+            if fresh >= 0:
+                pick = fresh
+                choice = heuristic_policy(state, moves)
+                if isinstance(choice, Play):
+                    i = moves.index(choice)
+                    if kids[i] is None:
+                        pick = i
+                child = _Node(keys[pick], state.turn)
+                node.kids.append(child)
+                path.append(child)
+                state = apply(state, moves[pick])
+                break
+            best: _Node | None = None
+            best_u = -1e300
+            best_i = 0
+            for i, kid in enumerate(kids):
+                assert kid is not None
+                u = kid.wins / kid.visits + self.explore * math.sqrt(
+                    math.log(kid.avail) / kid.visits
+                )
+                if u > best_u:
+                    best, best_u, best_i = kid, u, i
+            assert best is not None
+            path.append(best)
+            node = best
+            state = apply(state, moves[best_i])
+        end = playout(state, policy=heuristic_policy)
+        pens = end.penalties()
+        root.visits += 1
+        for kid in path:
+            kid.visits += 1
+            kid.wins += _reward(pens, kid.mover, self.scale)
+
+
+def _most(legal: LegalMoves, visits: dict[tuple[int, int], int]) -> Move:
+    """The legal move visited most (the first listed among equals)."""
+    best, most = legal[0], -1
+    for m in legal:
+        n = visits.get(_key(m), 0)
+        if n > most:
+            best, most = m, n
+    return best
+
+
+class _Compiled:
+    """The compiled search of one decision (:mod:`chickenfoot._jit.ismcts`)."""
+
+    def __init__(self, view: View, legal: LegalMoves, agent: ISMCTSAgent) -> None:
+        if not _WARM:  # the kernel's first call compiles it (or loads it from numba's cache)
+            _WARM.append(True)
+            warm = deal(Rules(), 0).view(0)
+            _Compiled(warm, warm.legal_moves, agent).search(random.Random(0), 1, None)
+        self.rollouts = Rollouts(view.rules, legal, "heuristic", view.seat)
+        self.sampler = Sampler(view, self.rollouts)
+        self.agent = agent
+        self.kernel: Any = importlib.import_module("chickenfoot._jit.ismcts")
+        self.np: Any = importlib.import_module("numpy")
+        self.size = 0
+        self.tree: tuple[Any, ...] = ()
+        self.wins: Any = None
+        self.used: Any = self.np.zeros(1, dtype=self.np.int64)
+        self._grow(_GROW)
+        tree: Any = self.tree
+        tk, ta, tm, tn, tv, tf, tl, ts = tree
+        tk[0], ta[0], tm[0], tn[0], tv[0], tf[0], tl[0], ts[0] = 0, 0, view.seat, 0, 1, -1, -1, -1
+        self.used[0] = 1
+
+    def _grow(self, room: int) -> None:
+        np = self.np
+        size = max(self.size * 2, self.size + room)
+        grown = []
+        for old in self.tree or [None] * 8:
+            new = np.empty(size, dtype=np.int64)
+            if old is not None:
+                new[: self.size] = old
+            grown.append(new)
+        wins = np.empty(size, dtype=np.float64)
+        if self.wins is not None:
+            wins[: self.size] = self.wins
+        self.tree, self.wins, self.size = tuple(grown), wins, size
+
+    def _run(self, count: int) -> None:
+        if int(self.used[0]) + count > self.size:
+            self._grow(count)
+        s, r = self.sampler, self.rollouts
+        ok = self.kernel.iterations(
+            s.pr, s.mt, s.pos, count, s.bits, s.sc, (r.px, r.py, r.val, r.withw), r.cf,
+            s.hand, self.tree, self.wins, self.used, float(self.agent.explore),
+            float(self.agent.scale), self.agent.opponents == "heuristic",
+        )  # fmt: skip
+        if not ok:  # pragma: no cover - assign never fails once the problem is built
+            raise AssertionError("a compiled sample failed")
+
+    def search(
+        self, rng: random.Random, iterations: int, deadline: float | None
+    ) -> dict[tuple[int, int], int] | None:
+        """The root's children's visits (``None``: this view needs the pure sampler)."""
+        s = self.sampler
+        if not s.ok:
+            return None
+        s.start(rng)
+        try:
+            if deadline is None:
+                self._run(iterations)
+            else:
+                done, chunk = 0, 1
+                while done < iterations:
+                    count = min(chunk, iterations - done)
+                    began = time.perf_counter()
+                    self._run(count)
+                    done += count
+                    now = time.perf_counter()
+                    if now > deadline:
+                        break
+                    chunk = max(1, int(count * _CHUNK / max(now - began, 1e-9)))
+        finally:
+            s.finish(rng)
+        tk, ta, _, tn, _, tf, _, ts = self.tree
+        visits = {}
+        c = int(tf[0])
+        while c >= 0:
+            visits[(int(tk[c]), int(ta[c]))] = int(tn[c])
+            c = int(ts[c])
+        return visits

@@ -1,0 +1,124 @@
+"""The games of a ladder: which agents sit where on which deal, and one game played.
+
+A ladder of ``n`` agents at ``P`` seats plays tables of ``P`` agents: every combination of
+``P`` of them, in order (:func:`tables`); deal ``d`` is played by table ``d mod C`` (``C``
+combinations), under each of its seatings (:func:`seatings`): every rotation of the
+table, or every permutation. So every agent meets the same cards from every seat and the
+luck of the deal cancels (duplicate deals). Game ``(d, k)``, deal ``d`` under seating
+``k``, is dealt from ``random.Random(f"ladder:{seed}:{d}").getrandbits(53)`` (the same for
+every seating of the deal) and its agents draw from ``random.Random(f"ladder:{seed}:{d}:{k}")``:
+the games depend only on the rules, the agents and the seed, not on the executor.
+
+>>> tables(3, 2)
+[(0, 1), (0, 2), (1, 2)]
+>>> seatings((0, 1, 2), "rotations")
+[(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+>>> len(seatings((0, 1, 2), "permutations"))
+6
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Sequence
+from typing import Any, Final, NamedTuple
+
+from chickenfoot.agents import Agent, ask
+from chickenfoot.deal import deal
+from chickenfoot.match import Match
+from chickenfoot.rules import Rules
+from chickenfoot.specs import said
+from chickenfoot.state import apply
+
+__all__ = ["GAMES", "SEATINGS", "Game", "Task", "deal_seed", "play", "seatings", "tables"]
+
+GAMES: Final = ("round", "match")
+"""What one game of a ladder is: one round (the default) or a whole match."""
+SEATINGS: Final = ("auto", "rotations", "permutations")
+"""How a deal is seated: ``auto`` is every permutation when there are at most six
+(three seats or fewer), else every rotation."""
+_AFFORDABLE = 6
+
+
+def tables(agents: int, players: int) -> list[tuple[int, ...]]:
+    """Every combination of ``players`` agents (indices), in lexicographic order."""
+    return list(itertools.combinations(range(agents), players))
+
+
+def seatings(table: Sequence[int], how: str) -> list[tuple[int, ...]]:
+    """The seatings of a table: each a tuple of agent indices, seat by seat."""
+    p = len(table)
+    if how == "permutations" or (how == "auto" and math.factorial(p) <= _AFFORDABLE):
+        return [tuple(s) for s in itertools.permutations(table)]
+    return [tuple(table[(i + r) % p] for i in range(p)) for r in range(p)]
+
+
+def deal_seed(seed: int, deal_index: int) -> int:
+    """The seed deal ``deal_index`` of a ladder seeded ``seed`` is dealt from."""
+    return random.Random(f"ladder:{seed}:{deal_index}").getrandbits(53)
+
+
+class Task(NamedTuple):
+    """One game to play: deal ``deal`` under seating ``seating`` (its index) with
+    ``seats[i]`` (an agent index) at seat ``i``."""
+
+    deal: int
+    seating: int
+    seats: tuple[int, ...]
+
+
+class Game(NamedTuple):
+    """One game played: each seat's penalty (a match: its total) and the winning seats, or
+    the ``error`` that stopped it and the ``seat`` whose agent raised it."""
+
+    task: Task
+    penalties: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    error: str | None = None
+    seat: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game's line in a results file."""
+        d: dict[str, Any] = {
+            "deal": self.task.deal,
+            "seating": self.task.seating,
+            "seats": list(self.task.seats),
+        }
+        if self.error is None:
+            d["penalties"] = list(self.penalties)
+            d["winners"] = list(self.winners)
+        else:
+            d["error"] = self.error
+            d["seat"] = self.seat
+        return d
+
+
+def play(rules: Rules, agents: tuple[Agent, ...], game: str, seed: int, task: Task) -> Game:
+    """Play ``task`` (a top-level, picklable function for executors): ``agents`` are the
+    ladder's, indexed as ``task.seats`` names them. An agent that raises (an engine that
+    crashed, a move that is not legal) ends the game with its seat and the error."""
+    seated = [agents[i] for i in task.seats]
+    rng = random.Random(f"ladder:{seed}:{task.deal}:{task.seating}")
+    dealt = deal_seed(seed, task.deal)
+    seat = 0
+    try:
+        if game == "round":
+            state = deal(rules, dealt)
+            while not state.is_over():
+                seat = state.turn
+                state = apply(state, ask(seated[seat], state, rng))
+            pens = state.penalties()
+            low = min(pens)
+            return Game(task, pens, tuple(s for s, p in enumerate(pens) if p == low))
+        m = Match.start(rules, seed=dealt)
+        while m.round is not None:
+            seat = m.round.turn
+            m = m.apply(ask(seated[seat], m.round, rng))
+        result = m.result()
+        return Game(task, result.totals, tuple(result.winners))
+    except KeyboardInterrupt:
+        raise
+    except Exception as err:
+        return Game(task, error=said(err), seat=seat)

@@ -1,0 +1,83 @@
+"""ISMCTSAgent (chickenfoot.ismcts) in pure Python: legal, seeded, its spec forms and its
+errors. The compiled path's sameness is tests/test_ismcts_compiled.py (needs numba)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from chickenfoot import ISMCTSAgent, Rules, apply, deal, play_round
+from chickenfoot.agents import HeuristicAgent, SearchAgent
+from chickenfoot.errors import AgentError
+from chickenfoot.specs import SpecError, Trust, agent_of, parse_spec
+
+
+def test_it_plays_legal_moves_and_a_seed_fixes_the_round() -> None:
+    agents = [ISMCTSAgent(iterations=8, backend="python"), HeuristicAgent()] * 2
+    a = play_round(deal(Rules(), seed=3), agents, random.Random(5))
+    b = play_round(deal(Rules(), seed=3), agents, random.Random(5))
+    assert a.is_over() and a.history == b.history
+
+
+def test_a_forced_move_is_made_without_search() -> None:
+    s = deal(Rules(players=2), seed=1)
+    while len(s.legal_moves) != 1:
+        s = apply(s, s.legal_moves[0])
+    rng = random.Random(0)
+    before = rng.getstate()
+    v = s.view(s.turn)
+    assert ISMCTSAgent(backend="python").choose(v, v.legal_moves, rng) == v.legal_moves[0]
+    assert rng.getstate() == before
+
+
+def test_with_one_iteration_it_plays_the_heuristic_rollouts_first_choice() -> None:
+    # One iteration expands one root child: the heuristic's choice (the rollout policy's,
+    # which is HeuristicAgent's without its hurt term: none at the first move)
+    s = deal(Rules(), seed=2)
+    v = s.view(0)
+    got = ISMCTSAgent(iterations=1, backend="python").choose(v, v.legal_moves, random.Random(0))
+    assert got == HeuristicAgent().choose(v, v.legal_moves, random.Random(0))
+
+
+def test_the_spec_forms() -> None:
+    assert agent_of("ismcts", trust=Trust.data()) == ISMCTSAgent()
+    assert agent_of("ISMCTS:64", trust=Trust.data()) == ISMCTSAgent(iterations=64)
+    timed = agent_of("ismcts:50ms", trust=Trust.data())
+    assert isinstance(timed, ISMCTSAgent) and timed.time_limit == 0.05
+    search = agent_of("search:20ms", trust=Trust.data())
+    assert isinstance(search, SearchAgent)
+    assert (search.time_limit, search.rollout) == (0.02, "heuristic")
+    assert parse_spec("ismcts:50MS").name == "ismcts:50ms"
+    for bad, said in [
+        ("ismcts:0", "ismcts:N takes N from 1 to 100,000"),
+        ("ismcts:x", "ismcts:N takes N"),
+        ("ismcts:0ms", "ismcts:Nms takes N from 1 to 60,000"),
+        ("search:60001ms", "search:Nms takes N from 1 to 60,000"),
+    ]:
+        with pytest.raises(SpecError, match=said):
+            parse_spec(bad)
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"iterations": 0}, "iterations=0"),
+        ({"time_limit": 0}, "time_limit=0"),
+        ({"explore": -1}, "explore=-1"),
+        ({"scale": 0}, "scale=0"),
+        ({"backend": "gpu"}, "backend='gpu'"),
+    ],
+)
+def test_bad_settings(options: dict[str, object], said: str) -> None:
+    with pytest.raises(AgentError, match=said):
+        ISMCTSAgent(**options)  # type: ignore[arg-type]
+
+
+def test_bad_arguments_to_choose() -> None:
+    v = deal(Rules(), seed=2).view(0)
+    agent = ISMCTSAgent(iterations=2, backend="python")
+    with pytest.raises(ValueError, match="legal"):
+        agent.choose(v, [], random.Random(0))
+    with pytest.raises(ValueError):
+        agent.choose("view", v.legal_moves, random.Random(0))  # type: ignore[arg-type]
