@@ -195,10 +195,6 @@ def table_page() -> str:
     page = (STATIC / "table.html").read_text(encoding="utf-8")
     if "/static/table.js" not in page:
         raise SiteError("src/chickenfoot/server/static/table.html loads no table.js")
-    # The board pans inside its box when it is wider than the screen (a phone): a keyboard
-    # must reach it to scroll it (axe-core: scrollable-region-focusable). Until serve's
-    # page has this itself, the Play page's copy gets it.
-    page = page.replace('<div id="picture">', '<div id="picture" tabindex="0">')
     page = page.replace('"/static/', '"')
     page = page.replace('href="/"', 'href="../" target="_top"')
     if "</head>" not in page:

@@ -10,10 +10,9 @@ allows it. The forms, tried in this order:
 - a built-in name: ``random``, ``greedy``, ``heuristic``, ``search``, ``ismcts`` (any case);
 - a built-in name with an argument, ``NAME:ARG``, for the names of :data:`_WITH_ARGUMENT`:
   ``search:N``, a search of ``N`` iterations per decision, ``ismcts:N`` the same for the
-  information-set search (:class:`~chickenfoot.ismcts.ISMCTSAgent`), and ``search:Nms``,
-  ``ismcts:Nms``, ``N`` milliseconds a decision (the search with heuristic rollouts). A new form with a prefix of
-  its own (such as ``engine:COMMAND``) is one more entry there: its prefix is taken
-  before the module form is tried;
+  information-set search (:class:`~chickenfoot.ismcts.ISMCTSAgent`), ``search:Nms`` and
+  ``ismcts:Nms``, ``N`` milliseconds a decision (with heuristic rollouts). A new form
+  with a prefix of its own is one more entry there, taken before the module form;
 - ``engine:COMMAND``: a program speaking the engine protocol (docs: Engine protocol), run
   as :class:`~chickenfoot.engine.EngineAgent`; ``COMMAND`` is split into arguments as a
   shell would (:func:`shlex.split`), but no shell runs it;
@@ -50,6 +49,7 @@ chickenfoot.specs.SpecError: agent 'search:Bot': search:N takes N from 1 to 100,
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import re
@@ -103,9 +103,9 @@ MAX_SPEC = 200
 MAX_COMMAND = 2000
 """The longest ``COMMAND`` of ``engine:COMMAND`` (in characters)."""
 _MESSAGE = 200
+"""How much of an exception's message an error line quotes."""
 _UNBOUNDED = 1_000_000
 """The iterations of ``search:Nms`` and ``ismcts:Nms`` (both agents' most): the time bounds them."""
-"""How much of an exception's message an error line quotes."""
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _DOTTED = re.compile(rf"{_NAME}(\.{_NAME})*")
@@ -226,7 +226,7 @@ def _timed(spec: str, name: str, arg: str) -> AgentSpec:
     return AgentSpec(f"{name}:{n}ms", "timed", f"{name}:{n}")
 
 
-def _iterations(spec: str, name: str, arg: str) -> AgentSpec:
+def _iterations(spec: str, arg: str, *, name: str) -> AgentSpec:
     if arg.lower().endswith("ms"):
         return _timed(spec, name, arg.lower())
     n = int(arg) if _ITERATIONS.fullmatch(arg) else 0
@@ -236,14 +236,6 @@ def _iterations(spec: str, name: str, arg: str) -> AgentSpec:
             f"(iterations per decision; {name}:Nms: N milliseconds a decision)"
         )
     return AgentSpec(f"{name}:{n}", name, n)
-
-
-def _search(spec: str, arg: str) -> AgentSpec:
-    return _iterations(spec, "search", arg)
-
-
-def _ismcts(spec: str, arg: str) -> AgentSpec:
-    return _iterations(spec, "ismcts", arg)
 
 
 def _engine(spec: str, arg: str) -> AgentSpec:
@@ -267,8 +259,8 @@ def _policy(spec: str, arg: str) -> AgentSpec:
 
 
 _WITH_ARGUMENT: dict[str, Callable[[str, str], AgentSpec]] = {
-    "search": _search,
-    "ismcts": _ismcts,
+    "search": functools.partial(_iterations, name="search"),
+    "ismcts": functools.partial(_iterations, name="ismcts"),
     "engine": _engine,
     "policy": _policy,
 }

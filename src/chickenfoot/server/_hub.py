@@ -294,7 +294,7 @@ class Hub:
         table has caught up with the database then."""
         seat = table.turn
         assert seat is not None
-        row = MoveRow(table.id, table.n, seat, move.uci(), forced, seed=table.seed)
+        row = MoveRow(table.id, table.n, seat, move.notation(), forced, seed=table.seed)
         stored = await self.writer.write(row)
         if not stored:
             await self.catch_up(table)

@@ -43,7 +43,7 @@ class StoredTable(NamedTuple):
 
 class MoveRow(NamedTuple):
     """One move to store: move number ``idx`` (from 0) of table ``table_id``, played by
-    ``seat``, in the move's text (``Move.uci()``), and whether it was ``forced``.
+    ``seat``, in the move's text (``Move.notation()``), and whether it was ``forced``.
 
     ``seed``, when given, is the match the move belongs to: the move is stored only while
     the table's seed is still that one (not after another process's rematch)."""

@@ -210,7 +210,7 @@ class Table:
         seat = state.turn
         before = self.match.rounds_played
         self.match = self.match.apply(move)
-        self.moves.append((seat, move.uci(), forced))
+        self.moves.append((seat, move.notation(), forced))
         self.version += 1
         if self.match.rounds_played != before:
             end = self.match.last_round

@@ -113,7 +113,10 @@ function el(tag, text, cls) {
 function nameOf(m, s) { const seat = m && m.seats[s]; return seat ? seat.name : "seat " + s; }
 function youName(m, s) { const name = nameOf(m, s); return s === m.you && name !== "You" ? name + " (you)" : name; }
 // "seat 2 played 6-3@6-6" -> "Cleo played 6-3@6-6": the server's texts, with names.
-function named(m, text) { return String(text).replace(/\bseat (\d+)/g, (_, s) => nameOf(m, Number(s))); }
+function named(m, text) {
+  return String(text).replace(/\bseat (\d+)/g, (_, s) => nameOf(m, Number(s)))
+    .replace(/\bYou (wins|has|goes)\b/g, (_, verb) => "You " + {wins: "win", has: "have", goes: "go"}[verb]);
+}
 function tileOf(move) { return move.includes("@") ? move.split("@")[0] : null; }
 function describe(move) {
   if (move === "draw") return "drew a tile";
