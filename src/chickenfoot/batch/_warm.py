@@ -14,6 +14,7 @@ from __future__ import annotations
 import glob
 import logging
 import os
+import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -102,7 +103,7 @@ def compile_kernels(progress: Callable[[int, str, float], object] | None = None)
             _rollouts.load()
             s = cf.deal(cf.Rules(), seed=1)
             SearchAgent(iterations=2).choose(
-                s.view(s.turn), s.legal_moves, __import__("random").Random(0)
+                s.view(s.turn), s.legal_moves, random.Random(0)
             )
 
     work: tuple[Callable[[], None], ...] = (
