@@ -102,9 +102,7 @@ def compile_kernels(progress: Callable[[int, str, float], object] | None = None)
         if _rollouts.available():
             _rollouts.load()
             s = cf.deal(cf.Rules(), seed=1)
-            SearchAgent(iterations=2).choose(
-                s.view(s.turn), s.legal_moves, random.Random(0)
-            )
+            SearchAgent(iterations=2).choose(s.view(s.turn), s.legal_moves, random.Random(0))
 
     work: tuple[Callable[[], None], ...] = (
         lambda: engine_calls(cf.Rules()),
