@@ -217,6 +217,8 @@ def test_bad_options_are_refused(backend: str) -> None:
         ChickenFootEnv(reward="points")
     with pytest.raises(ArgumentError, match="autoreset_mode"):
         ChickenFootVectorEnv(2, autoreset_mode="Sometimes")
+    with pytest.raises(ArgumentError, match="autoreset_mode"):  # not a TypeError: unhashable
+        ChickenFootVectorEnv(2, autoreset_mode=["NextStep"])  # type: ignore[arg-type]
 
 
 # -- the vector environment ---------------------------------------------------------------------

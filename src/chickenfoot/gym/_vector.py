@@ -80,7 +80,8 @@ class ChickenFootVectorEnv(VectorEnv):
             raise checks.invalid("rules", rules, "must be a Rules object")
         self_play = checks.flag(self_play, "self_play")
         me = None if self_play else _seat(seat, rules.players)
-        mode = _MODES.get(getattr(autoreset_mode, "value", autoreset_mode))  # type: ignore[arg-type]
+        key = autoreset_mode.value if isinstance(autoreset_mode, AutoresetMode) else autoreset_mode
+        mode = _MODES.get(key) if isinstance(key, str) else None  # a list is no mode either
         if mode is None:
             raise checks.invalid(
                 "autoreset_mode", autoreset_mode, "must be 'NextStep', 'SameStep' or 'Disabled'"
