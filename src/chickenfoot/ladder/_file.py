@@ -55,17 +55,16 @@ def _differences(want: dict[str, Any], got: dict[str, Any]) -> list[str]:
 
 def _task(line: dict[str, Any], where: str, agents: int) -> Task:
     deal, seating, seats = line.get("deal"), line.get("seating"), line.get("seats")
-    ok = (
+    if not (
         type(deal) is int
         and type(seating) is int
         and deal >= 0
         and seating >= 0
         and isinstance(seats, list)
         and all(type(s) is int and 0 <= s < agents for s in seats)
-    )
-    if not ok:
+    ):
         raise LadderError(f"{where}: not a game of this ladder (deal, seating, seats)")
-    return Task(deal, seating, tuple(seats))  # type: ignore[arg-type]
+    return Task(deal, seating, tuple(seats))
 
 
 def _game(line: object, where: str, agents: int, players: int) -> Game:
@@ -78,16 +77,15 @@ def _game(line: object, where: str, agents: int, players: int) -> Game:
         seat = line.get("seat")
         return Game(task, error=str(line["error"])[:400], seat=seat if type(seat) is int else None)
     pens, winners = line.get("penalties"), line.get("winners")
-    ok = (
+    if not (
         isinstance(pens, list)
         and len(pens) == players
         and all(type(p) is int and 0 <= p < 1 << 31 for p in pens)
         and isinstance(winners, list)
         and all(type(w) is int and 0 <= w < players for w in winners)
-    )
-    if not ok:
+    ):
         raise LadderError(f"{where}: penalties and winners are not those of {players} seats")
-    return Game(task, tuple(pens), tuple(winners))  # type: ignore[arg-type]
+    return Game(task, tuple(pens), tuple(winners))
 
 
 class ResultsFile:
