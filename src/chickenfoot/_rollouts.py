@@ -34,7 +34,7 @@ import importlib
 import importlib.util
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from chickenfoot.errors import AgentError
@@ -54,6 +54,7 @@ __all__ = [
     "agrees",
     "available",
     "heuristic_policy",
+    "in_chunks",
     "load",
     "resolve",
     "score",
@@ -69,6 +70,29 @@ OBJECTIVES: Final = ("margin", "win")
 
 _MODULES: dict[str, Any] = {}
 _CHUNK: Final = 0.0005  # seconds of compiled iterations between two reads of the clock
+
+
+def in_chunks(
+    run: Callable[[int], object], iterations: int, deadline: float | None, seconds: float
+) -> None:
+    """Call ``run(count)`` until ``iterations`` are done or ``time.perf_counter()`` passes
+    ``deadline``: all at once without a deadline, else in chunks sized to take about
+    ``seconds`` each (compiled iterations are too quick to read the clock between)."""
+    if deadline is None:
+        run(iterations)
+        return
+    done, chunk = 0, 1
+    while done < iterations:
+        count = min(chunk, iterations - done)
+        began = time.perf_counter()
+        run(count)
+        done += count
+        now = time.perf_counter()
+        if now > deadline:
+            return
+        chunk = max(1, int(count * seconds / max(now - began, 1e-9)))
+
+
 _TABLES: dict[tuple[int, int], tuple[Any, ...]] = {}
 _FOUND: list[bool] = []
 _DOUBLES: Final = sum(1 << d for d in DOUBLE_ID)  # every double, as a mask of tile ids
@@ -254,20 +278,7 @@ class Rollouts:
             return
         sampler.start(rng)
         try:
-            if deadline is None:
-                sampler.iterate(iterations)
-            else:
-                # Chunks of about half a millisecond, the clock read between them.
-                done, chunk = 0, 1
-                while done < iterations:
-                    count = min(chunk, iterations - done)
-                    began = time.perf_counter()
-                    sampler.iterate(count)
-                    done += count
-                    now = time.perf_counter()
-                    if now > deadline:
-                        break
-                    chunk = max(1, int(count * _CHUNK / max(now - began, 1e-9)))
+            in_chunks(sampler.iterate, iterations, deadline, _CHUNK)
         finally:
             sampler.finish(rng)
 

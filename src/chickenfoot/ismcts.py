@@ -32,7 +32,15 @@ from typing import Any, Final
 import attrs
 
 from chickenfoot import _checks as checks
-from chickenfoot._rollouts import BACKENDS, Rollouts, Sampler, agrees, heuristic_policy, resolve
+from chickenfoot._rollouts import (
+    BACKENDS,
+    Rollouts,
+    Sampler,
+    agrees,
+    heuristic_policy,
+    in_chunks,
+    resolve,
+)
 from chickenfoot.deal import deal
 from chickenfoot.errors import AgentError
 from chickenfoot.moves import DRAW, Move, Play
@@ -287,19 +295,7 @@ class _Compiled:
             return None
         s.start(rng)
         try:
-            if deadline is None:
-                self._run(iterations)
-            else:
-                done, chunk = 0, 1
-                while done < iterations:
-                    count = min(chunk, iterations - done)
-                    began = time.perf_counter()
-                    self._run(count)
-                    done += count
-                    now = time.perf_counter()
-                    if now > deadline:
-                        break
-                    chunk = max(1, int(count * _CHUNK / max(now - began, 1e-9)))
+            in_chunks(self._run, iterations, deadline, _CHUNK)
         finally:
             s.finish(rng)
         tk, ta, _, tn, _, tf, _, ts = self.tree
