@@ -66,6 +66,8 @@ def test_the_spec_forms() -> None:
         ({"time_limit": 0}, "time_limit=0"),
         ({"explore": -1}, "explore=-1"),
         ({"scale": 0}, "scale=0"),
+        ({"opponents": "all"}, "opponents='all'"),
+        ({"against": "worst"}, "against='worst'"),
         ({"backend": "gpu"}, "backend='gpu'"),
     ],
 )

@@ -24,8 +24,16 @@ RULES = [
 ]
 
 
+SETTINGS = [
+    {},  # the defaults: the others play the rollout policy, rewards against the best
+    {"opponents": "tree", "against": "mean"},
+    {"opponents": "tree", "against": "best"},
+]
+
+
+@pytest.mark.parametrize("options", SETTINGS, ids=lambda o: "-".join(o.values()) or "default")
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p-{r.draw}-{r.centre}")
-def test_the_compiled_search_is_the_pure_one(rules: Rules) -> None:
+def test_the_compiled_search_is_the_pure_one(rules: Rules, options: dict[str, str]) -> None:
     s = deal(rules, seed=rules.players)
     rng = random.Random(rules.players)
     checked = 0
@@ -34,14 +42,14 @@ def test_the_compiled_search_is_the_pure_one(rules: Rules) -> None:
         legal = s.legal_moves
         if len(legal) > 1 and ply % 4 == 1:
             v = s.view(s.turn)
-            pure = ISMCTSAgent(iterations=24, backend="python")
+            pure = ISMCTSAgent(iterations=24, backend="python", **options)
             a, b = random.Random(ply), random.Random(ply)
             visits_pure = pure._search(v, legal, a, None)
             visits_jit = _Compiled(v, legal, pure).search(b, 24, None)
             assert visits_jit == visits_pure
             assert a.getstate() == b.getstate()
             c, d = random.Random(ply), random.Random(ply)
-            assert ISMCTSAgent(iterations=24, backend="numba").choose(v, legal, c) == (
+            assert ISMCTSAgent(iterations=24, backend="numba", **options).choose(v, legal, c) == (
                 pure.choose(v, legal, d)
             )
             checked += 1
@@ -66,3 +74,15 @@ def test_a_time_limit_stops_the_search(backend: str) -> None:
     v = deal(Rules(), seed=2).view(0)
     agent = ISMCTSAgent(iterations=1_000_000, time_limit=0.02, backend=backend)
     assert agent.choose(v, v.legal_moves, random.Random(0)) in v.legal_moves
+
+
+@pytest.mark.parametrize(("opponents", "others_in_tree"), [("heuristic", False), ("tree", True)])
+def test_only_its_own_moves_branch_when_the_others_play_the_heuristic(
+    opponents: str, others_in_tree: bool
+) -> None:
+    s = deal(Rules(), seed=4)
+    v = s.view(s.turn)
+    compiled = _Compiled(v, v.legal_moves, ISMCTSAgent(opponents=opponents))
+    assert compiled.search(random.Random(2), 400, None) is not None
+    movers = {int(m) for m in compiled.tree[2][1 : int(compiled.used[0])]}
+    assert (movers != {v.seat}) is others_in_tree

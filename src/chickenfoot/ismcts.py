@@ -1,14 +1,16 @@
 """Information-set Monte Carlo tree search, a built-in player (docs: Strength).
 
 :class:`ISMCTSAgent` is single-observer IS-MCTS (Cowling, Powley and Whitehouse, 2012):
-one tree for its seat, whose nodes are sequences of moves (everyone's) from the decision.
+one tree for its seat, whose nodes are sequences of moves from the decision: its own
+(by default the other seats play the heuristic rollout policy in between), or everyone's.
 Each iteration deals the unseen tiles afresh, consistently with the history
 (:meth:`View.sample <chickenfoot.View.sample>`), walks down the tree among the moves legal
 in that deal (UCB over the children, counting each child's availability), adds one node
 (the heuristic's choice first) and finishes the round with the heuristic rollout (every
 seat plays as a :class:`~chickenfoot.HeuristicAgent` would, without its ``hurt`` term);
-each node on the walk is credited with the reward of the seat that made its move. It
-plays the move of its seat visited most. The kernel :mod:`chickenfoot._jit.ismcts` runs
+each node on the walk is credited with the reward of the seat that made its move: how
+much lower its penalty was than the lowest of the others' (by default: winning the round
+is what counts), or than their mean. It plays the move of its seat visited most. The kernel :mod:`chickenfoot._jit.ismcts` runs
 the same search compiled (the ``fast`` extra); both make the same choices for the same
 generator and leave it in the same state.
 
@@ -16,8 +18,9 @@ generator and leave it in the same state.
 >>> from chickenfoot import Rules, deal
 >>> v = deal(Rules(), seed=2).view(0)
 >>> agent = ISMCTSAgent(iterations=50, backend="python")
->>> str(agent.choose(v, v.legal_moves, random.Random(0)))
-'9-7@9-9'
+>>> m = agent.choose(v, v.legal_moves, random.Random(0))
+>>> m in v.legal_moves, m == agent.choose(v, v.legal_moves, random.Random(0))   # seeded
+(True, True)
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ MAX_ITERATIONS: Final = 1_000_000
 _CHUNK: Final = 0.002  # seconds of compiled iterations between two reads of the clock
 OPPONENTS: Final = ("tree", "heuristic")
 """The values of ``ISMCTSAgent(opponents=...)``."""
+AGAINST: Final = ("best", "mean")
+"""The values of ``ISMCTSAgent(against=...)``."""
 _WARM: list[bool] = []
 _GROW: Final = 4096  # nodes added to a compiled tree's arrays at a time
 
@@ -76,12 +81,22 @@ def _check_choice(view: object, legal: object, rng: object) -> None:
     checks.random_generator(rng)
 
 
-def _reward(pens: Sequence[int], seat: int, scale: float) -> float:
-    """``0.5 - 0.5 d / (|d| + scale)``, ``d`` the seat's penalty minus the others' mean:
-    in (0, 1), above one half for a seat that did better than the others."""
+def _reward(pens: Sequence[int], seat: int, scale: float, best: bool) -> float:
+    """``0.5 - 0.5 d / (|d| + scale)``, ``d`` the seat's penalty minus the lowest of the
+    others' (``best``) or minus their mean: in (0, 1), above one half for a seat that did
+    better than the best of the others (won the round alone), or than their mean.
+
+    >>> round(_reward([10, 5, 20, 30], 0, 10.0, True), 3)   # beat the mean, not seat 1
+    0.333
+    >>> round(_reward([10, 5, 20, 30], 0, 10.0, False), 3)
+    0.727
+    """
     own = pens[seat]
     total = sum(pens)
-    d = float(own) - float(total - own) / float(len(pens) - 1)
+    if best:
+        d = float(own - min(p for s, p in enumerate(pens) if s != seat))
+    else:
+        d = float(own) - float(total - own) / float(len(pens) - 1)
     return 0.5 - 0.5 * d / (abs(d) + scale)
 
 
@@ -104,11 +119,13 @@ class ISMCTSAgent:
     ``iterations`` (1 to 1,000,000) a decision; with ``time_limit`` (seconds, above 0) it
     stops early when the time is up (then a seed no longer fixes the game). ``explore``
     is the UCB constant, ``scale`` the penalty margin at which a round's reward is 3/4 (or
-    1/4). ``opponents``: ``"tree"`` (the default: every seat's moves are nodes of the
-    tree, chosen by UCB for the seat that makes them) or ``"heuristic"`` (the other seats
-    play the rollout policy, and only this seat's moves branch). ``backend``: ``"numba"``
-    compiled, ``"python"``, or ``"auto"`` (compiled when numba can be imported); both make
-    the same choices.
+    1/4). ``opponents``: ``"heuristic"`` (the default: the other seats play the rollout
+    policy, and only this seat's moves branch) or ``"tree"`` (every seat's moves are nodes
+    of the tree, chosen by UCB for the seat that makes them). ``against``: a seat's
+    penalty is measured against ``"best"`` (the default: the lowest of the others', so
+    that a reward above one half is a round won) or ``"mean"`` (the others' mean).
+    ``backend``: ``"numba"`` compiled, ``"python"``, or ``"auto"`` (compiled when numba
+    can be imported); both make the same choices.
 
     >>> ISMCTSAgent(iterations=0)
     Traceback (most recent call last):
@@ -120,7 +137,8 @@ class ISMCTSAgent:
     time_limit: float | None = attrs.field(default=None)
     explore: float = attrs.field(default=0.3)
     scale: float = attrs.field(default=10.0)
-    opponents: str = attrs.field(default="tree")
+    opponents: str = attrs.field(default="heuristic")
+    against: str = attrs.field(default="best")
     backend: str = attrs.field(default="auto")
 
     @iterations.validator
@@ -143,6 +161,10 @@ class ISMCTSAgent:
     @opponents.validator
     def _check_opponents(self, attribute: attrs.Attribute[str], value: object) -> None:
         checks.choice(value, "opponents", OPPONENTS, error=AgentError)
+
+    @against.validator
+    def _check_against(self, attribute: attrs.Attribute[str], value: object) -> None:
+        checks.choice(value, "against", AGAINST, error=AgentError)
 
     @backend.validator
     def _check_backend(self, attribute: attrs.Attribute[str], value: object) -> None:
@@ -224,7 +246,7 @@ class ISMCTSAgent:
         root.visits += 1
         for kid in path:
             kid.visits += 1
-            kid.wins += _reward(pens, kid.mover, self.scale)
+            kid.wins += _reward(pens, kid.mover, self.scale, self.against == "best")
 
 
 def _most(legal: LegalMoves, visits: dict[tuple[int, int], int]) -> Move:
@@ -282,6 +304,7 @@ class _Compiled:
             s.pr, s.mt, s.pos, count, s.bits, s.sc, (r.px, r.py, r.val, r.withw), r.cf,
             s.hand, self.tree, self.wins, self.used, float(self.agent.explore),
             float(self.agent.scale), self.agent.opponents == "heuristic",
+            self.agent.against == "best",
         )  # fmt: skip
         if not ok:  # pragma: no cover - assign never fails once the problem is built
             raise AssertionError("a compiled sample failed")

@@ -17,7 +17,8 @@ pure Python and the typed boundary; the two make the same choices. At a node:
 
 Every node on the walk then gains one visit and, in ``w``, the reward of the seat that
 made its move: ``0.5 - 0.5 * d / (|d| + scale)``, ``d`` the seat's penalty minus the
-others' mean.
+lowest of the others' (``best_of``) or minus their mean. With ``alone`` the other seats
+play the heuristic outside the tree.
 
 The tree (caller's arrays, node 0 the root): ``tk``, ``ta`` the move (tile, anchor; -1 -1 a
 draw, -2 -1 a pass), ``tm`` the seat that made it, ``tn`` visits, ``tv`` availability, ``tw``
@@ -93,7 +94,7 @@ def make(st, hw, ew, mw, bone, nb, withw, px, py, cf, t, a):
 
 @njit(cache=True)
 def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, explore, scale,
-               alone):  # fmt: skip
+               alone, best_of):  # fmt: skip
     """``count`` iterations (module docstring) from the caller's generator state."""
     tiles, foff, fsl, cap, owner, base, force, played, toff, misc = pr
     px, py, val, withw = tabs
@@ -225,7 +226,14 @@ def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, exp
         for j in range(depth):
             c = path[j]
             own = pens[tm[c]]
-            d = np.float64(own) - np.float64(total - own) / np.float64(p_ - 1)
+            if best_of:
+                low = np.int64(-1)
+                for s in range(p_):
+                    if s != tm[c] and (low < 0 or pens[s] < low):
+                        low = pens[s]
+                d = np.float64(own - low)
+            else:
+                d = np.float64(own) - np.float64(total - own) / np.float64(p_ - 1)
             tn[c] += 1
             tw[c] += 0.5 - 0.5 * d / (abs(d) + scale)
     return True
