@@ -28,6 +28,7 @@ SETTINGS = [
     {},  # the defaults: the others play the rollout policy, rewards against the best
     {"opponents": "tree", "against": "mean"},
     {"opponents": "tree", "against": "best"},
+    {"against": "each"},
 ]
 
 

@@ -59,7 +59,7 @@ MAX_ITERATIONS: Final = 1_000_000
 _CHUNK: Final = 0.002  # seconds of compiled iterations between two reads of the clock
 OPPONENTS: Final = ("tree", "heuristic")
 """The values of ``ISMCTSAgent(opponents=...)``."""
-AGAINST: Final = ("best", "mean")
+AGAINST: Final = ("best", "mean", "each")
 """The values of ``ISMCTSAgent(against=...)``."""
 _WARM: list[bool] = []
 _GROW: Final = 4096  # nodes added to a compiled tree's arrays at a time
@@ -81,22 +81,29 @@ def _check_choice(view: object, legal: object, rng: object) -> None:
     checks.random_generator(rng)
 
 
-def _reward(pens: Sequence[int], seat: int, scale: float, best: bool) -> float:
-    """``0.5 - 0.5 d / (|d| + scale)``, ``d`` the seat's penalty minus the lowest of the
-    others' (``best``) or minus their mean: in (0, 1), above one half for a seat that did
-    better than the best of the others (won the round alone), or than their mean.
+def _reward(pens: Sequence[int], seat: int, scale: float, against: str) -> float:
+    """The reward of ``seat`` for a round that ended with penalties ``pens``, in [0, 1].
 
-    >>> round(_reward([10, 5, 20, 30], 0, 10.0, True), 3)   # beat the mean, not seat 1
-    0.333
-    >>> round(_reward([10, 5, 20, 30], 0, 10.0, False), 3)
-    0.727
+    ``"best"`` and ``"mean"``: ``0.5 - 0.5 d / (|d| + scale)``, ``d`` the seat's penalty
+    minus the lowest of the others' or minus their mean (above one half: the seat won the
+    round alone, or did better than the others' mean); ``"each"``: the share of the others
+    whose penalty was higher, a tie counting half.
+
+    >>> pens = [10, 5, 20, 30]   # seat 0 beat the mean and two seats, not seat 1
+    >>> [round(_reward(pens, 0, 10.0, a), 3) for a in ("best", "mean", "each")]
+    [0.333, 0.727, 0.667]
     """
     own = pens[seat]
-    total = sum(pens)
-    if best:
+    if against == "each":
+        beaten = 0.0
+        for s, pen in enumerate(pens):
+            if s != seat:
+                beaten += 1.0 if pen > own else 0.5 if pen == own else 0.0
+        return beaten / float(len(pens) - 1)
+    if against == "best":
         d = float(own - min(p for s, p in enumerate(pens) if s != seat))
     else:
-        d = float(own) - float(total - own) / float(len(pens) - 1)
+        d = float(own) - float(sum(pens) - own) / float(len(pens) - 1)
     return 0.5 - 0.5 * d / (abs(d) + scale)
 
 
@@ -123,7 +130,8 @@ class ISMCTSAgent:
     policy, and only this seat's moves branch) or ``"tree"`` (every seat's moves are nodes
     of the tree, chosen by UCB for the seat that makes them). ``against``: a seat's
     penalty is measured against ``"best"`` (the default: the lowest of the others', so
-    that a reward above one half is a round won) or ``"mean"`` (the others' mean).
+    that a reward above one half is a round won), ``"mean"`` (the others' mean) or
+    ``"each"`` (the reward is the share of the other seats it beat).
     ``backend``: ``"numba"`` compiled, ``"python"``, or ``"auto"`` (compiled when numba
     can be imported); both make the same choices.
 
@@ -246,7 +254,7 @@ class ISMCTSAgent:
         root.visits += 1
         for kid in path:
             kid.visits += 1
-            kid.wins += _reward(pens, kid.mover, self.scale, self.against == "best")
+            kid.wins += _reward(pens, kid.mover, self.scale, self.against)
 
 
 def _most(legal: LegalMoves, visits: dict[tuple[int, int], int]) -> Move:
@@ -304,7 +312,7 @@ class _Compiled:
             s.pr, s.mt, s.pos, count, s.bits, s.sc, (r.px, r.py, r.val, r.withw), r.cf,
             s.hand, self.tree, self.wins, self.used, float(self.agent.explore),
             float(self.agent.scale), self.agent.opponents == "heuristic",
-            self.agent.against == "best",
+            AGAINST.index(self.agent.against),
         )  # fmt: skip
         if not ok:  # pragma: no cover - assign never fails once the problem is built
             raise AssertionError("a compiled sample failed")

@@ -16,8 +16,9 @@ pure Python and the typed boundary; the two make the same choices. At a node:
   equals) is taken.
 
 Every node on the walk then gains one visit and, in ``w``, the reward of the seat that
-made its move: ``0.5 - 0.5 * d / (|d| + scale)``, ``d`` the seat's penalty minus the
-lowest of the others' (``best_of``) or minus their mean. With ``alone`` the other seats
+made its move: by ``against``, 0: ``0.5 - 0.5 * d / (|d| + scale)``, ``d`` the seat's
+penalty minus the lowest of the others'; 1: the same, ``d`` minus their mean; 2: the share
+of the others whose penalty was higher (a tie counts half). With ``alone`` the other seats
 play the heuristic outside the tree.
 
 The tree (caller's arrays, node 0 the root): ``tk``, ``ta`` the move (tile, anchor; -1 -1 a
@@ -94,7 +95,7 @@ def make(st, hw, ew, mw, bone, nb, withw, px, py, cf, t, a):
 
 @njit(cache=True)
 def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, explore, scale,
-               alone, best_of):  # fmt: skip
+               alone, against):  # fmt: skip
     """``count`` iterations (module docstring) from the caller's generator state."""
     tiles, foff, fsl, cap, owner, base, force, played, toff, misc = pr
     px, py, val, withw = tabs
@@ -225,8 +226,16 @@ def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, exp
         tn[0] += 1
         for j in range(depth):
             c = path[j]
+            tn[c] += 1
             own = pens[tm[c]]
-            if best_of:
+            if against == 2:  # each: the share of the others it beat, a tie half
+                beaten = 0.0
+                for s in range(p_):
+                    if s != tm[c]:
+                        beaten += 1.0 if pens[s] > own else 0.5 if pens[s] == own else 0.0
+                tw[c] += beaten / np.float64(p_ - 1)
+                continue
+            if against == 0:
                 low = np.int64(-1)
                 for s in range(p_):
                     if s != tm[c] and (low < 0 or pens[s] < low):
@@ -234,6 +243,5 @@ def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, exp
                 d = np.float64(own - low)
             else:
                 d = np.float64(own) - np.float64(total - own) / np.float64(p_ - 1)
-            tn[c] += 1
             tw[c] += 0.5 - 0.5 * d / (abs(d) + scale)
     return True
