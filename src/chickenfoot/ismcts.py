@@ -10,9 +10,10 @@ in that deal (UCB over the children, counting each child's availability), adds o
 seat plays as a :class:`~chickenfoot.HeuristicAgent` would, without its ``hurt`` term);
 each node on the walk is credited with the reward of the seat that made its move: how
 much lower its penalty was than the lowest of the others' (by default: winning the round
-is what counts), or than their mean. It plays the move of its seat visited most. The kernel :mod:`chickenfoot._jit.ismcts` runs
-the same search compiled (the ``fast`` extra); both make the same choices for the same
-generator and leave it in the same state.
+is what counts), or than their mean, or the share of the others it beat. It plays the
+move of its seat visited most. The kernel :mod:`chickenfoot._jit.ismcts` runs the same
+search compiled (the ``fast`` extra); both make the same choices for the same generator
+and leave it in the same state.
 
 >>> import random
 >>> from chickenfoot import Rules, deal
