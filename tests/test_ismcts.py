@@ -10,6 +10,7 @@ import pytest
 from chickenfoot import ISMCTSAgent, Rules, apply, deal, play_round
 from chickenfoot.agents import HeuristicAgent, SearchAgent
 from chickenfoot.errors import AgentError
+from chickenfoot.ismcts import _key
 from chickenfoot.specs import SpecError, Trust, agent_of, parse_spec
 
 
@@ -32,12 +33,32 @@ def test_a_forced_move_is_made_without_search() -> None:
 
 
 def test_with_one_iteration_it_plays_the_heuristic_rollouts_first_choice() -> None:
-    # One iteration expands one root child: the heuristic's choice (the rollout policy's,
-    # which is HeuristicAgent's without its hurt term: none at the first move)
+    # With UCB at the root one iteration expands one root child: the heuristic's choice
+    # (the rollout policy's, which is HeuristicAgent's without its hurt term: none at the
+    # first move)
     s = deal(Rules(), seed=2)
     v = s.view(0)
-    got = ISMCTSAgent(iterations=1, backend="python").choose(v, v.legal_moves, random.Random(0))
+    agent = ISMCTSAgent(iterations=1, root="ucb", backend="python")
+    got = agent.choose(v, v.legal_moves, random.Random(0))
     assert got == HeuristicAgent().choose(v, v.legal_moves, random.Random(0))
+
+
+def test_common_deals_play_the_best_mean_over_the_same_deals() -> None:
+    s = deal(Rules(), seed=2)
+    v = s.view(0)
+    legal = v.legal_moves
+    agent = ISMCTSAgent(iterations=3 * len(legal), backend="python")
+    rng = random.Random(4)
+    means = agent._search(v, legal, rng, None)
+    assert set(means) == {_key(m) for m in legal}
+    best = max(means.values())
+    expected = next(m for m in legal if means[_key(m)] == best)  # the first among equals
+    assert agent.choose(v, legal, random.Random(4)) == expected
+    # three deals drawn, whatever the number of moves: each serves every move
+    three = random.Random(4)
+    for _ in range(3):
+        v.sample(three)
+    assert rng.getstate() == three.getstate()
 
 
 def test_the_spec_forms() -> None:
@@ -68,6 +89,7 @@ def test_the_spec_forms() -> None:
         ({"scale": 0}, "scale=0"),
         ({"opponents": "all"}, "opponents='all'"),
         ({"against": "worst"}, "against='worst'"),
+        ({"root": "leaf"}, "root='leaf'"),
         ({"backend": "gpu"}, "backend='gpu'"),
     ],
 )

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from chickenfoot import ISMCTSAgent, Rules, apply, deal
-from chickenfoot.ismcts import _Compiled
+from chickenfoot.ismcts import _Compiled, _key
 
 # (without numba this file fails: the tests session leaves it out then, as it does
 # tests/test_search_compiled.py; the fast session runs it)
@@ -25,8 +25,10 @@ RULES = [
 
 
 SETTINGS = [
-    {},  # the defaults: the others play the rollout policy, rewards against the best
-    {"opponents": "tree", "against": "mean"},
+    {},  # the defaults: common deals at the root, the others play the rollout policy,
+    # rewards against the best
+    {"root": "ucb"},
+    {"root": "ucb", "opponents": "tree", "against": "mean"},
     {"opponents": "tree", "against": "best"},
     {"against": "each"},
 ]
@@ -63,11 +65,34 @@ def test_the_tree_grows_past_its_first_arrays() -> None:
     s = deal(Rules(players=2), seed=5)
     v = s.view(s.turn)
     legal = v.legal_moves
-    agent = ISMCTSAgent(iterations=5000, backend="python")
+    agent = ISMCTSAgent(iterations=5000, root="ucb", backend="python")
     compiled = _Compiled(v, legal, agent)
     visits = compiled.search(random.Random(1), 5000, None)
     assert visits is not None and sum(visits.values()) == 5000
     assert compiled.size > 4096 and int(compiled.used[0]) == 5001
+
+
+def test_common_deals_try_every_root_move_equally_often() -> None:
+    s = deal(Rules(players=2), seed=5)
+    v = s.view(s.turn)
+    legal = v.legal_moves
+    k = len(legal)
+    assert k > 1
+    compiled = _Compiled(v, legal, ISMCTSAgent(iterations=5000, backend="python"))
+    means = compiled.search(random.Random(1), 5000, None)
+    assert means is not None and len(means) == k
+    assert all(0.0 <= m <= 1.0 for m in means.values())
+    tk, ta, _, tn, _, tf, _, ts = compiled.tree
+    kids, c = [], int(tf[0])
+    while c >= 0:
+        kids.append(c)
+        c = int(ts[c])
+    deals = 5000 // k
+    assert [int(tn[c]) for c in kids] == [deals] * k  # one walk below each move a deal
+    assert [(int(tk[c]), int(ta[c])) for c in kids] == [_key(m) for m in legal]
+    assert int(tn[0]) == deals * k
+    # each walk adds at most one node below the root's k children
+    assert compiled.size > 4096 and k < int(compiled.used[0]) <= 1 + k + deals * k
 
 
 @pytest.mark.parametrize("backend", ["numba", "python"])

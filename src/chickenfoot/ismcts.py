@@ -10,10 +10,15 @@ in that deal (UCB over the children, counting each child's availability), adds o
 seat plays as a :class:`~chickenfoot.HeuristicAgent` would, without its ``hurt`` term);
 each node on the walk is credited with the reward of the seat that made its move: how
 much lower its penalty was than the lowest of the others' (by default: winning the round
-is what counts), or than their mean, or the share of the others it beat. It plays the
-move of its seat visited most. The kernel :mod:`chickenfoot._jit.ismcts` runs the same
-search compiled (the ``fast`` extra); both make the same choices for the same generator
-and leave it in the same state.
+is what counts), or than their mean, or the share of the others it beat.
+
+By default (``root="common"``) every move of the root is tried on every deal, each with
+its own walk below it, and the move whose rounds ended best on average is played: the
+moves are compared on common deals, and one deal serves as many iterations as the root
+has moves (dealing costs more than a rollout). With ``root="ucb"`` each iteration takes
+its own deal and UCB picks the root's move too; the move visited most is played. The
+kernel :mod:`chickenfoot._jit.ismcts` runs the same search compiled (the ``fast`` extra);
+both make the same choices for the same generator and leave it in the same state.
 
 >>> import random
 >>> from chickenfoot import Rules, deal
@@ -62,6 +67,8 @@ OPPONENTS: Final = ("tree", "heuristic")
 """The values of ``ISMCTSAgent(opponents=...)``."""
 AGAINST: Final = ("best", "mean", "each")
 """The values of ``ISMCTSAgent(against=...)``."""
+ROOTS: Final = ("common", "ucb")
+"""The values of ``ISMCTSAgent(root=...)``."""
 _WARM: list[bool] = []
 _GROW: Final = 4096  # nodes added to a compiled tree's arrays at a time
 
@@ -132,7 +139,11 @@ class ISMCTSAgent:
     of the tree, chosen by UCB for the seat that makes them). ``against``: a seat's
     penalty is measured against ``"best"`` (the default: the lowest of the others', so
     that a reward above one half is a round won), ``"mean"`` (the others' mean) or
-    ``"each"`` (the reward is the share of the other seats it beat).
+    ``"each"`` (the reward is the share of the other seats it beat). ``root``:
+    ``"common"`` (the default: each deal is tried with every move of the root, so that a
+    decision of ``iterations`` iterations deals ``iterations // len(legal)`` times, at
+    least once, and the best mean is played) or ``"ucb"`` (a deal an iteration, UCB at
+    the root too, the most visited move played).
     ``backend``: ``"numba"`` compiled, ``"python"``, or ``"auto"`` (compiled when numba
     can be imported); both make the same choices.
 
@@ -149,6 +160,7 @@ class ISMCTSAgent:
     opponents: str = attrs.field(default="heuristic")
     against: str = attrs.field(default="best")
     backend: str = attrs.field(default="auto")
+    root: str = attrs.field(default="common")
 
     @iterations.validator
     def _check_iterations(self, attribute: attrs.Attribute[int], value: int) -> None:
@@ -175,6 +187,10 @@ class ISMCTSAgent:
     def _check_against(self, attribute: attrs.Attribute[str], value: object) -> None:
         checks.choice(value, "against", AGAINST, error=AgentError)
 
+    @root.validator
+    def _check_root(self, attribute: attrs.Attribute[str], value: object) -> None:
+        checks.choice(value, "root", ROOTS, error=AgentError)
+
     @backend.validator
     def _check_backend(self, attribute: attrs.Attribute[str], value: object) -> None:
         resolve(checks.choice(value, "backend", BACKENDS, error=AgentError))
@@ -196,18 +212,30 @@ class ISMCTSAgent:
 
     def _search(
         self, view: View, legal: LegalMoves, rng: random.Random, deadline: float | None
-    ) -> dict[tuple[int, int], int]:
-        """The pure search: the root's children's visits, by move."""
+    ) -> dict[tuple[int, int], float]:
+        """The pure search: the root's children's visits (with ``common``: their mean
+        rewards), by move."""
         root = _Node((0, 0), view.seat)
+        if self.root == "common":
+            root.kids = [_Node(_key(m), view.seat) for m in legal]
+            for _ in range(_deals(self.iterations, len(legal))):
+                state = view.sample(rng)
+                for kid, m in zip(root.kids, legal, strict=True):
+                    self._iterate(root, apply(state, m), kid)
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            return {kid.key: kid.wins / kid.visits for kid in root.kids}
         for _ in range(self.iterations):
             self._iterate(root, view.sample(rng))
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return {kid.key: kid.visits for kid in root.kids}
 
-    def _iterate(self, root: _Node, state: State) -> None:
-        node = root
-        path: list[_Node] = []
+    def _iterate(self, root: _Node, state: State, first: _Node | None = None) -> None:
+        """One walk from ``root`` (or from its child ``first``, whose move ``state``
+        follows), one node added, a rollout, and the rewards credited."""
+        node = root if first is None else first
+        path: list[_Node] = [] if first is None else [first]
         alone = self.opponents == "heuristic"
         while not state.is_over():
             moves = state.legal_moves
@@ -258,11 +286,22 @@ class ISMCTSAgent:
             kid.wins += _reward(pens, kid.mover, self.scale, self.against)
 
 
-def _most(legal: LegalMoves, visits: dict[tuple[int, int], int]) -> Move:
-    """The legal move visited most (the first listed among equals)."""
-    best, most = legal[0], -1
+def _deals(iterations: int, width: int) -> int:
+    """The deals of a search with ``root="common"``: each is tried with all ``width`` moves
+    of the root, one iteration each (at least one deal).
+
+    >>> _deals(1000, 3), _deals(2, 3)
+    (333, 1)
+    """
+    return max(1, iterations // width)
+
+
+def _most(legal: LegalMoves, visits: dict[tuple[int, int], float]) -> Move:
+    """The legal move with the most visits or the best mean (the first listed among
+    equals)."""
+    best, most = legal[0], -1.0
     for m in legal:
-        n = visits.get(_key(m), 0)
+        n = visits.get(_key(m), 0.0)
         if n > most:
             best, most = m, n
     return best
@@ -279,6 +318,7 @@ class _Compiled:
         self.rollouts = Rollouts(view.rules, legal, "heuristic", view.seat)
         self.sampler = Sampler(view, self.rollouts)
         self.agent = agent
+        self.width = len(legal)
         self.kernel: Any = importlib.import_module("chickenfoot._jit.ismcts")
         self.np: Any = importlib.import_module("numpy")
         self.size = 0
@@ -306,34 +346,42 @@ class _Compiled:
         self.tree, self.wins, self.size = tuple(grown), wins, size
 
     def _run(self, count: int) -> None:
-        if int(self.used[0]) + count > self.size:
-            self._grow(count)
+        common = self.agent.root == "common"
+        room = count * (self.width + 1) if common else count  # new nodes
+        if int(self.used[0]) + room > self.size:
+            self._grow(room)
         s, r = self.sampler, self.rollouts
         ok = self.kernel.iterations(
             s.pr, s.mt, s.pos, count, s.bits, s.sc, (r.px, r.py, r.val, r.withw), r.cf,
             s.hand, self.tree, self.wins, self.used, float(self.agent.explore),
             float(self.agent.scale), self.agent.opponents == "heuristic",
-            AGAINST.index(self.agent.against),
+            AGAINST.index(self.agent.against), common,
         )  # fmt: skip
         if not ok:  # pragma: no cover - assign never fails once the problem is built
             raise AssertionError("a compiled sample failed")
 
     def search(
         self, rng: random.Random, iterations: int, deadline: float | None
-    ) -> dict[tuple[int, int], int] | None:
-        """The root's children's visits (``None``: this view needs the pure sampler)."""
+    ) -> dict[tuple[int, int], float] | None:
+        """The root's children's visits or, with ``common``, their mean rewards (``None``:
+        this view needs the pure sampler)."""
         s = self.sampler
         if not s.ok:
             return None
         s.start(rng)
+        if self.agent.root == "common":
+            iterations = _deals(iterations, self.width)
         try:
             in_chunks(self._run, iterations, deadline, _CHUNK)
         finally:
             s.finish(rng)
         tk, ta, _, tn, _, tf, _, ts = self.tree
-        visits = {}
+        visits: dict[tuple[int, int], float] = {}
         c = int(tf[0])
         while c >= 0:
-            visits[(int(tk[c]), int(ta[c]))] = int(tn[c])
+            if self.agent.root == "common":
+                visits[(int(tk[c]), int(ta[c]))] = float(self.wins[c]) / max(1, int(tn[c]))
+            else:
+                visits[(int(tk[c]), int(ta[c]))] = int(tn[c])
             c = int(ts[c])
         return visits

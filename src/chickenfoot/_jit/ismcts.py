@@ -5,7 +5,7 @@ seat, its nodes the sequences of moves (every seat's) from the decision; each it
 deals the unseen tiles afresh (:func:`.sample.assign` and the boneyard's shuffle, exactly
 as ``View.sample`` from the caller's ``random.Random`` state), walks down the tree among
 the moves legal in that deal, adds one node and finishes the round with the heuristic
-rollout (:func:`.search.step`, mode 2). ``chickenfoot._ismcts`` holds the same search in
+rollout (:func:`.search.step`, mode 2). ``chickenfoot.ismcts`` holds the same search in
 pure Python and the typed boundary; the two make the same choices. At a node:
 
 - the legal moves of the deal are listed in the core's order (:func:`legal`); each that
@@ -14,6 +14,10 @@ pure Python and the typed boundary; the two make the same choices. At a node:
   of them, becomes a child (expansion) and the walk ends;
 - else the child of the highest ``w / n + c * sqrt(log(avail) / n)`` (the first among
   equals) is taken.
+
+With ``common`` each deal is tried with every move of the root in turn (the root's
+children, made on the first deal in the legal order): the deal is copied, the move made,
+and the walk goes on below it.
 
 Every node on the walk then gains one visit and, in ``w``, the reward of the seat that
 made its move: by ``against``, 0: ``0.5 - 0.5 * d / (|d| + scale)``, ``d`` the seat's
@@ -93,13 +97,118 @@ def make(st, hw, ew, mw, bone, nb, withw, px, py, cf, t, a):
         play(st, hw, ew, mw, withw, px, py, cf, t, a, nb)
 
 
+@njit(cache=True, _nrt=False)
+def child(tree, tw, used, node, t, a, seat):
+    """A new last child of ``node`` for the move (``t``, ``a``) of ``seat``."""
+    tk, ta, tm, tn, tv, tf, tl, ts = tree
+    c = used[0]
+    used[0] += 1
+    tk[c], ta[c], tm[c] = t, a, seat
+    tn[c], tv[c], tw[c], tf[c], tl[c], ts[c] = 0, 1, 0.0, -1, -1, -1
+    if tl[node] < 0:
+        tf[node] = c
+    else:
+        ts[tl[node]] = c
+    tl[node] = c
+    return c
+
+
+@njit(cache=True, _nrt=False)
+def walk(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, tree, tw, used, node,
+         depth, path, lm, kids, pens, explore, scale, alone, against, me, mt0, pos0):  # fmt: skip
+    """From ``node`` (``path[:depth]`` the walk so far): down the tree by UCB, one node
+    added, the heuristic rollout to the round's end (``mt0``, ``pos0``: a generator it does
+    not use), and every node on the walk credited (module docstring)."""
+    tk, ta, tm, tn, tv, tf, _, ts = tree
+    p_, w_ = cf[0], cf[1]
+    while st[RES] < 0:
+        k = legal(st, hw, ew, mw, cw, nb, withw, px, py, cf, centre, lm)
+        if alone and st[TURN] != me:  # the others play the heuristic, outside the tree
+            if candidates(st, hw, mw, cw, w_):
+                ht, ha = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre)
+                make(st, hw, ew, mw, bone, nb, withw, px, py, cf, ht, ha)
+            else:
+                make(st, hw, ew, mw, bone, nb, withw, px, py, cf, lm[0, 0], lm[0, 1])
+            continue
+        fresh = -1  # the first legal move without a child
+        for i in range(k):
+            c = tf[node]
+            while c >= 0 and not (tk[c] == lm[i, 0] and ta[c] == lm[i, 1]):
+                c = ts[c]
+            kids[i] = c
+            if c < 0:
+                if fresh < 0:
+                    fresh = i
+                continue
+            tv[c] += 1
+        if fresh >= 0:
+            pick = fresh
+            if candidates(st, hw, mw, cw, w_):
+                ht, ha = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre)
+                for i in range(k):
+                    if lm[i, 0] == ht and lm[i, 1] == ha and kids[i] < 0:
+                        pick = i
+                        break
+            path[depth] = child(tree, tw, used, node, lm[pick, 0], lm[pick, 1], st[TURN])
+            depth += 1
+            make(st, hw, ew, mw, bone, nb, withw, px, py, cf, lm[pick, 0], lm[pick, 1])
+            break
+        best = -1
+        best_u = -1e300
+        for i in range(k):
+            c = kids[i]
+            u = tw[c] / tn[c] + explore * math.sqrt(math.log(tv[c]) / tn[c])
+            if u > best_u:
+                best, best_u = c, u
+        path[depth] = best
+        depth += 1
+        node = best
+        make(st, hw, ew, mw, bone, nb, withw, px, py, cf, tk[best], ta[best])
+    while st[RES] < 0:
+        step(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, 2,
+             mt0, pos0)  # fmt: skip
+    total = 0
+    for s in range(p_):
+        pen = 0
+        for w in range(w_):
+            h = hw[s * w_ + w]
+            while h != ZERO:
+                pen += val[w * 64 + kth_word(h, 0)]
+                h &= h - ONE
+        pens[s] = pen
+        total += pen
+    tn[0] += 1
+    for j in range(depth):
+        c = path[j]
+        tn[c] += 1
+        own = pens[tm[c]]
+        if against == 2:  # each: the share of the others it beat, a tie half
+            beaten = 0.0
+            for s in range(p_):
+                if s != tm[c]:
+                    beaten += 1.0 if pens[s] > own else 0.5 if pens[s] == own else 0.0
+            r = beaten / np.float64(p_ - 1)
+        else:
+            if against == 0:
+                low = np.int64(-1)
+                for s in range(p_):
+                    if s != tm[c] and (low < 0 or pens[s] < low):
+                        low = pens[s]
+                d = np.float64(own - low)
+            else:
+                d = np.float64(own) - np.float64(total - own) / np.float64(p_ - 1)
+            r = 0.5 - 0.5 * d / (abs(d) + scale)
+        tw[c] += r
+
+
 @njit(cache=True)
 def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, explore, scale,
-               alone, against):  # fmt: skip
-    """``count`` iterations (module docstring) from the caller's generator state."""
+               alone, against, common):  # fmt: skip
+    """``count`` iterations (with ``common``: ``count`` deals, each tried with every move
+    of the root) from the caller's generator state (module docstring)."""
     tiles, foff, fsl, cap, owner, base, force, played, toff, misc = pr
     px, py, val, withw = tabs
-    tk, ta, tm, tn, tv, tf, tl, ts = tree
+    tk, ta, _, _, _, tf, _, ts = tree
     p_, w_, v_ = cf[0], cf[1], cf[2]
     bone_slot, me = misc[1], misc[2]
     n = tiles.shape[0]
@@ -128,8 +237,9 @@ def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, exp
     kids = np.empty(4096, dtype=np.int64)
     path = np.empty(8192, dtype=np.int64)
     pens = np.empty(p_, dtype=np.int64)
-    mt_dummy = np.zeros(624, dtype=np.uint64)
-    pos_dummy = np.zeros(1, dtype=np.int64)
+    mt0 = np.zeros(624, dtype=np.uint64)
+    pos0 = np.zeros(1, dtype=np.int64)
+    dealt = (hw.copy(), ew.copy(), mw.copy(), st.copy(), bone.copy())  # a deal, to try again
     centre = sc[6]
     for _ in range(count):
         if not assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
@@ -156,92 +266,33 @@ def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, exp
             st[j] = sc[j]
         st[BPOS] = 0
         st[RES] = -1
-        node = 0
-        depth = 0
-        while st[RES] < 0:
+        if not common:
+            walk(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, tree, tw, used,
+                 0, 0, path, lm, kids, pens, explore, scale, alone, against, me, mt0, pos0)  # fmt: skip
+            continue
+        if tf[0] < 0:  # the first deal: every move of the root a child, in the legal order
             k = legal(st, hw, ew, mw, cw, nb, withw, px, py, cf, centre, lm)
-            if alone and st[TURN] != me:  # the others play the heuristic, outside the tree
-                if candidates(st, hw, mw, cw, w_):
-                    ht, ha = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre)
-                    make(st, hw, ew, mw, bone, nb, withw, px, py, cf, ht, ha)
-                else:
-                    make(st, hw, ew, mw, bone, nb, withw, px, py, cf, lm[0, 0], lm[0, 1])
-                continue
-            fresh = -1  # the first legal move without a child
-            best = -1
-            best_u = -1e300
             for i in range(k):
-                c = tf[node]
-                while c >= 0 and not (tk[c] == lm[i, 0] and ta[c] == lm[i, 1]):
-                    c = ts[c]
-                kids[i] = c
-                if c < 0:
-                    if fresh < 0:
-                        fresh = i
-                    continue
-                tv[c] += 1
-            if fresh >= 0:
-                pick = fresh
-                if candidates(st, hw, mw, cw, w_):
-                    ht, ha = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre)
-                    for i in range(k):
-                        if lm[i, 0] == ht and lm[i, 1] == ha and kids[i] < 0:
-                            pick = i
-                            break
-                c = used[0]
-                used[0] += 1
-                tk[c], ta[c], tm[c] = lm[pick, 0], lm[pick, 1], st[TURN]
-                tn[c], tv[c], tw[c], tf[c], tl[c], ts[c] = 0, 1, 0.0, -1, -1, -1
-                if tl[node] < 0:
-                    tf[node] = c
-                else:
-                    ts[tl[node]] = c
-                tl[node] = c
-                path[depth] = c
-                depth += 1
-                make(st, hw, ew, mw, bone, nb, withw, px, py, cf, lm[pick, 0], lm[pick, 1])
-                break
-            for i in range(k):
-                c = kids[i]
-                u = tw[c] / tn[c] + explore * math.sqrt(math.log(tv[c]) / tn[c])
-                if u > best_u:
-                    best, best_u = c, u
-            path[depth] = best
-            depth += 1
-            node = best
-            make(st, hw, ew, mw, bone, nb, withw, px, py, cf, tk[best], ta[best])
-        while st[RES] < 0:
-            step(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, 2,
-                 mt_dummy, pos_dummy)  # fmt: skip
-        total = 0
-        for s in range(p_):
-            pen = 0
-            for w in range(w_):
-                h = hw[s * w_ + w]
-                while h != ZERO:
-                    pen += val[w * 64 + kth_word(h, 0)]
-                    h &= h - ONE
-            pens[s] = pen
-            total += pen
-        tn[0] += 1
-        for j in range(depth):
-            c = path[j]
-            tn[c] += 1
-            own = pens[tm[c]]
-            if against == 2:  # each: the share of the others it beat, a tie half
-                beaten = 0.0
-                for s in range(p_):
-                    if s != tm[c]:
-                        beaten += 1.0 if pens[s] > own else 0.5 if pens[s] == own else 0.0
-                tw[c] += beaten / np.float64(p_ - 1)
-                continue
-            if against == 0:
-                low = np.int64(-1)
-                for s in range(p_):
-                    if s != tm[c] and (low < 0 or pens[s] < low):
-                        low = pens[s]
-                d = np.float64(own - low)
-            else:
-                d = np.float64(own) - np.float64(total - own) / np.float64(p_ - 1)
-            tw[c] += 0.5 - 0.5 * d / (abs(d) + scale)
+                child(tree, tw, used, 0, lm[i, 0], lm[i, 1], me)
+        copy_deal((hw, ew, mw, st, bone), dealt, nb)
+        c = tf[0]
+        while c >= 0:
+            copy_deal(dealt, (hw, ew, mw, st, bone), nb)
+            path[0] = c
+            make(st, hw, ew, mw, bone, nb, withw, px, py, cf, tk[c], ta[c])
+            walk(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, tree, tw, used,
+                 c, 1, path, lm, kids, pens, explore, scale, alone, against, me, mt0, pos0)  # fmt: skip
+            c = ts[c]
     return True
+
+
+@njit(cache=True, _nrt=False)
+def copy_deal(src, dst, nb):
+    """Copy a deal's arrays (hands, ends, marks, state, the first ``nb`` of the boneyard)."""
+    for a, b in ((src[0], dst[0]), (src[1], dst[1]), (src[2], dst[2])):
+        for j in range(a.shape[0]):
+            b[j] = a[j]
+    for j in range(src[3].shape[0]):
+        dst[3][j] = src[3][j]
+    for j in range(nb):
+        dst[4][j] = src[4][j]
