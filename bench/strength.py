@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from chickenfoot import Rules, apply, deal
 from chickenfoot.agents import Agent, HeuristicAgent
-from chickenfoot.ismcts import ISMCTSAgent
+from chickenfoot.ismcts import ROOTS, ISMCTSAgent
 from chickenfoot.ladder import Task, play_game
 from chickenfoot.simulation import mean_interval
 from chickenfoot.specs import Trust, agent_of
@@ -82,14 +82,19 @@ def speed(args: argparse.Namespace) -> None:
             views.append((len(s.history), v, legal))
         s = apply(s, h.choose(v, legal, rng))
     picks = [views[0], views[len(views) // 2], views[-1]]
-    for backend, n in (("numba", args.iterations), ("python", max(1, args.iterations // 50))):
-        agent = ISMCTSAgent(iterations=n, backend=backend)
-        agent.choose(picks[0][1], picks[0][2], random.Random(0))  # compile / warm up
-        for ply, v, legal in picks:
-            began = time.perf_counter()
-            agent.choose(v, legal, random.Random(0))
-            rate = n / (time.perf_counter() - began)
-            print(f"{backend:>6}: move {ply:>3}, {len(legal):>2} legal moves: {rate:,.0f} it/s")
+    for root in ROOTS:
+        for backend, n in (("numba", args.iterations), ("python", max(1, args.iterations // 50))):
+            agent = ISMCTSAgent(iterations=n, root=root, backend=backend)
+            agent.choose(picks[0][1], picks[0][2], random.Random(0))  # compile / warm up
+            for ply, v, legal in picks:
+                began = time.perf_counter()
+                agent.choose(v, legal, random.Random(0))
+                done = n // len(legal) * len(legal) if root == "common" else n
+                rate = done / (time.perf_counter() - began)
+                print(
+                    f"{root:>6}, {backend:>6}: move {ply:>3}, {len(legal):>2} legal moves: "
+                    f"{rate:,.0f} it/s"
+                )
 
 
 def main(argv: list[str] | None = None) -> int:
