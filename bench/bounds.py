@@ -1,8 +1,8 @@
-"""How far can ``ISMCTSAgent`` go? Three bounds behind docs/strength.md ("How far from 50%").
+"""How far can ``ISMCTSAgent`` go? What docs/strength.md's "How far from 50%" measures.
 
 Each measures one of the things between the player and a perfect one, at 4 seats against
-three ``HeuristicAgent``\\ s (house rules, one-round games, seed 2026's duplicate deals: the
-games of ``bench/strength.py versus``):
+three ``HeuristicAgent``\\ s, house rules (``hands`` and ``model``: one-round games on
+seed 2026's duplicate deals, the games of ``bench/strength.py versus``):
 
 ``hands``
     ``ismcts:50ms`` dealt the other seats' true hands (the boneyard's order still unknown,
@@ -18,10 +18,16 @@ games of ``bench/strength.py versus``):
     search at 60,000 iterations: the mean reward (the search's own estimate, at 60,000
     iterations) that each budget's choice gives up, and the heuristic's. How much more
     time would buy. It reads each move's mean from the compiled search (internal too).
+``fit``
+    What the others' plays say about their hands: on mid-round views, hidden histories
+    sampled as ``View.sample_record`` deals them, by how many of the others' plays a
+    ``HeuristicAgent`` would not have made with the hands they give (misfits; the true
+    history has none), and the share of the others' tiles each puts in the right hand.
 
     python bench/bounds.py hands --deals 400 --workers 2
     python bench/bounds.py model --deals 400 --workers 2
     python bench/bounds.py regret --rounds 50 --workers 2
+    python bench/bounds.py fit --rounds 24 --samples 1500 --workers 2
 """
 
 from __future__ import annotations
@@ -30,17 +36,19 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from strength import one_deal  # (bench/, beside this file)
 
 import chickenfoot._rollouts as rollouts_module
-from chickenfoot import Rules, apply, deal
+from chickenfoot import Record, Rules, apply, deal
 from chickenfoot._slots import Problem
 from chickenfoot.agents import Agent, HeuristicAgent, ask
 from chickenfoot.ismcts import MAX_ITERATIONS, ISMCTSAgent, _Compiled, _key
 from chickenfoot.ladder._play import deal_seed
+from chickenfoot.moves import Move, Play
 from chickenfoot.sampling import problem
 from chickenfoot.simulation import mean_interval
 from chickenfoot.state import State
@@ -168,6 +176,61 @@ def regret(args: argparse.Namespace) -> None:
         print(f"  {budget * 1000:6.1f} ms: {sum(lost) / len(lost):.5f}")
 
 
+def _misfits(states: Sequence[State], moves: Sequence[Move], me: int) -> int:
+    """The plays of seats other than ``me``, with another play open to them, that a
+    ``HeuristicAgent`` would not have made in their place."""
+    other = HeuristicAgent()
+    bad = 0
+    for s, m in zip(states, moves, strict=True):
+        choice = s.turn != me and isinstance(m, Play)
+        if choice and sum(isinstance(x, Play) for x in s.legal_moves) > 1:
+            bad += other.choose(s.view(s.turn), s.legal_moves, None) != m
+    return bad
+
+
+def _fit_round(g: int, samples: int) -> tuple[int, list[tuple[int, float]]]:
+    """Round ``g`` played to seat 0's turn after 24 + g % 12 moves (ISMCTSAgent(500) at
+    seat 0, three heuristics); its view's hidden histories sampled ``samples`` times: each
+    one's misfits and the share of the others' tiles it puts in the right hand, and the
+    true history's misfits."""
+    s = deal(Rules(players=4), seed=20_000 + g)
+    rng = random.Random(g)
+    me, other = ISMCTSAgent(iterations=500), HeuristicAgent()
+    while not s.is_over() and (len(s.history) < 24 + g % 12 or s.turn != 0):
+        s = apply(s, ask(me if s.turn == 0 else other, s, rng))
+    if s.is_over():
+        return 0, []
+    v = s.view(0)
+    truth = Record(deal(Rules(players=4), seed=20_000 + g), [e.move for e in s.history])
+    true_misfits = _misfits(truth.states()[:-1], truth.moves, 0)
+    held = sum(h.bit_count() for h in s._hands[1:])
+    rows = []
+    r = random.Random(g)
+    for _ in range(samples):
+        rec = v.sample_record(r)
+        states = rec.states()
+        right = sum(
+            (a & b).bit_count() for a, b in zip(states[-1]._hands[1:], s._hands[1:], strict=True)
+        )
+        rows.append((_misfits(states[:-1], rec.moves, 0), right / held))
+    return true_misfits, rows
+
+
+def fit(args: argparse.Namespace) -> None:
+    with ProcessPoolExecutor(args.workers) as pool:
+        got = list(pool.map(_fit_round, range(args.rounds), [args.samples] * args.rounds))
+    by: dict[int, list[float]] = {}
+    for _, rows in got:
+        for bad, right in rows:
+            by.setdefault(min(bad, 12), []).append(right)
+    views = sum(1 for _, rows in got if rows)
+    print(f"{views} views; the true histories' misfits: "
+          f"{sorted(m for m, rows in got if rows)}")  # fmt: skip
+    print("misfits  samples  the others' tiles in the right hand (12: 12 or more)")
+    for bad in sorted(by):
+        print(f"{bad:7d} {len(by[bad]):8d}  {sum(by[bad]) / len(by[bad]):.1%}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -176,11 +239,15 @@ def main(argv: list[str] | None = None) -> int:
         c.add_argument("--deals", type=int, default=100)
         c.add_argument("--seed", type=int, default=2026)
         c.add_argument("--workers", type=int, default=2)
+    c = commands.add_parser("fit", help="what the others' plays say about their hands")
+    c.add_argument("--rounds", type=int, default=24)
+    c.add_argument("--samples", type=int, default=1500)
+    c.add_argument("--workers", type=int, default=2)
     c = commands.add_parser("regret", help="what each time budget gives up")
     c.add_argument("--rounds", type=int, default=50)
     c.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    regret(args) if args.command == "regret" else games(args)
+    {"regret": regret, "fit": fit}.get(args.command, games)(args)
     return 0
 
 
