@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 
 from chickenfoot import HeuristicAgent, Rules, apply, deal
-from chickenfoot._slots import assign
+from chickenfoot._slots import Problem, assign
 from chickenfoot.sampling import problem
 from chickenfoot.state import State
+from chickenfoot.view import View
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import bounds  # (bench/, not a package)
@@ -23,14 +24,19 @@ def mid_round(seed: int, plies: int) -> State:
     return s
 
 
+def problem_with_truth(truth: State, view: View) -> Problem:
+    """``bounds._true_problem(view)`` while the state searched is ``truth``."""
+    bounds._TRUTH[:] = [truth]
+    try:
+        return bounds._true_problem(view)
+    finally:
+        bounds._TRUTH.clear()
+
+
 def test_the_swapped_problem_deals_the_true_hands_and_boneyard() -> None:
     s = mid_round(3, 30)
     v = s.view(s.turn)
-    bounds._TRUTH[:] = [s]
-    try:
-        p = bounds._true_problem(v)
-    finally:
-        bounds._TRUTH.clear()
+    p = problem_with_truth(s, v)
     for k in range(3):
         where = assign(p, random.Random(k))
         held = [0] * v.players
@@ -50,11 +56,6 @@ def test_the_swapped_problem_deals_the_true_hands_and_boneyard() -> None:
 def test_any_other_view_gets_its_real_problem() -> None:
     s, other = mid_round(3, 30), mid_round(4, 30)
     v = other.view(other.turn)
-    bounds._TRUTH[:] = [s]
-    try:
-        swapped = bounds._true_problem(v)
-    finally:
-        bounds._TRUTH.clear()
-    assert swapped is problem(v)  # (built once per view, and not replaced)
+    assert problem_with_truth(s, v) is problem(v)  # (built once per view, and not replaced)
     alone = s.view(s.turn)  # (and with no truth set, every view does)
     assert bounds._true_problem(alone) is problem(alone)
