@@ -2,11 +2,12 @@
 
 Single-observer IS-MCTS (Cowling, Powley and Whitehouse 2012): one tree for the searching
 seat, its nodes the sequences of moves (every seat's) from the decision; each iteration
-deals the unseen tiles afresh (:func:`.sample.assign` and the boneyard's shuffle, exactly
-as ``View.sample`` from the caller's ``random.Random`` state), walks down the tree among
-the moves legal in that deal, adds one node and finishes the round with the heuristic
-rollout (:func:`.search.step`, mode 2). ``chickenfoot.ismcts`` holds the same search in
-pure Python and the typed boundary; the two make the same choices. At a node:
+deals the unseen tiles afresh (:func:`.sample.sample_into`: ``assign`` and the boneyard's
+shuffle, exactly as ``View.sample`` from the caller's ``random.Random`` state), walks down
+the tree among the moves legal in that deal, adds one node and finishes the round with
+the heuristic rollout (:func:`.search.step`, mode 2). ``chickenfoot.ismcts`` holds the
+same search in pure Python and the typed boundary; the two make the same choices. At a
+node:
 
 - the legal moves of the deal are listed in the core's order (:func:`legal`); each that
   is a child gains one availability;
@@ -39,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from .rules import kth_word
-from .sample import assign, genrand, shuffle
+from .sample import sample_into, workspace
 from .search import (
     BPOS,
     C_MAYPLAY,
@@ -61,7 +62,6 @@ from .search import (
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-_ = genrand  # (the sampler's generator: shared state with assign and shuffle)
 
 
 @njit(cache=True, _nrt=False)
@@ -167,6 +167,8 @@ def walk(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, tree, tw,
     while st[RES] < 0:
         step(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, 2,
              mt0, pos0)  # fmt: skip
+    # The penalties (as .search.rollouts sums them): written out, since a shared function
+    # called here slowed this search by a tenth (numba 0.68).
     total = 0
     for s in range(p_):
         pen = 0
@@ -206,28 +208,11 @@ def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, exp
                alone, against, common):  # fmt: skip
     """``count`` iterations (with ``common``: ``count`` deals, each tried with every move
     of the root) from the caller's generator state (module docstring)."""
-    tiles, foff, fsl, cap, owner, base, force, played, toff, misc = pr
     px, py, val, withw = tabs
     tk, ta, _, _, _, tf, _, ts = tree
     p_, w_, v_ = cf[0], cf[1], cf[2]
-    bone_slot, me = misc[1], misc[2]
-    n = tiles.shape[0]
-    slots = cap.shape[0]
-    keys = np.empty(toff[slots], dtype=np.int64)
-    sm = np.zeros(slots, dtype=np.int64)
-    where = np.empty(n, dtype=np.int64)
-    big = max(n, slots) + 1
-    ws = (
-        np.zeros(n, dtype=np.bool_),
-        np.empty(slots, dtype=np.int64),
-        np.empty(n, dtype=np.int64),
-        np.empty(slots, dtype=np.int64),
-        np.empty(slots, dtype=np.int64),
-        np.empty((slots, 2), dtype=np.int64),
-        np.empty(big, dtype=np.int64),
-        np.empty((max(force.shape[0], 1), 2), dtype=np.int64),
-    )
-    bone = np.empty(n, dtype=np.int64)
+    me = pr[9][2]  # (misc: players, the boneyard's slot, the viewer's seat)
+    keys, sm, where, ws, bone = workspace(pr)
     hw = np.empty(p_ * w_, dtype=np.uint64)
     ew = np.empty(v_ * w_, dtype=np.uint64)
     mw = np.empty(w_, dtype=np.uint64)
@@ -242,22 +227,9 @@ def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, exp
     dealt = (hw.copy(), ew.copy(), mw.copy(), st.copy(), bone.copy())  # a deal, to try again
     centre = sc[6]
     for _ in range(count):
-        if not assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
+        nb = sample_into(pr, mt, pos, keys, sm, where, ws, bone, hw, hand, w_)
+        if nb < 0:
             return False
-        for j in range(p_ * w_):
-            hw[j] = ZERO
-        for w in range(w_):
-            hw[me * w_ + w] = hand[w]
-        nb = 0
-        for i in range(n):
-            g = where[i]
-            t = tiles[i]
-            if g == bone_slot:
-                bone[nb] = t
-                nb += 1
-            elif owner[g] >= 0 and not played[i]:
-                hw[owner[g] * w_ + (t >> 6)] |= ONE << np.uint64(t & 63)
-        shuffle(mt, pos, bone, nb)
         for j in range(v_ * w_):
             ew[j] = bits[p_ * w_ + j]
         for j in range(w_):

@@ -243,13 +243,10 @@ def assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
 
 
 @njit(cache=True)
-def iterations(pr, mt, pos, count, bits, sc, moves, tabs, cf, mode, mt0, pens, totals, seat,
-               hand):  # fmt: skip
-    """``count`` iterations of the search (module docstring): sample, seed, rollouts.
-    ``hand`` is the viewer's hand (``W`` words); returns False if a sample failed."""
-    tiles, foff, fsl, cap, owner, base, force, played, toff, misc = pr
-    p_, w_ = cf[0], cf[1]
-    bone_slot, me = misc[1], misc[2]
+def workspace(pr):
+    """The arrays a caller of :func:`sample_into` keeps between deals: ``assign``'s lists and
+    scratch, the slot of each tile, and the boneyard."""
+    tiles, _, _, cap, _, _, force, _, toff, _ = pr
     n = tiles.shape[0]
     slots = cap.shape[0]
     keys = np.empty(toff[slots], dtype=np.int64)
@@ -266,24 +263,45 @@ def iterations(pr, mt, pos, count, bits, sc, moves, tabs, cf, mode, mt0, pens, t
         np.empty(big, dtype=np.int64),
         np.empty((max(force.shape[0], 1), 2), dtype=np.int64),
     )
-    bone = np.empty(n, dtype=np.int64)
+    return keys, sm, where, ws, np.empty(n, dtype=np.int64)
+
+
+@njit(cache=True, _nrt=False)
+def sample_into(pr, mt, pos, keys, sm, where, ws, bone, hw, hand, w_):
+    """One sample, as ``sample_state`` deals it: ``assign``, then every seat's hand into
+    ``hw`` (the viewer's is ``hand``), the boneyard into ``bone``, shuffled. Returns the
+    boneyard's size, or -1 when forcing failed (never, once it worked)."""
+    tiles, foff, fsl, cap, owner, base, force, played, toff, misc = pr
+    p_, bone_slot, me = misc[0], misc[1], misc[2]
+    if not assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
+        return -1
+    for j in range(p_ * w_):
+        hw[j] = np.uint64(0)
+    for w in range(w_):
+        hw[me * w_ + w] = hand[w]
+    nb = 0
+    for i in range(tiles.shape[0]):
+        g = where[i]
+        t = tiles[i]
+        if g == bone_slot:
+            bone[nb] = t
+            nb += 1
+        elif owner[g] >= 0 and not played[i]:
+            hw[owner[g] * w_ + (t >> 6)] |= ONE << np.uint64(t & 63)
+    shuffle(mt, pos, bone, nb)
+    return nb
+
+
+@njit(cache=True)
+def iterations(pr, mt, pos, count, bits, sc, moves, tabs, cf, mode, mt0, pens, totals, seat,
+               hand):  # fmt: skip
+    """``count`` iterations of the search (module docstring): sample, seed, rollouts.
+    ``hand`` is the viewer's hand (``W`` words); returns False if a sample failed."""
+    keys, sm, where, ws, bone = workspace(pr)
     for _ in range(count):
-        if not assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
+        nb = sample_into(pr, mt, pos, keys, sm, where, ws, bone, bits, hand, cf[1])
+        if nb < 0:
             return False
-        for j in range(p_ * w_):
-            bits[j] = np.uint64(0)
-        for w in range(w_):
-            bits[me * w_ + w] = hand[w]
-        nb = 0
-        for i in range(n):
-            g = where[i]
-            t = tiles[i]
-            if g == bone_slot:
-                bone[nb] = t
-                nb += 1
-            elif owner[g] >= 0 and not played[i]:
-                bits[owner[g] * w_ + (t >> 6)] |= ONE << np.uint64(t & 63)
-        shuffle(mt, pos, bone, nb)
         lo = genrand(mt, pos)
         hi = genrand(mt, pos)
         seed = (hi << np.uint64(32)) | lo
