@@ -16,6 +16,7 @@ from chickenfoot.agents import GreedyAgent
 from chickenfoot.cli import main
 from chickenfoot.errors import AgentError, ArgumentError, ChickenFootError
 from chickenfoot.ladder import (
+    Game,
     LadderError,
     Sprt,
     Task,
@@ -83,6 +84,24 @@ def test_greedy_rates_above_random() -> None:
     assert result.ratings[0].mu > result.ratings[1].mu + result.ratings[1].sigma
     v = result.variance
     assert v is not None and abs(v.deal + v.skill + v.rest - 1) < 1e-9
+
+
+def test_every_game_counts_the_same_so_sigma_keeps_shrinking() -> None:
+    # Programs do not change skill during a ladder: the ratings run with openskill's tau at
+    # 0, so sigma falls with the games (about as 1/sqrt(games)) instead of settling on a
+    # floor, and the order is the order of the results, not of the last deals.
+    from chickenfoot.ladder._stats import ratings
+
+    def deals(n: int) -> dict[int, list[Game]]:  # "a" beats "b" in three deals of five
+        return {
+            d: [Game(Task(d, 0, (0, 1)), penalties=(0, 10) if d % 5 < 3 else (10, 0))]
+            for d in range(n)
+        }
+
+    few, many = ratings(["a", "b"], deals(250)), ratings(["a", "b"], deals(4000))
+    assert [r.agent for r in few] == [r.agent for r in many] == ["a", "b"]
+    assert many[0].sigma < 0.5 * few[0].sigma  # 16 times the games: a quarter, ideally
+    assert many[0].mu - many[1].mu > 4 * many[0].sigma  # the gap is now clear of the noise
 
 
 def test_the_json_shape() -> None:

@@ -8,7 +8,12 @@ deal are not independent; the deals are).
 
 The ratings are ``openskill``'s Plackett-Luce model (the ``ladder`` extra), updated game by
 game in the order of deal then seating, each game ranking its seats by penalty (lower is
-better, equal penalties tie); ``mu`` is the skill, ``sigma`` its uncertainty.
+better, equal penalties tie); ``mu`` is the skill, ``sigma`` its uncertainty. The
+model's ``tau`` (how far a skill may drift between two games) is 0: a program's skill does
+not change during a ladder, so every game counts the same and ``sigma`` keeps shrinking with
+the deals. (openskill's default, 25/300, is for people: it holds ``sigma`` near a floor,
+however many deals are played, and weighs the last games most, so the order of the
+ratings would depend on which deals came last.)
 """
 
 from __future__ import annotations
@@ -113,7 +118,7 @@ def ratings(names: Sequence[str], deals: dict[int, list[Game]]) -> list[Rating]:
         raise ChickenFootError(
             "the ladder's ratings need openskill: pip install 'chickenfoot[ladder]'"
         ) from None
-    model = models.PlackettLuce()
+    model = models.PlackettLuce(tau=0.0)  # fixed skills: see the module's docstring
     current = [model.rating(name=n) for n in names]
     for played in deals.values():
         for g in played:
