@@ -86,10 +86,10 @@ def test_greedy_rates_above_random() -> None:
     assert v is not None and abs(v.deal + v.skill + v.rest - 1) < 1e-9
 
 
-def test_every_game_counts_the_same_so_sigma_keeps_shrinking() -> None:
+def test_no_game_is_discounted_for_its_age_so_sigma_keeps_shrinking() -> None:
     # Programs do not change skill during a ladder: the ratings run with openskill's tau at
     # 0, so sigma falls with the games (about as 1/sqrt(games)) instead of settling on a
-    # floor, and the order is the order of the results, not of the last deals.
+    # floor. (openskill's update still leans a little towards the latest games.)
     from chickenfoot.ladder._stats import ratings
 
     def deals(n: int) -> dict[int, list[Game]]:  # "a" beats "b" in three deals of five

@@ -10,7 +10,7 @@ The ratings are ``openskill``'s Plackett-Luce model (the ``ladder`` extra), upda
 game in the order of deal then seating, each game ranking its seats by penalty (lower is
 better, equal penalties tie); ``mu`` is the skill, ``sigma`` its uncertainty. The
 model's ``tau`` (how far a skill may drift between two games) is 0: a program's skill does
-not change during a ladder, so every game counts the same and ``sigma`` keeps shrinking with
+not change during a ladder, so no game is discounted for its age and ``sigma`` keeps shrinking with
 the deals. (openskill's default, 25/300, is for people: it holds ``sigma`` near a floor,
 however many deals are played, and weighs the last games most, so the order of the
 ratings would depend on which deals came last.)
