@@ -98,7 +98,7 @@ def test_no_announced_move_is_lost_or_doubled_over_repeated_sigkills(store_where
     last: dict[int, dict[str, Any]] = {}  # each seat's last table message
     kills, sends = 0, 0
     in_window = 0  # kills between a send and that move's announcement
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + 240  # catches a hang; a loaded CI machine is slow, not hung
     conns = Seats(server, table, tokens)
     try:
         next_kill = rng.randint(2, 8)

@@ -437,6 +437,9 @@ def test_a_request_trickling_its_headers_is_cut(tmp_path: Path) -> None:
                         break
                 except TimeoutError:
                     pass
+                except OSError:  # a reset (the server closed with the request unread): cut
+                    cut = True
+                    break
             assert cut and time.monotonic() - started < 5
         with socket.create_connection(("127.0.0.1", port), timeout=10) as s:  # a whole one
             s.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
