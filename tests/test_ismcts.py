@@ -8,9 +8,11 @@ import random
 import pytest
 
 from chickenfoot import ISMCTSAgent, Rules, apply, deal, play_round
+from chickenfoot._rollouts import heuristic_policy, note_lacking
 from chickenfoot.agents import HeuristicAgent, SearchAgent
 from chickenfoot.errors import AgentError
 from chickenfoot.ismcts import _key
+from chickenfoot.sampling import public_facts
 from chickenfoot.specs import SpecError, Trust, agent_of, parse_spec
 
 
@@ -34,13 +36,37 @@ def test_a_forced_move_is_made_without_search() -> None:
 
 def test_with_one_iteration_it_plays_the_heuristic_rollouts_first_choice() -> None:
     # With UCB at the root one iteration expands one root child: the heuristic's choice
-    # (the rollout policy's, which is HeuristicAgent's without its hurt term: none at the
-    # first move)
+    # (the rollout policy's, which is HeuristicAgent's, its hurt term read from the history)
     s = deal(Rules(), seed=2)
     v = s.view(0)
     agent = ISMCTSAgent(iterations=1, root="ucb", backend="python")
     got = agent.choose(v, v.legal_moves, random.Random(0))
     assert got == HeuristicAgent().choose(v, v.legal_moves, random.Random(0))
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_rollouts_keep_the_lacked_numbers_as_the_history_gives_them(players: int) -> None:
+    # Along whole rounds of heuristics: the numbers note_lacking keeps, move by move from
+    # nothing, are what public_facts reads from the history for every other seat, and the
+    # rollout heuristic with them chooses what HeuristicAgent (hurt included) chooses.
+    heuristic = HeuristicAgent()
+    hurts = 0
+    for seed in range(12):
+        s = deal(Rules(players=players), seed=seed)
+        lacking = [0] * players
+        while not s.is_over():
+            legal = s.legal_moves
+            note_lacking(s, legal, lacking)
+            v = s.view(s.turn)
+            facts = public_facts(v)
+            assert [f for i, f in enumerate(facts) if i != s.turn] == [
+                f for i, f in enumerate(lacking) if i != s.turn
+            ]
+            choice = heuristic.choose(v, legal, None)
+            assert heuristic_policy(s, legal, lacking) == choice
+            hurts += heuristic_policy(s, legal) != choice
+            s = apply(s, choice)
+    assert hurts > 0  # the hurt term did decide some of these moves
 
 
 def test_common_deals_play_the_best_mean_over_the_same_deals() -> None:

@@ -56,6 +56,7 @@ __all__ = [
     "heuristic_policy",
     "in_chunks",
     "load",
+    "note_lacking",
     "resolve",
     "score",
 ]
@@ -304,15 +305,17 @@ def score(pens: Sequence[int], seat: int, objective: str) -> float:
     return -1.0 / pens.count(low) if own == low else 0.0
 
 
-def heuristic_policy(state: State, legal: Sequence[Move]) -> Move:
+def heuristic_policy(state: State, legal: Sequence[Move], lacking: Sequence[int] = ()) -> Move:
     """The rollout ``"heuristic"``: :class:`~chickenfoot.HeuristicAgent`'s choice at its
-    default weights, on a full state and without its ``hurt`` term (which reads the public
-    history). Each play scores the points it sheds; plus 2 for each kept tile matching the
-    number it leaves open (6 each when it also keeps the double of that number); a double
-    laid on an open end plus 6 if a kept tile matches it, else minus 6; minus 3 for a
-    non-double sharing a number with a double still held. The best play, the first listed
-    among equals; without a play, the first move (the draw or the pass). All in integers:
-    the kernel's ``heuristic_play`` is the same choice."""
+    default weights, on a full state. Each play scores the points it sheds; plus 2 for each
+    kept tile matching the number it leaves open (6 each when it also keeps the double of
+    that number); a double laid on an open end plus 6 if a kept tile matches it, else minus
+    6; minus 3 for a non-double sharing a number with a double still held. Its ``hurt``
+    term reads the public history, which a rollout does not keep: it counts only with
+    ``lacking`` (per seat, a bitmask of numbers, as :func:`note_lacking` keeps it), plus 3
+    for each other seat lacking the number the play leaves open. The best play, the first
+    listed among equals; without a play, the first move (the draw or the pass). All in
+    integers: the kernel's ``heuristic_play`` is the same choice."""
     # Over the kernel's bitmasks (chickenfoot._kernel's contract: a hand is a mask of tile
     # ids, ``_ends[v]`` the anchors whose line ends in ``v``): a rollout calls this at
     # every move, and ``state.open_ends`` per play would cost most of the rollout.
@@ -340,11 +343,25 @@ def heuristic_policy(state: State, legal: Sequence[Move]) -> Move:
         if number >= 0:
             followers = (rest & WITH[number]).bit_count()
             score += 2 * followers * (3 if rest >> DOUBLE_ID[number] & 1 else 1)
+            for seat, lacks in enumerate(lacking):
+                if seat != state.turn and lacks >> number & 1:
+                    score += 3
         if h != low and doubles & (WITH[h] | WITH[low]):
             score -= 3
         if score > best_score:
             best, best_score = m, score
     return best
+
+
+def note_lacking(state: State, legal: Sequence[Move], lacking: list[int]) -> None:
+    """Before ``state``'s move: a seat without a play (it draws or passes) lacks every
+    number open to it, and only those (a tile it drew is known not to show them), as
+    :func:`chickenfoot.sampling.public_facts` reads the same history under the house
+    rules; ``lacking[seat]`` becomes their bitmask (the hub's number while a hub needs
+    toes). The kernel's ``note`` (:mod:`chickenfoot._jit.ismcts`) is the same."""
+    if not any(isinstance(m, Play) for m in legal):
+        pending = state._pending
+        lacking[state.turn] = 1 << PIPS[pending][0] if pending >= 0 else state._nums
 
 
 def _code(m: Move) -> tuple[int, int]:

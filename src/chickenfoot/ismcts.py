@@ -7,7 +7,8 @@ Each iteration deals the unseen tiles afresh, consistently with the history
 (:meth:`View.sample <chickenfoot.View.sample>`), walks down the tree among the moves legal
 in that deal (UCB over the children, counting each child's availability), adds one node
 (the heuristic's choice first) and finishes the round with the heuristic rollout (every
-seat plays as a :class:`~chickenfoot.HeuristicAgent` would, without its ``hurt`` term);
+seat plays as a :class:`~chickenfoot.HeuristicAgent` would: its ``hurt`` term reads who
+drew or passed on which number, from the view's history and then along the walk);
 each node on the walk is credited with the reward of the seat that made its move: how
 much lower its penalty was than the lowest of the others' (by default: winning the round
 is what counts), or than their mean, or the share of the others it beat.
@@ -48,6 +49,7 @@ from chickenfoot._rollouts import (
     agrees,
     heuristic_policy,
     in_chunks,
+    note_lacking,
     resolve,
 )
 from chickenfoot.deal import deal
@@ -55,6 +57,7 @@ from chickenfoot.errors import AgentError
 from chickenfoot.moves import DRAW, Move, Play
 from chickenfoot.playout import playout
 from chickenfoot.rules import Rules
+from chickenfoot.sampling import public_facts
 from chickenfoot.state import LegalMoves, State, apply
 from chickenfoot.view import View
 
@@ -134,7 +137,8 @@ class ISMCTSAgent:
     ``iterations`` (1 to 1,000,000) a decision; with ``time_limit`` (seconds, above 0) it
     stops early when the time is up (then a seed no longer fixes the game). ``explore``
     is the UCB constant, ``scale`` the penalty margin at which a round's reward is 3/4 (or
-    1/4). ``opponents``: ``"heuristic"`` (the default: the other seats play the rollout
+    1/4): at the default, 1, a reward is nearly a round won or lost (won by one point
+    3/4, by ten 0.95). ``opponents``: ``"heuristic"`` (the default: the other seats play the rollout
     policy, and only this seat's moves branch) or ``"tree"`` (every seat's moves are nodes
     of the tree, chosen by UCB for the seat that makes them). ``against``: a seat's
     penalty is measured against ``"best"`` (the default: the lowest of the others', so
@@ -156,7 +160,7 @@ class ISMCTSAgent:
     iterations: int = attrs.field(default=1000)
     time_limit: float | None = attrs.field(default=None)
     explore: float = attrs.field(default=0.3)
-    scale: float = attrs.field(default=10.0)
+    scale: float = attrs.field(default=1.0)
     opponents: str = attrs.field(default="heuristic")
     against: str = attrs.field(default="best")
     backend: str = attrs.field(default="auto")
@@ -216,31 +220,38 @@ class ISMCTSAgent:
         """The pure search: the root's children's visits (with ``common``: their mean
         rewards), by move."""
         root = _Node((0, 0), view.seat)
+        lacking = public_facts(view)
         if self.root == "common":
             root.kids = [_Node(_key(m), view.seat) for m in legal]
             for _ in range(_deals(self.iterations, len(legal))):
                 state = view.sample(rng)
                 for kid, m in zip(root.kids, legal, strict=True):
-                    self._iterate(root, apply(state, m), kid)
+                    facts = list(lacking)
+                    note_lacking(state, legal, facts)
+                    self._iterate(root, apply(state, m), facts, kid)
                 if deadline is not None and time.perf_counter() > deadline:
                     break
             return {kid.key: kid.wins / kid.visits for kid in root.kids}
         for _ in range(self.iterations):
-            self._iterate(root, view.sample(rng))
+            self._iterate(root, view.sample(rng), list(lacking))
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return {kid.key: kid.visits for kid in root.kids}
 
-    def _iterate(self, root: _Node, state: State, first: _Node | None = None) -> None:
+    def _iterate(
+        self, root: _Node, state: State, lacking: list[int], first: _Node | None = None
+    ) -> None:
         """One walk from ``root`` (or from its child ``first``, whose move ``state``
-        follows), one node added, a rollout, and the rewards credited."""
+        follows), one node added, a rollout, and the rewards credited; ``lacking`` the
+        numbers each seat lacks, by the public history (:func:`note_lacking` keeps it)."""
         node = root if first is None else first
         path: list[_Node] = [] if first is None else [first]
         alone = self.opponents == "heuristic"
         while not state.is_over():
             moves = state.legal_moves
+            note_lacking(state, moves, lacking)
             if alone and state.turn != root.mover:
-                state = apply(state, heuristic_policy(state, moves))
+                state = apply(state, heuristic_policy(state, moves, lacking))
                 continue
             keys = [_key(m) for m in moves]
             by = {kid.key: kid for kid in node.kids}
@@ -254,7 +265,7 @@ class ISMCTSAgent:
                     kid.avail += 1
             if fresh >= 0:
                 pick = fresh
-                choice = heuristic_policy(state, moves)
+                choice = heuristic_policy(state, moves, lacking)
                 if isinstance(choice, Play):
                     i = moves.index(choice)
                     if kids[i] is None:
@@ -278,8 +289,12 @@ class ISMCTSAgent:
             path.append(best)
             node = best
             state = apply(state, moves[best_i])
-        end = playout(state, policy=heuristic_policy)
-        pens = end.penalties()
+
+        def rollout(s: State, moves: LegalMoves) -> Move:
+            note_lacking(s, moves, lacking)
+            return heuristic_policy(s, moves, lacking)
+
+        pens = playout(state, policy=rollout).penalties()
         root.visits += 1
         for kid in path:
             kid.visits += 1
@@ -330,6 +345,7 @@ class _Compiled:
         tk, ta, tm, tn, tv, tf, tl, ts = tree
         tk[0], ta[0], tm[0], tn[0], tv[0], tf[0], tl[0], ts[0] = 0, 0, view.seat, 0, 1, -1, -1, -1
         self.used[0] = 1
+        self.lacking = self.np.array(public_facts(view), dtype=self.np.int64)
 
     def _grow(self, room: int) -> None:
         np = self.np
@@ -355,7 +371,7 @@ class _Compiled:
             s.pr, s.mt, s.pos, count, s.bits, s.sc, (r.px, r.py, r.val, r.withw), r.cf,
             s.hand, self.tree, self.wins, self.used, float(self.agent.explore),
             float(self.agent.scale), self.agent.opponents == "heuristic",
-            AGAINST.index(self.agent.against), common,
+            AGAINST.index(self.agent.against), common, self.lacking,
         )  # fmt: skip
         if not ok:  # pragma: no cover - assign never fails once the problem is built
             raise AssertionError("a compiled sample failed")

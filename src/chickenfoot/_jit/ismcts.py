@@ -5,7 +5,9 @@ seat, its nodes the sequences of moves (every seat's) from the decision; each it
 deals the unseen tiles afresh (:func:`.sample.sample_into`: ``assign`` and the boneyard's
 shuffle, exactly as ``View.sample`` from the caller's ``random.Random`` state), walks down
 the tree among the moves legal in that deal, adds one node and finishes the round with
-the heuristic rollout (:func:`.search.step`, mode 2). ``chickenfoot.ismcts`` holds the
+the heuristic rollout (:func:`.search.step`, mode 2, with the ``hurt`` term: each seat's
+numbers lacked, from the caller's ``lacking`` and then kept by :func:`note` along the
+walk, as ``note_lacking`` of ``chickenfoot._rollouts``). ``chickenfoot.ismcts`` holds the
 same search in pure Python and the typed boundary; the two make the same choices. At a
 node:
 
@@ -48,6 +50,8 @@ from .search import (
     C_UNTIL,
     DRAWN,
     LAID,
+    NUMS,
+    PEND,
     RES,
     TURN,
     candidates,
@@ -87,6 +91,14 @@ def legal(st, hw, ew, mw, cw, nb, withw, px, py, cf, centre, lm):
 
 
 @njit(cache=True, _nrt=False)
+def note(st, hw, mw, cw, w_, px, lack):
+    """``note_lacking`` of ``chickenfoot._rollouts``: before a move, a seat without a play
+    lacks the numbers open to it (the hub's while a hub needs toes), and only those."""
+    if not candidates(st, hw, mw, cw, w_):
+        lack[st[TURN]] = (np.int64(1) << px[st[PEND]]) if st[PEND] >= 0 else st[NUMS]
+
+
+@njit(cache=True, _nrt=False)
 def make(st, hw, ew, mw, bone, nb, withw, px, py, cf, t, a):
     w_ = cf[1]
     if t == -1:
@@ -115,17 +127,19 @@ def child(tree, tw, used, node, t, a, seat):
 
 @njit(cache=True, _nrt=False)
 def walk(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, tree, tw, used, node,
-         depth, path, lm, kids, pens, explore, scale, alone, against, me, mt0, pos0):  # fmt: skip
+         depth, path, lm, kids, pens, explore, scale, alone, against, me, mt0, pos0, lack):  # fmt: skip
     """From ``node`` (``path[:depth]`` the walk so far): down the tree by UCB, one node
     added, the heuristic rollout to the round's end (``mt0``, ``pos0``: a generator it does
-    not use), and every node on the walk credited (module docstring)."""
+    not use; ``lack`` kept by :func:`note`), and every node on the walk credited (module
+    docstring)."""
     tk, ta, tm, tn, tv, tf, _, ts = tree
     p_, w_ = cf[0], cf[1]
     while st[RES] < 0:
+        note(st, hw, mw, cw, w_, px, lack)
         k = legal(st, hw, ew, mw, cw, nb, withw, px, py, cf, centre, lm)
         if alone and st[TURN] != me:  # the others play the heuristic, outside the tree
             if candidates(st, hw, mw, cw, w_):
-                ht, ha = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre)
+                ht, ha = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre, lack)
                 make(st, hw, ew, mw, bone, nb, withw, px, py, cf, ht, ha)
             else:
                 make(st, hw, ew, mw, bone, nb, withw, px, py, cf, lm[0, 0], lm[0, 1])
@@ -144,7 +158,7 @@ def walk(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, tree, tw,
         if fresh >= 0:
             pick = fresh
             if candidates(st, hw, mw, cw, w_):
-                ht, ha = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre)
+                ht, ha = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre, lack)
                 for i in range(k):
                     if lm[i, 0] == ht and lm[i, 1] == ha and kids[i] < 0:
                         pick = i
@@ -165,8 +179,9 @@ def walk(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, tree, tw,
         node = best
         make(st, hw, ew, mw, bone, nb, withw, px, py, cf, tk[best], ta[best])
     while st[RES] < 0:
+        note(st, hw, mw, cw, w_, px, lack)
         step(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, 2,
-             mt0, pos0)  # fmt: skip
+             mt0, pos0, lack)  # fmt: skip
     # The penalties (as .search.rollouts sums them): written out, since a shared function
     # called here slowed this search by a tenth (numba 0.68).
     total = 0
@@ -205,9 +220,10 @@ def walk(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, tree, tw,
 
 @njit(cache=True)
 def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, explore, scale,
-               alone, against, common):  # fmt: skip
+               alone, against, common, lacking):  # fmt: skip
     """``count`` iterations (with ``common``: ``count`` deals, each tried with every move
-    of the root) from the caller's generator state (module docstring)."""
+    of the root) from the caller's generator state; ``lacking`` the numbers each seat
+    lacks by the history so far (module docstring)."""
     px, py, val, withw = tabs
     tk, ta, _, _, _, tf, _, ts = tree
     p_, w_, v_ = cf[0], cf[1], cf[2]
@@ -226,6 +242,7 @@ def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, exp
     pos0 = np.zeros(1, dtype=np.int64)
     dealt = (hw.copy(), ew.copy(), mw.copy(), st.copy(), bone.copy())  # a deal, to try again
     centre = sc[6]
+    lack = lacking.copy()
     for _ in range(count):
         nb = sample_into(pr, mt, pos, keys, sm, where, ws, bone, hw, hand, w_)
         if nb < 0:
@@ -239,8 +256,9 @@ def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, exp
         st[BPOS] = 0
         st[RES] = -1
         if not common:
+            lack[:] = lacking
             walk(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, tree, tw, used,
-                 0, 0, path, lm, kids, pens, explore, scale, alone, against, me, mt0, pos0)  # fmt: skip
+                 0, 0, path, lm, kids, pens, explore, scale, alone, against, me, mt0, pos0, lack)  # fmt: skip
             continue
         if tf[0] < 0:  # the first deal: every move of the root a child, in the legal order
             k = legal(st, hw, ew, mw, cw, nb, withw, px, py, cf, centre, lm)
@@ -250,10 +268,12 @@ def iterations(pr, mt, pos, count, bits, sc, tabs, cf, hand, tree, tw, used, exp
         c = tf[0]
         while c >= 0:
             copy_deal(dealt, (hw, ew, mw, st, bone), nb)
+            lack[:] = lacking
+            note(st, hw, mw, cw, w_, px, lack)
             path[0] = c
             make(st, hw, ew, mw, bone, nb, withw, px, py, cf, tk[c], ta[c])
             walk(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, tree, tw, used,
-                 c, 1, path, lm, kids, pens, explore, scale, alone, against, me, mt0, pos0)  # fmt: skip
+                 c, 1, path, lm, kids, pens, explore, scale, alone, against, me, mt0, pos0, lack)  # fmt: skip
             c = ts[c]
     return True
 

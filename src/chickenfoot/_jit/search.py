@@ -269,9 +269,20 @@ def follow(hw, withw, px, py, seat, t, o, w_):
 
 
 @njit(cache=True, _nrt=False)
-def heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre):
+def lacking(lack, seat, o):
+    """3 for each seat but ``seat`` whose bitmask in ``lack`` holds number ``o``."""
+    n = 0
+    for s in range(lack.shape[0]):
+        if s != seat and (lack[s] >> o) & 1:
+            n += 3
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre, lack):
     """``heuristic_policy`` of ``chickenfoot._rollouts``: the play with the best integer
-    score, the first in legal order among equals."""
+    score, the first in legal order among equals; ``lack`` the numbers each seat lacks
+    for the ``hurt`` term (empty: none)."""
     seat = st[TURN]
     pending = st[PEND]
     best_t, best_a, best = -1, -1, np.int64(-(1 << 62))
@@ -289,7 +300,7 @@ def heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre):
                 base -= 3
             if pending >= 0:  # a toe
                 o = y if x == px[pending] else x
-                score = base + follow(hw, withw, px, py, seat, t, o, w_)
+                score = base + follow(hw, withw, px, py, seat, t, o, w_) + lacking(lack, seat, o)
                 if score > best:
                     best_t, best_a, best = t, pending, score
                 continue
@@ -308,6 +319,7 @@ def heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre):
                     else:
                         o = y if ew[x * w_ + u] & bit(a) != ZERO else x
                         score = base + follow(hw, withw, px, py, seat, t, o, w_)
+                        score += lacking(lack, seat, o)
                     if score > best:
                         best_t, best_a, best = t, a, score
     return best_t, best_a
@@ -319,8 +331,9 @@ def getrandbits(mt, pos, k):
 
 
 @njit(cache=True, _nrt=False)
-def step(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, mode, mt, pos):
-    """One move of the rollout: greedy (mode 0), random (mode 1) or heuristic (mode 2)."""
+def step(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, mode, mt, pos, lack):
+    """One move of the rollout: greedy (mode 0), random (mode 1) or heuristic (mode 2,
+    ``lack`` as :func:`heuristic_play` reads it)."""
     w_ = cf[C_W]
     d = st[DRAWN]
     if not candidates(st, hw, mw, cw, w_):
@@ -337,7 +350,7 @@ def step(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, mode, mt,
         play(st, hw, ew, mw, withw, px, py, cf, t, a, nb)
         return
     if mode == 2:
-        t, a = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre)
+        t, a = heuristic_play(st, hw, ew, cw, px, py, val, withw, w_, centre, lack)
         play(st, hw, ew, mw, withw, px, py, cf, t, a, nb)
         return
     total = count_plays(st, ew, cw, withw, w_, cf[C_V])
@@ -374,6 +387,7 @@ def rollouts(bits, sc, bone, moves, px, py, val, withw, cf, mode, seed, mt0, pen
     mt = np.empty(624, dtype=np.uint64)
     seeded = np.empty(624, dtype=np.uint64)
     pos = np.zeros(1, dtype=np.int64)
+    lack = np.zeros(0, dtype=np.int64)  # (no hurt term)
     if mode == 1:  # random.Random(seed): init_by_array of the seed's 32-bit words, once
         key = np.empty(2, dtype=np.uint64)
         key[0] = seed & M32
@@ -402,7 +416,7 @@ def rollouts(bits, sc, bone, moves, px, py, val, withw, cf, mode, seed, mt0, pen
         else:
             play(st, hw, ew, mw, withw, px, py, cf, t, a, nb)
         while st[RES] < 0:
-            step(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, mode, mt, pos)
+            step(st, hw, ew, mw, cw, bone, nb, withw, px, py, val, cf, centre, mode, mt, pos, lack)
         total = 0
         for s in range(p_):
             pen = 0
