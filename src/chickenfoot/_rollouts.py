@@ -310,12 +310,10 @@ def heuristic_policy(state: State, legal: Sequence[Move], lacking: Sequence[int]
     default weights, on a full state. Each play scores the points it sheds; plus 2 for each
     kept tile matching the number it leaves open (6 each when it also keeps the double of
     that number); a double laid on an open end plus 6 if a kept tile matches it, else minus
-    6; minus 3 for a non-double sharing a number with a double still held. Its ``hurt``
-    term reads the public history, which a rollout does not keep: it counts only with
-    ``lacking`` (per seat, a bitmask of numbers, as :func:`note_lacking` keeps it), plus 3
-    for each other seat lacking the number the play leaves open. The best play, the first
-    listed among equals; without a play, the first move (the draw or the pass). All in
-    integers: the kernel's ``heuristic_play`` is the same choice."""
+    6; minus 3 for a non-double sharing a number with a double still held; ``hurt``: plus 3
+    for each other seat lacking that number by ``lacking`` (:func:`note_lacking`; none by
+    default). The best play, the first listed among equals; without a play, the first move
+    (the draw or the pass). In integers: the kernel's ``heuristic_play`` is the same."""
     # Over the kernel's bitmasks (chickenfoot._kernel's contract: a hand is a mask of tile
     # ids, ``_ends[v]`` the anchors whose line ends in ``v``): a rollout calls this at
     # every move, and ``state.open_ends`` per play would cost most of the rollout.
@@ -354,11 +352,9 @@ def heuristic_policy(state: State, legal: Sequence[Move], lacking: Sequence[int]
 
 
 def note_lacking(state: State, legal: Sequence[Move], lacking: list[int]) -> None:
-    """Before ``state``'s move: a seat without a play (it draws or passes) lacks every
-    number open to it, and only those (a tile it drew is known not to show them), as
-    :func:`chickenfoot.sampling.public_facts` reads the same history under the house
-    rules; ``lacking[seat]`` becomes their bitmask (the hub's number while a hub needs
-    toes). The kernel's ``note`` (:mod:`chickenfoot._jit.ismcts`) is the same."""
+    """Before ``state``'s move: a seat without a play (a draw or a pass) lacks the numbers
+    open to it (the hub's while a hub needs toes) and no others, as ``public_facts`` reads
+    the house rules' history; the kernel's ``note`` (``_jit.ismcts``) is the same."""
     if not any(isinstance(m, Play) for m in legal):
         pending = state._pending
         lacking[state.turn] = 1 << PIPS[pending][0] if pending >= 0 else state._nums
