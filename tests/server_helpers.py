@@ -182,7 +182,9 @@ class Server:
                 return
             except OSError:
                 assert self.process.poll() is None, self.process.communicate()
-                assert time.monotonic() < deadline, "the server did not start"
+                if time.monotonic() >= deadline:
+                    self.stop()  # no process outlives a failed start
+                    raise AssertionError("the server did not start in 20 seconds") from None
                 time.sleep(0.05)
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -199,7 +201,9 @@ class Server:
         from websockets.sync.client import connect
 
         url = f"ws://127.0.0.1:{self.port}/ws/{table}"
-        ws = stack.enter_context(connect(url, origin=self.base))  # type: ignore[arg-type]
+        # open_timeout: a loaded CI machine once took over websockets' default 10 s to answer
+        # the first handshake of a fresh server; a hang still fails, a little later.
+        ws = stack.enter_context(connect(url, origin=self.base, open_timeout=30))  # type: ignore[arg-type]
         ws.send(json.dumps({"type": "hello", "token": token}))
         assert json.loads(ws.recv(timeout=5))["type"] == "hello"
         return ws

@@ -41,7 +41,11 @@ class Seats:
         self.messages: queue.Queue[tuple[int, dict[str, Any] | None]] = queue.Queue()
         self.answered: set[int] = set()
         """The ids of the gos answered on these connections."""
-        self.sockets = [server.socket(self.stack, table, t) for t in tokens]
+        try:
+            self.sockets = [server.socket(self.stack, table, t) for t in tokens]
+        except BaseException:  # close the connections already open, then say why
+            self.close()
+            raise
         for seat, ws in enumerate(self.sockets):
             threading.Thread(target=self._read, args=(seat, ws), daemon=True).start()
 
@@ -99,8 +103,9 @@ def test_no_announced_move_is_lost_or_doubled_over_repeated_sigkills(store_where
     kills, sends = 0, 0
     in_window = 0  # kills between a send and that move's announcement
     deadline = time.monotonic() + 240  # catches a hang; a loaded CI machine is slow, not hung
-    conns = Seats(server, table, tokens)
+    conns: Seats | None = None
     try:
+        conns = Seats(server, table, tokens)
         next_kill = rng.randint(2, 8)
         while kills < KILLS:
             assert time.monotonic() < deadline, "the kill loop took too long"
@@ -154,8 +159,9 @@ def test_no_announced_move_is_lost_or_doubled_over_repeated_sigkills(store_where
         for s in (0, 1):
             assert last[s]["n"] == len(stored)
             assert last[s]["view"] == match.round.view(s).to_dict()
-    finally:
-        conns.close()
+    finally:  # whatever failed, no server process or connection outlives the test
+        if conns is not None:
+            conns.close()
         server.stop()
     assert _integrity(db) == "ok"
     print(
