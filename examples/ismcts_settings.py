@@ -6,7 +6,8 @@ these classes are those players, named by spec from the project's root::
     chickenfoot ladder --agents ismcts:50ms,examples.ismcts_settings:Each,examples.ismcts_settings:Mean,heuristic \\
         --players 4 --deals 100
 
-``ismcts:50ms`` is ``ISMCTSAgent(time_limit=0.05)``: rewards against the best of the others.
+``ismcts:50ms`` is ``ISMCTSAgent(time_limit=0.05)``: rewards against the best of the others
+at up to four seats, and the share of the others beaten from five (``against="auto"``).
 """
 
 from __future__ import annotations
@@ -34,3 +35,17 @@ class Mean(Each):
 
     def __init__(self) -> None:
         self.agent = ISMCTSAgent(iterations=_MOST, time_limit=0.05, against="mean")
+
+
+class Best(Each):
+    """``ISMCTSAgent(time_limit=0.05, against="best")``: winning the round, at any size."""
+
+    def __init__(self) -> None:
+        self.agent = ISMCTSAgent(iterations=_MOST, time_limit=0.05, against="best")
+
+
+class Best10(Each):
+    """``ISMCTSAgent(time_limit=0.05, against="best", scale=10)``: the margin weighs more."""
+
+    def __init__(self) -> None:
+        self.agent = ISMCTSAgent(iterations=_MOST, time_limit=0.05, against="best", scale=10)

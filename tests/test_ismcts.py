@@ -87,6 +87,27 @@ def test_common_deals_play_the_best_mean_over_the_same_deals() -> None:
     assert rng.getstate() == three.getstate()
 
 
+@pytest.mark.parametrize(("players", "meant"), [(2, "best"), (4, "best"), (5, "each"), (8, "each")])
+def test_the_default_reward_is_winning_up_to_four_seats_and_the_seats_beaten_beyond(
+    players: int, meant: str
+) -> None:
+    # against="auto" credits exactly what the reward it stands for credits: the same means
+    # for every root move on the same deals; and another reward's means differ somewhere.
+    other = "mean" if meant == "each" else "each"
+    differs = 0
+    for seed in range(3):
+        v = deal(Rules(players=players), seed=seed).view(0)
+        means = {}
+        for against in ("auto", meant, other):
+            agent = ISMCTSAgent(
+                iterations=6 * len(v.legal_moves), against=against, backend="python"
+            )
+            means[against] = agent._search(v, v.legal_moves, random.Random(seed), None)
+        assert means["auto"] == means[meant]
+        differs += means[other] != means[meant]
+    assert differs
+
+
 def test_the_spec_forms() -> None:
     assert agent_of("ismcts", trust=Trust.data()) == ISMCTSAgent()
     assert agent_of("ISMCTS:64", trust=Trust.data()) == ISMCTSAgent(iterations=64)

@@ -26,7 +26,7 @@ RULES = [
 
 SETTINGS = [
     {},  # the defaults: common deals at the root, the others play the rollout policy,
-    # rewards against the best
+    # rewards against the best (up to four seats) or each of the others (Rules(players=8))
     {"root": "ucb"},
     {"root": "ucb", "opponents": "tree", "against": "mean"},
     {"opponents": "tree", "against": "best"},

@@ -10,8 +10,9 @@ in that deal (UCB over the children, counting each child's availability), adds o
 seat plays as a :class:`~chickenfoot.HeuristicAgent` would: its ``hurt`` term reads who
 drew or passed on which number, from the view's history and then along the walk);
 each node on the walk is credited with the reward of the seat that made its move: how
-much lower its penalty was than the lowest of the others' (by default: winning the round
-is what counts), or than their mean, or the share of the others it beat.
+much lower its penalty was than the lowest of the others' (by default at up to four
+seats: winning the round is what counts), or than their mean, or the share of the others
+it beat (by default from five seats).
 
 By default (``root="common"``) every move of the root is tried on every deal, each with
 its own walk below it, and the move whose rounds ended best on average is played: the
@@ -68,8 +69,11 @@ MAX_ITERATIONS: Final = 1_000_000
 _CHUNK: Final = 0.002  # seconds of compiled iterations between two reads of the clock
 OPPONENTS: Final = ("tree", "heuristic")
 """The values of ``ISMCTSAgent(opponents=...)``."""
-AGAINST: Final = ("best", "mean", "each")
+AGAINST: Final = ("auto", "best", "mean", "each")
 """The values of ``ISMCTSAgent(against=...)``."""
+_REWARDS: Final = ("best", "mean", "each")  # as the kernel numbers them
+EACH_FROM: Final = 5
+"""The table size from which ``against="auto"`` rewards the share of the others beaten."""
 ROOTS: Final = ("common", "ucb")
 """The values of ``ISMCTSAgent(root=...)``."""
 _WARM: list[bool] = []
@@ -90,6 +94,20 @@ def _check_choice(view: object, legal: object, rng: object) -> None:
     if isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence) or not legal:
         raise checks.invalid("legal", legal, "must be the view's legal moves (not empty)")
     checks.random_generator(rng)
+
+
+def _rewarded(against: str, players: int) -> str:
+    """What ``against`` measures a seat's round against at a table of ``players``:
+    ``"auto"`` is ``"best"`` (winning the round) at up to four seats and ``"each"`` (the
+    share of the others beaten) from :data:`EACH_FROM` on, where a seat mostly does not win
+    and the order of the others' penalties is what remains to play for.
+
+    >>> _rewarded("auto", 4), _rewarded("auto", 5), _rewarded("mean", 8)
+    ('best', 'each', 'mean')
+    """
+    if against != "auto":
+        return against
+    return "each" if players >= EACH_FROM else "best"
 
 
 def _reward(pens: Sequence[int], seat: int, scale: float, against: str) -> float:
@@ -141,9 +159,10 @@ class ISMCTSAgent:
     3/4, by ten 0.95). ``opponents``: ``"heuristic"`` (the default: the other seats play the rollout
     policy, and only this seat's moves branch) or ``"tree"`` (every seat's moves are nodes
     of the tree, chosen by UCB for the seat that makes them). ``against``: a seat's
-    penalty is measured against ``"best"`` (the default: the lowest of the others', so
-    that a reward above one half is a round won), ``"mean"`` (the others' mean) or
-    ``"each"`` (the reward is the share of the other seats it beat). ``root``:
+    penalty is measured against ``"best"`` (the lowest of the others', so that a reward
+    above one half is a round won), ``"mean"`` (the others' mean) or ``"each"`` (the
+    reward is the share of the other seats it beat, ``scale`` unused); ``"auto"`` (the
+    default) is ``"best"`` at up to four seats and ``"each"`` from five. ``root``:
     ``"common"`` (the default: each deal is tried with every move of the root, so that a
     decision of ``iterations`` iterations deals ``iterations // len(legal)`` times, at
     least once, and the best mean is played) or ``"ucb"`` (a deal an iteration, UCB at
@@ -162,7 +181,7 @@ class ISMCTSAgent:
     explore: float = attrs.field(default=0.3)
     scale: float = attrs.field(default=1.0)
     opponents: str = attrs.field(default="heuristic")
-    against: str = attrs.field(default="best")
+    against: str = attrs.field(default="auto")
     backend: str = attrs.field(default="auto")
     root: str = attrs.field(default="common")
 
@@ -221,6 +240,7 @@ class ISMCTSAgent:
         rewards), by move."""
         root = _Node((0, 0), view.seat)
         lacking = public_facts(view)
+        against = _rewarded(self.against, view.rules.players)
         if self.root == "common":
             root.kids = [_Node(_key(m), view.seat) for m in legal]
             for _ in range(_deals(self.iterations, len(legal))):
@@ -228,22 +248,28 @@ class ISMCTSAgent:
                 for kid, m in zip(root.kids, legal, strict=True):
                     facts = list(lacking)
                     note_lacking(state, legal, facts)
-                    self._iterate(root, apply(state, m), facts, kid)
+                    self._iterate(root, apply(state, m), facts, against, kid)
                 if deadline is not None and time.perf_counter() > deadline:
                     break
             return {kid.key: kid.wins / kid.visits for kid in root.kids}
         for _ in range(self.iterations):
-            self._iterate(root, view.sample(rng), list(lacking))
+            self._iterate(root, view.sample(rng), list(lacking), against)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return {kid.key: kid.visits for kid in root.kids}
 
     def _iterate(
-        self, root: _Node, state: State, lacking: list[int], first: _Node | None = None
+        self,
+        root: _Node,
+        state: State,
+        lacking: list[int],
+        against: str,
+        first: _Node | None = None,
     ) -> None:
         """One walk from ``root`` (or from its child ``first``, whose move ``state``
-        follows), one node added, a rollout, and the rewards credited; ``lacking`` the
-        numbers each seat lacks, by the public history (:func:`note_lacking` keeps it)."""
+        follows), one node added, a rollout, and the rewards credited (measured
+        ``against``); ``lacking`` the numbers each seat lacks, by the public history
+        (:func:`note_lacking` keeps it)."""
         node = root if first is None else first
         path: list[_Node] = [] if first is None else [first]
         alone = self.opponents == "heuristic"
@@ -298,7 +324,7 @@ class ISMCTSAgent:
         root.visits += 1
         for kid in path:
             kid.visits += 1
-            kid.wins += _reward(pens, kid.mover, self.scale, self.against)
+            kid.wins += _reward(pens, kid.mover, self.scale, against)
 
 
 def _deals(iterations: int, width: int) -> int:
@@ -346,6 +372,7 @@ class _Compiled:
         tk[0], ta[0], tm[0], tn[0], tv[0], tf[0], tl[0], ts[0] = 0, 0, view.seat, 0, 1, -1, -1, -1
         self.used[0] = 1
         self.lacking = self.np.array(public_facts(view), dtype=self.np.int64)
+        self.against = _REWARDS.index(_rewarded(agent.against, view.rules.players))
 
     def _grow(self, room: int) -> None:
         np = self.np
@@ -371,7 +398,7 @@ class _Compiled:
             s.pr, s.mt, s.pos, count, s.bits, s.sc, (r.px, r.py, r.val, r.withw), r.cf,
             s.hand, self.tree, self.wins, self.used, float(self.agent.explore),
             float(self.agent.scale), self.agent.opponents == "heuristic",
-            AGAINST.index(self.agent.against), common, self.lacking,
+            self.against, common, self.lacking,
         )  # fmt: skip
         if not ok:  # pragma: no cover - assign never fails once the problem is built
             raise AssertionError("a compiled sample failed")
