@@ -72,8 +72,7 @@ OPPONENTS: Final = ("tree", "heuristic")
 AGAINST: Final = ("auto", "best", "mean", "each")
 """The values of ``ISMCTSAgent(against=...)``."""
 _REWARDS: Final = ("best", "mean", "each")  # as the kernel numbers them
-EACH_FROM: Final = 5
-"""The table size from which ``against="auto"`` rewards the share of the others beaten."""
+_EACH_FROM: Final = 5  # the table size from which against="auto" rewards the seats beaten
 ROOTS: Final = ("common", "ucb")
 """The values of ``ISMCTSAgent(root=...)``."""
 _WARM: list[bool] = []
@@ -99,7 +98,7 @@ def _check_choice(view: object, legal: object, rng: object) -> None:
 def _rewarded(against: str, players: int) -> str:
     """What ``against`` measures a seat's round against at a table of ``players``:
     ``"auto"`` is ``"best"`` (winning the round) at up to four seats and ``"each"`` (the
-    share of the others beaten) from :data:`EACH_FROM` on, where a seat mostly does not win
+    share of the others beaten) from five seats on, where a seat mostly does not win
     and the order of the others' penalties is what remains to play for.
 
     >>> _rewarded("auto", 4), _rewarded("auto", 5), _rewarded("mean", 8)
@@ -107,7 +106,7 @@ def _rewarded(against: str, players: int) -> str:
     """
     if against != "auto":
         return against
-    return "each" if players >= EACH_FROM else "best"
+    return "each" if players >= _EACH_FROM else "best"
 
 
 def _reward(pens: Sequence[int], seat: int, scale: float, against: str) -> float:
