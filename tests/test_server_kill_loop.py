@@ -1,6 +1,7 @@
 """A scripted game over WebSockets against a real ``chickenfoot serve`` process that is
 killed with SIGKILL again and again, at random points (often between a move being sent and
-its announcement), and started again on the same database each time, a SQLite file or
+its announcement), on until the first round has ended and the next is being played, and
+started again on the same database each time, a SQLite file or
 PostgreSQL (issue 29, "Keep the instruments"; issue 31; docs/serve.md: "Nothing lost").
 
 After every kill: a SQLite file passes ``PRAGMA integrity_check``; every move the server
@@ -30,6 +31,10 @@ from server_helpers import Server
 
 KILLS = 10
 """The SIGKILLs per run (each then a restart: about a second each)."""
+
+NO_PAUSE = ("--round-pause", "0")
+"""The loop goes on past a round's end: the next round is dealt at once, not after
+``serve``'s default 20 seconds, in which no ``go`` would come."""
 
 
 class Seats:
@@ -89,7 +94,7 @@ def test_no_announced_move_is_lost_or_doubled_over_repeated_sigkills(store_where
     """On a SQLite file, and on PostgreSQL (``store_where``)."""
     rng = random.Random(29)
     db = store_where
-    server = Server(db)
+    server = Server(db, extra=NO_PAUSE)
     seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}]
     made = server.post("/api/tables", {"preset": "house", "players": 2, "seats": seats})
     table = made["table"]
@@ -101,18 +106,20 @@ def test_no_announced_move_is_lost_or_doubled_over_repeated_sigkills(store_where
     acked = 0  # moves announced: the largest n of a table message
     last: dict[int, dict[str, Any]] = {}  # each seat's last table message
     kills, sends = 0, 0
+    rounds = 0  # rounds ended: the largest round of a table message
     in_window = 0  # kills between a send and that move's announcement
     deadline = time.monotonic() + 240  # catches a hang; a loaded CI machine is slow, not hung
     conns: Seats | None = None
     try:
         conns = Seats(server, table, tokens)
         next_kill = rng.randint(2, 8)
-        while kills < KILLS:
+        while kills < KILLS or rounds < 1:
             assert time.monotonic() < deadline, "the kill loop took too long"
             seat, message = conns.messages.get(timeout=10)
             assert message is not None, f"seat {seat}'s connection closed unasked"
             if message["type"] in ("table", "moved"):  # the whole table, or a move in it
                 acked = max(acked, message["n"])
+                rounds = max(rounds, message.get("round", 0))
                 assert not message.get("over"), "the match ended: play a longer match"
             elif message["type"] == "error":
                 raise AssertionError(f"seat {seat} was refused: {message}")
@@ -138,7 +145,7 @@ def test_no_announced_move_is_lost_or_doubled_over_repeated_sigkills(store_where
                     assert _integrity(db) == "ok"
                     with contextlib.closing(open_store(db)) as store:
                         _check_record(store.moves(table), sent, acked, rules.max_pip)
-                    server = Server(db)
+                    server = Server(db, extra=NO_PAUSE)
                     conns = Seats(server, table, tokens)
         # the final record replays from the seed to the table the server shows
         time.sleep(0.3)
@@ -155,7 +162,7 @@ def test_no_announced_move_is_lost_or_doubled_over_repeated_sigkills(store_where
         match = Match.start(rules, seed=stored_table.seed)
         for _seat, text, _forced in stored:
             match = match.apply(text)
-        assert match.round is not None
+        assert match.round is not None and match.rounds_played >= 1
         for s in (0, 1):
             assert last[s]["n"] == len(stored)
             assert last[s]["view"] == match.round.view(s).to_dict()
@@ -165,5 +172,6 @@ def test_no_announced_move_is_lost_or_doubled_over_repeated_sigkills(store_where
         server.stop()
     assert _integrity(db) == "ok"
     print(
-        f"{kills} SIGKILLs, {sends} moves sent, {len(stored)} stored, {in_window} kills in flight"
+        f"{kills} SIGKILLs, {sends} moves sent, {len(stored)} stored, {in_window} kills in flight,"
+        f" {rounds} round(s) ended"
     )
