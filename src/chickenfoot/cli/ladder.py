@@ -31,7 +31,8 @@ MAX_WORKERS = 256
 
 DESCRIPTION = (
     "Rate agents on duplicate deals: each deal is played under every seating of its table "
-    "(every rotation, or every permutation at three seats or fewer), so the luck of the "
+    "(every rotation, in an order drawn for the deal, or every permutation at three seats "
+    "or fewer), so the luck of the "
     "deal cancels. Prints each agent's rating (openskill Plackett-Luce: mu and its "
     "uncertainty sigma), and per pair the mean penalty difference and the win share with "
     "95% intervals over the deals. With --results the games are appended to a file, and a "

@@ -1,8 +1,9 @@
 """A ladder: how strong is each of several agents, on duplicate deals, with intervals.
 
-:func:`play_ladder` plays every deal under every seating of its table (each rotation, or
-each permutation when there are at most six), so every agent gets the same cards from
-every seat and the luck of the deal cancels; it rates the agents (``openskill``'s
+:func:`play_ladder` plays every deal under every seating of its table (each rotation, in
+an order drawn for the deal, or each permutation when there are at most six), so every
+agent gets the same cards from every seat and the luck of the deal cancels, and plays
+right after each other agent as often as right before it; it rates the agents (``openskill``'s
 Plackett-Luce model: the ``ladder`` extra), compares every pair that met (mean penalty
 difference and win share, with 95% intervals over the deals), splits the variance of the
 score into deal, skill and the rest, and can stop as soon as a sequential test (:class:`Sprt`)
@@ -222,7 +223,7 @@ def play_ladder(
     if isinstance(executor, ProcessPoolExecutor):
         _picklable(built, names)
     table_of = tables(len(names), rules.players)
-    plan = {d: _seated(table_of[d % len(table_of)], seatings) for d in range(deals)}
+    plan = {d: _seated(table_of[d % len(table_of)], seatings, seed, d) for d in range(deals)}
     count = {d: len(s) for d, s in plan.items()}
     file = None
     games: list[Game] = []
@@ -259,9 +260,10 @@ def _cut(text: str, most: int = 240) -> str:
     return text if len(text) <= most else f"{text[: most - 3]}..."
 
 
-def _seated(table: tuple[int, ...], how: str) -> list[tuple[int, ...]]:
-    """:func:`seatings` (whose name is also an option of :func:`play_ladder`)."""
-    return seatings(table, how)
+def _seated(table: tuple[int, ...], how: str, seed: int, deal: int) -> list[tuple[int, ...]]:
+    """:func:`seatings` of deal ``deal`` (whose name is also an option of
+    :func:`play_ladder`)."""
+    return seatings(table, how, seed=seed, deal_index=deal)
 
 
 class _Runner:

@@ -2,9 +2,12 @@
 finish, so a run that stops (Ctrl-C, a crash, a failing engine) keeps what it played and
 the next run with the same file continues it.
 
-The header ``{"format": "chickenfoot/ladder", "version": 1, "rules": {...}, "agents":
+The header ``{"format": "chickenfoot/ladder", "version": 2, "rules": {...}, "agents":
 [specs], "seed": S, "game": "round"|"match", "seatings": "auto"|...}`` says what the games
-are; a run with other rules, agents, seed, game or seatings refuses the file. Each game
+are; a run with other rules, agents, seed, game or seatings refuses the file. Version 1
+files seated by rotations are refused too: their rotations kept each table's agents in one
+order, where version 2 draws an order for each deal (their games cannot be continued);
+version 1 files seated by every permutation are the same in both and continue. Each game
 line is :meth:`Game.to_dict <chickenfoot.ladder._play.Game.to_dict>`. The file is data:
 nothing in it is evaluated, and its agents are compared as text, never built.
 """
@@ -16,12 +19,12 @@ import os
 from typing import IO, Any, Final
 
 from chickenfoot.errors import ChickenFootError, brief
-from chickenfoot.ladder._play import Game, Task
+from chickenfoot.ladder._play import Game, Task, rotates
 
 __all__ = ["FORMAT", "LadderError", "ResultsFile", "header"]
 
 FORMAT: Final = "chickenfoot/ladder"
-_VERSION: Final = 1
+_VERSION: Final = 2
 _MAX_LINE: Final = 1 << 20
 
 
@@ -124,6 +127,15 @@ class ResultsFile:
             first = None
         if not isinstance(first, dict) or first.get("format") != FORMAT:
             raise LadderError(f"{name} is not a ladder's results file (no {FORMAT} header)")
+        version = first.get("version")
+        if version not in (1, _VERSION):
+            raise LadderError(f"{name} is a ladder's results file of an unknown version")
+        if version == 1 and rotates(str(self.head["seatings"]), self.players):
+            raise LadderError(
+                f"{name} was written by an earlier ladder (results version 1), whose "
+                "rotations kept every table's agents in one order; this one draws an order "
+                "for each deal: start a new file"
+            )
         wrong = _differences(self.head, first)
         if wrong:
             raise LadderError(
