@@ -69,6 +69,64 @@ def test_the_rollouts_keep_the_lacked_numbers_as_the_history_gives_them(players:
     assert hurts > 0  # the hurt term did decide some of these moves
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(players=2),
+        Rules(players=6),
+        Rules(draw="until_playable"),
+        Rules(drawn_tile="may_play"),
+        Rules(may_draw_instead=True),
+    ],
+    ids=["house", "two", "six", "until_playable", "may_play", "may_draw_instead"],
+)
+def test_every_other_seat_proves_the_same_of_a_seat_and_the_seat_knows_it(rules: Rules) -> None:
+    # public_facts(view, viewer=True) gives the viewer's entry as the others prove it: the
+    # same as each other seat's view gives (the facts are public), on whole rounds.
+    proved = 0
+    for seed in range(8):
+        s = deal(rules, seed=seed)
+        rng = random.Random(seed)
+        while not s.is_over():
+            views = [s.view(x) for x in range(rules.players)]
+            facts = [public_facts(v) for v in views]
+            for r, v in enumerate(views):
+                own = public_facts(v, viewer=True)
+                assert [f for i, f in enumerate(own) if i != r] == [
+                    f for i, f in enumerate(facts[r]) if i != r
+                ]
+                assert facts[r][r] == 0
+                assert {facts[x][r] for x in range(rules.players) if x != r} == {own[r]}
+                held = 0
+                for t in s.hand(r):
+                    held |= 1 << t.high | 1 << t.low
+                assert not own[r] & held  # true of the hand it holds
+                proved += own[r] != 0
+            s = apply(s, rng.choice(s.legal_moves))
+    assert proved > 0
+
+
+def test_the_searchers_rollouts_know_what_the_others_know_of_its_hand() -> None:
+    # The seats the search models play HeuristicAgent, whose hurt term counts what they
+    # can prove the searching seat lacks: with the viewer's entry the rollout heuristic
+    # chooses as each of them does; without it (the viewer's entry empty) it did not.
+    heuristic = HeuristicAgent()
+    missed = 0
+    for seed in range(30):
+        s = deal(Rules(), seed=seed)
+        while not s.is_over():
+            v = s.view(s.turn)
+            legal = v.legal_moves
+            choice = heuristic.choose(v, legal, None)
+            if s.turn != 0:
+                seen = s.view(0)
+                assert heuristic_policy(s, legal, public_facts(seen, viewer=True)) == choice
+                missed += heuristic_policy(s, legal, public_facts(seen)) != choice
+            s = apply(s, choice)
+    assert missed > 0
+
+
 def test_common_deals_play_the_best_mean_over_the_same_deals() -> None:
     s = deal(Rules(), seed=2)
     v = s.view(0)

@@ -29,6 +29,7 @@ class Problem:
         "feasible",
         "force",
         "noplay",
+        "own_draws",
         "owner",
         "played",
         "start_hands",
@@ -53,6 +54,7 @@ class Problem:
     noplay: list[list[tuple[int, int]]]  # per seat: (event index, tiles it did not hold)
     arrival: list[int]  # per slot: the event index of the draw (-1: start or boneyard)
     allow: list[int]  # per slot: the tiles it may take (-1: any)
+    own_draws: list[tuple[int, int]]  # the viewer's draws: (event index, ``allow`` as a slot's)
 
 
 def complete(p: Problem) -> list[int] | None:

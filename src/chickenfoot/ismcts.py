@@ -238,7 +238,7 @@ class ISMCTSAgent:
         """The pure search: the root's children's visits (with ``common``: their mean
         rewards), by move."""
         root = _Node((0, 0), view.seat)
-        lacking = public_facts(view)
+        lacking = public_facts(view, viewer=True)
         against = _rewarded(self.against, view.rules.players)
         if self.root == "common":
             root.kids = [_Node(_key(m), view.seat) for m in legal]
@@ -370,7 +370,7 @@ class _Compiled:
         tk, ta, tm, tn, tv, tf, tl, ts = tree
         tk[0], ta[0], tm[0], tn[0], tv[0], tf[0], tl[0], ts[0] = 0, 0, view.seat, 0, 1, -1, -1, -1
         self.used[0] = 1
-        self.lacking = self.np.array(public_facts(view), dtype=self.np.int64)
+        self.lacking = self.np.array(public_facts(view, viewer=True), dtype=self.np.int64)
         self.against = _REWARDS.index(_rewarded(agent.against, view.rules.players))
 
     def _grow(self, room: int) -> None:

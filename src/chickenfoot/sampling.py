@@ -59,32 +59,40 @@ def check_history(view: View) -> None:
     _problem(view)
 
 
-def public_facts(view: View) -> list[int]:
+def public_facts(view: View, *, viewer: bool = False) -> list[int]:
     """Per seat, a bitmask of the numbers it provably holds no tile of now.
 
     A seat that drew at the start of its turn or passed while number ``v`` was open (every
     tile showing ``v`` was playable) held no tile showing ``v``; that still holds if it
     has not drawn since, or every tile it drew since is known not to show ``v``. Empty
-    for the viewer (it knows its hand) and for seats that never drew or passed.
+    for seats that never drew or passed, and for the viewer (it knows its hand) unless
+    ``viewer``: then the viewer's entry is what the other seats can prove of it. The facts
+    come from the public history alone, so every other seat proves the same of a seat.
 
     >>> from chickenfoot import Rules, deal
     >>> s = deal(Rules(), seed=1).apply("9-3@9-9").apply("draw").apply("pass")
     >>> [bin(m) for m in public_facts(s.view(0))]   # seat 1 has no 9
     ['0b0', '0b1000000000', '0b0', '0b0']
+    >>> public_facts(s.view(1), viewer=True) == public_facts(s.view(0))   # as seat 0 proves it
+    True
     """
     p = _problem(view)
     n = view.rules.max_pip
     full = (1 << view.rules.set_size) - 1
     out = [0] * view.players
     for seat, events in enumerate(p.noplay):
-        if seat == view.seat or not events:
+        if not events or (seat == view.seat and not viewer):
             continue
         k, mask = events[-1]
-        later = [
-            p.allow[g]
-            for g in range(len(p.cap))
-            if p.owner[g] == seat and p.arrival[g] >= k and p.allow[g].bit_count() != 1
-        ]
+        # What it drew since, unless the tile is known (then it was played): any tile may
+        # be a draw's that nothing followed (-1).
+        if seat == view.seat:  # its own draws, as the others' problems hold them
+            drawn = [a for i, a in p.own_draws if i >= k]
+        else:
+            drawn = [
+                p.allow[g] for g in range(len(p.cap)) if p.owner[g] == seat and p.arrival[g] >= k
+            ]
+        later = [a for a in drawn if a < 0 or a.bit_count() != 1]
         for v in range(n + 1):
             tiles = WITH[v] & full
             if not tiles & ~mask and not any(tiles & a for a in later):
@@ -161,6 +169,7 @@ def _analyse(v: View) -> Problem:
     allow = [-1] * players
     draw_slots = [-1] * len(events)
     noplay: list[list[tuple[int, int]]] = [[] for _ in range(players)]
+    own_draws: list[tuple[int, int]] = []
     played: dict[int, tuple[int, int]] = {}
     drawn_slot = -1
     bone_now = bone
@@ -211,6 +220,7 @@ def _analyse(v: View) -> Problem:
                     raise _fail(
                         where, f"seat {me} drew {move.tile}, which the next move contradicts"
                     )
+                own_draws.append((i, ok))
             else:
                 draw_slots[i] = len(cap)
                 if nxt is None:
@@ -351,7 +361,7 @@ def _analyse(v: View) -> Problem:
     p = Problem()
     p.tiles, p.feasible, p.cap, p.owner = tiles, feasible, cap, owner
     p.bone_slot, p.draw_slots, p.drawn_slot = bone_slot, draw_slots, drawn_slot
-    p.noplay, p.arrival, p.allow = noplay, arrival, allow
+    p.noplay, p.arrival, p.allow, p.own_draws = noplay, arrival, allow, own_draws
     p.played = set(played)
     p.start_hands = [own if seat == me else 0 for seat in range(players)]
     p.start_len = start_len
