@@ -63,7 +63,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
     # 6. Agents named in text, and the one decision of what such text may run; the ladder,
     #    which rates agents named by their specs.
-    ("specs", "ladder."),
+    ("specs.", "ladder."),
     # 7. Front ends, which nothing in the library imports.
     ("cli.", "server.", "__init__", "__main__"),
 )
