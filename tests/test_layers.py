@@ -51,10 +51,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # 5. Adapters and programs: the OpenSpiel game, the PettingZoo environment, batched
     #    play, the engine protocol's host and server.
     (
-        "_openspiel_serial",
-        "_openspiel_config",
-        "_openspiel_observer",
-        "openspiel",
+        "openspiel.",
         "pettingzoo",
         "batch.",
         "gym.",
