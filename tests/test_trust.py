@@ -124,6 +124,19 @@ def test_agent_spec_names_every_kind_the_parser_makes() -> None:
     assert not missing, f"AgentSpec's docstring does not name the kinds {missing}"
 
 
+def test_the_module_doc_and_the_refusal_name_every_prefix_the_parser_takes() -> None:
+    import chickenfoot.specs
+    from chickenfoot.specs._spec import _WITH_ARGUMENT
+
+    doc = chickenfoot.specs.__doc__ or ""
+    with pytest.raises(SpecError) as caught:
+        parse_spec("smart")
+    for prefix in _WITH_ARGUMENT:
+        assert f"``{prefix}:" in doc, prefix
+        assert f"{prefix}:" in str(caught.value), prefix
+    assert "``module:Class``" in doc and "module:Class" in str(caught.value)
+
+
 def test_an_agent_spec_of_no_kind_is_refused_before_it_builds() -> None:
     with pytest.raises(SpecError, match="kind 'shell'"):
         AgentSpec("x", "shell", "rm -rf ~")  # type: ignore[arg-type]
