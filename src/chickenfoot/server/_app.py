@@ -39,7 +39,7 @@ from chickenfoot._protocol import PROTOCOL, ProtocolError, decode
 from chickenfoot.errors import brief
 from chickenfoot.server._announce import Connection, encode
 from chickenfoot.server._hub import Hub
-from chickenfoot.server._lifecycle import Lifecycle
+from chickenfoot.server._lifecycle import FullError, Lifecycle
 from chickenfoot.server._limits import (
     Buckets,
     HostCheck,
@@ -162,7 +162,10 @@ def make_app(
                 headers={"Retry-After": str(seconds)},
             )
         life.make_room()
-        life.make_space_on_disk()
+        try:
+            life.make_space_on_disk()
+        except FullError as err:
+            return JSONResponse({"error": str(err)}, 503, headers={"Retry-After": "600"})
         return None
 
     async def body(request: Request) -> dict[str, Any]:

@@ -16,7 +16,9 @@ tables never stops a server from making new ones.
 The database keeps a table until it has had no move for ``Limits.keep_days`` (30 days; a
 finished table's last move ends its match): :meth:`Lifecycle.prune` deletes the others,
 on start, every hour, and from ``chickenfoot serve --prune``. It holds at most
-``Limits.max_stored`` tables: making one more first deletes the oldest not in memory.
+``Limits.max_stored`` tables: making one more first deletes the tables due for pruning
+(no move for ``keep_days``); if there are none, the new table is refused
+(:class:`FullError`), never a game that had a move within ``keep_days`` deleted.
 
 >>> import asyncio
 >>> from chickenfoot.server._hub import Hub
@@ -41,9 +43,9 @@ from typing import Final
 
 from chickenfoot.agents import Agent
 from chickenfoot.server._hub import Hub
-from chickenfoot.server._table import Table
+from chickenfoot.server._table import RefusedError, Table
 
-__all__ = ["PRUNE_SECONDS", "SWEEP_SECONDS", "Lifecycle"]
+__all__ = ["PRUNE_SECONDS", "SWEEP_SECONDS", "FullError", "Lifecycle"]
 
 log = logging.getLogger("chickenfoot.server")
 
@@ -51,6 +53,11 @@ SWEEP_SECONDS: Final = 30.0
 """How often idle tables are looked for."""
 PRUNE_SECONDS: Final = 3600.0
 """How often the database is pruned."""
+
+
+class FullError(RefusedError):
+    """The database holds ``Limits.max_stored`` tables, none of them due for pruning: a new
+    table must wait (the server answers 503)."""
 
 
 class Lifecycle:
@@ -128,16 +135,28 @@ class Lifecycle:
             hub.kick(table_id)
         return table
 
-    def make_space_on_disk(self) -> int:
+    def make_space_on_disk(self, now: float | None = None) -> int:
         """Before a table is made: when the database holds ``Limits.max_stored`` tables,
-        delete the oldest not in memory; returns how many."""
+        delete those due for pruning (no move for ``keep_days``, not in memory), oldest
+        first; returns how many. Raises :class:`FullError` when that leaves no room: a game
+        that had a move within ``keep_days`` is never deleted to make room."""
         hub = self.hub
-        excess = hub.store.count() - hub.limits.max_stored + 1
+        limits = hub.limits
+        excess = hub.store.count() - limits.max_stored + 1
         if excess <= 0:
             return 0
-        ids = [t for t in hub.store.oldest(excess + len(hub.tables)) if t not in hub.tables]
-        done = hub.store.delete(ids[:excess])
-        self.pruned += done
+        done = 0
+        if limits.keep_days > 0:
+            now = time.time() if now is None else now
+            before = now - limits.keep_days * 86400.0
+            stale = hub.store.stale(before=before, limit=excess + len(hub.tables))
+            done = hub.store.delete([t for t in stale if t not in hub.tables][:excess])
+            self.pruned += done
+        if done < excess:
+            raise FullError(
+                f"this server stores {limits.max_stored:,} tables, as many as it keeps, all "
+                "played recently: try again later"
+            )
         return done
 
     def prune(self, now: float | None = None) -> int:

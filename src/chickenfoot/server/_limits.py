@@ -7,8 +7,10 @@ application meets a request:
 - :func:`read_body`: a request's body, refused on its ``Content-Length`` before anything
   is read and read with a running count (chunked bodies too), so a client never makes
   the server hold more than ``Limits.body_bytes``;
-- :class:`Buckets`: a token bucket per client address (IPv6 by its /64), for making
-  tables;
+- :func:`address_key`: the client a bound counts an address as (IPv6 by its /64, an
+  IPv4-mapped IPv6 address as its IPv4 address);
+- :class:`Buckets`: a token bucket per client address, for making tables and for reading
+  the database;
 - :func:`key_matches`: the operator's table key, compared in constant time;
 - :func:`host_allowed`: the ``Host`` header against the names the server answers to (a
   page of another site that renames itself to this server's address, DNS rebinding, is
@@ -48,6 +50,7 @@ __all__ = [
     "Limits",
     "HostCheck",
     "TooLargeError",
+    "address_key",
     "check_table_cost",
     "engine_names",
     "host_allowed",
@@ -75,6 +78,10 @@ class Limits:
     that have not said hello yet may hold at most half of them each, so seats keep room."""
     connections_per_address: int = 100
     """WebSocket connections open at once from one client address (IPv6: its /64)."""
+    requests_per_address: int = 50
+    """Plain HTTP connections (not WebSockets) open at once from one client address: one
+    address holding idle or half-sent requests never takes the server's capacity (under
+    ``chickenfoot serve``; the proxies uvicorn trusts to forward addresses are exempt)."""
     spectators: int = 64
     """Spectators of one table (seats are counted apart: a seat's link is never refused
     because of spectators)."""
@@ -92,6 +99,11 @@ class Limits:
     """Tables one client address (IPv6: its /64) may make per minute, on average..."""
     tables_burst: int = 10
     """...and at once; beyond, 429 with ``Retry-After``."""
+    reads_per_minute: float = 30.0
+    """Database reads one client address may cause per minute (opening a table not in
+    memory, or an id the server does not hold), on average..."""
+    reads_burst: int = 20
+    """...and at once; beyond, 429 (a WebSocket: 4429) with the seconds to wait."""
     table_key: str | None = None
     """When set, making a table needs this key (the ``X-Table-Key`` header)."""
     finished_seconds: float = 600.0
@@ -103,8 +115,9 @@ class Limits:
     """Tables (finished or not) with no move for this many days are deleted from the
     database (0: never)."""
     max_stored: int = 100_000
-    """Tables in the database at most: making one more first deletes the oldest tables not
-    in memory."""
+    """Tables in the database at most: making one more first deletes the tables with no move
+    for ``keep_days``; when there are none, new tables are refused (503) until there are:
+    a game that had a move within ``keep_days`` is never deleted for room."""
     search_budget: int = 4000
     """Search iterations per decision, summed over a table's ``search`` bots."""
     hosts: tuple[str, ...] | None = None
@@ -166,14 +179,8 @@ class Buckets:
 
     @staticmethod
     def key(address: str) -> str:
-        """The bucket of an address: itself, or its /64 for IPv6."""
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return address[:100]
-        if ip.version == 6:
-            return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-        return str(ip)
+        """The bucket of an address: :func:`address_key`."""
+        return address_key(address)
 
     def take(self, address: str, *, now: float | None = None) -> float:
         """Take a token for ``address``: 0.0 when given, else the seconds to wait."""
@@ -196,6 +203,26 @@ class Buckets:
             del self._state[k]
         if len(self._state) >= self._MAX_KEYS:
             self._state.clear()
+
+
+def address_key(address: str) -> str:
+    """The client an address counts as in every per-address bound: an IPv4 address itself,
+    an IPv6 address its /64 (scope dropped), an IPv4-mapped IPv6 address (``::ffff:a.b.c.d``,
+    from a dual-stack socket or proxy) its IPv4 address; anything else its first 100
+    characters.
+
+    >>> address_key("::ffff:192.0.2.7"), address_key("2001:db8::1"), address_key("192.0.2.7")
+    ('192.0.2.7', '2001:db8::/64', '192.0.2.7')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except (ValueError, TypeError):
+        return str(address)[:100]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 class HostCheck:
