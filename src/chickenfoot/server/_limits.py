@@ -42,7 +42,10 @@ from typing import Final
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from chickenfoot.errors import ChickenFootError
+from chickenfoot.server._bots import bound_of
 from chickenfoot.server._table import RefusedError
+from chickenfoot.specs import parse_spec
 
 __all__ = [
     "LOOPBACK_HOSTS",
@@ -62,7 +65,6 @@ __all__ = [
 
 LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1", "::1")
 """The names a server bound to the loopback answers to (besides ``--allow-host``)."""
-_SEARCH_DEFAULT = 32  # the iterations of a bare ``search`` bot
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -333,11 +335,12 @@ def _program_name(words: Sequence[str]) -> str:
 
 
 def check_table_cost(specs: Sequence[str], budget: int) -> None:
-    """Refuse a table whose ``search`` bots would take more than ``budget`` iterations per
-    decision, summed over its seats: the CPU one table may take is bounded.
+    """Refuse a table whose searching bots (``search``, ``ismcts``: every bot whose bound
+    says it searches) would take more than ``budget`` iterations per decision, summed over
+    its seats: the CPU one table may take is bounded.
 
-    >>> check_table_cost(["search:2000", "search:2000"], 4000)
-    >>> check_table_cost(["search:2000"] * 8, 4000)
+    >>> check_table_cost(["search:2000", "ismcts:2000"], 4000)
+    >>> check_table_cost(["ismcts:2000"] * 8, 4000)
     Traceback (most recent call last):
     ...
     chickenfoot.server._table.RefusedError: the bots of one table may search 4,000 iterations per decision in all on this server, not 16,000
@@ -351,16 +354,16 @@ def check_table_cost(specs: Sequence[str], budget: int) -> None:
 
 
 def search_cost(spec: str) -> int:
-    """The search iterations per decision of a bot spec (as the server normalizes it).
+    """The search iterations per decision of a bot spec (as the server normalizes it), by
+    its declared bound (:data:`~chickenfoot.server._bots.BOUNDS`); 0 for a spec that is not
+    a searching bot the server offers.
 
-    >>> search_cost("search:500"), search_cost("search"), search_cost("greedy")
-    (500, 32, 0)
+    >>> search_cost("search:500"), search_cost("search"), search_cost("ismcts"), search_cost("greedy")
+    (500, 32, 1000, 0)
     """
-    if spec == "search":
-        return _SEARCH_DEFAULT
-    if spec.startswith("search:"):
-        try:
-            return int(spec.partition(":")[2])
-        except ValueError:
-            return 0
-    return 0
+    try:
+        parsed = parse_spec(spec)
+    except ChickenFootError:
+        return 0
+    bound = bound_of(parsed)
+    return 0 if bound is None else bound.iterations(parsed)
