@@ -178,7 +178,11 @@ def guarded_h11(
     """uvicorn's h11 protocol, closing a connection that has not sent a whole request
     within ``request_seconds`` (of opening, or of the previous response), and answering
     503 to a connection beyond ``per_address`` plain connections open from its address."""
-    namespace = {"request_seconds": request_seconds, "per_address": per_address, "_open": {}}
+    namespace: dict[str, Any] = {
+        "request_seconds": request_seconds,
+        "per_address": per_address,
+        "_open": {},
+    }
     return type("GuardedH11", (_GuardedH11,), namespace)
 
 

@@ -115,8 +115,11 @@ class Hub:
         for stored in self.store.tables(live_since=since, limit=MAX_TABLES // 2):
             self.restore_one(stored)
 
-    def restore_one(self, stored: StoredTable) -> Table | None:
-        """Load one stored table into memory, replaying its moves (see :meth:`restore`)."""
+    def restore_one(
+        self, stored: StoredTable, *, moves: Sequence[tuple[int, str, bool]] | None = None
+    ) -> Table | None:
+        """Load one stored table into memory, replaying its moves (see :meth:`restore`;
+        ``moves``: read already, else read now)."""
         try:
             rules = Rules.from_dict(json.loads(stored.rules))
             table = Table(stored.id, rules, stored.seed, stored.seats)
@@ -125,7 +128,8 @@ class Hub:
             return None
         i = 0
         try:
-            for i, (seat, text, forced) in enumerate(self.store.moves(stored.id)):
+            record = self.store.moves(stored.id) if moves is None else moves
+            for i, (seat, text, forced) in enumerate(record):
                 if table.turn != seat:
                     raise ValueError(f"move {i} ({text}) is by seat {seat}, not the turn's")
                 table.play(parse_move(text, max_pip=rules.max_pip), forced=forced)

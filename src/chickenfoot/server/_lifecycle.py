@@ -39,10 +39,12 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from typing import Final
 
 from chickenfoot.agents import Agent
 from chickenfoot.server._hub import Hub
+from chickenfoot.server._store import StoredTable
 from chickenfoot.server._table import RefusedError, Table
 
 __all__ = ["PRUNE_SECONDS", "SWEEP_SECONDS", "FullError", "Lifecycle"]
@@ -127,12 +129,20 @@ class Lifecycle:
         stored = hub.store.tables(ids=[table_id])
         if not stored:
             return None
+        return self.open_stored(stored[0])
+
+    def open_stored(
+        self, stored: StoredTable, moves: Sequence[tuple[int, str, bool]] | None = None
+    ) -> Table | None:
+        """Open a table read from the database (its ``moves`` too, or ``None``: read them
+        now) and let it play on; ``None`` if memory is full of tables in use."""
+        hub = self.hub
         self.make_room()
         if hub.room() <= 0:
             return None
-        table = hub.restore_one(stored[0])
+        table = hub.restore_one(stored, moves=moves)
         if table is not None:
-            hub.kick(table_id)
+            hub.kick(stored.id)
         return table
 
     def make_space_on_disk(self, now: float | None = None) -> int:

@@ -52,6 +52,7 @@ __all__ = [
     "Buckets",
     "Limits",
     "HostCheck",
+    "MessageBucket",
     "TooLargeError",
     "address_key",
     "check_table_cost",
@@ -225,6 +226,39 @@ def address_key(address: str) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
     return str(ip)
+
+
+class MessageBucket:
+    """The messages of one WebSocket connection: ``rate`` a second, ``burst`` at once.
+
+    >>> bucket = MessageBucket(10.0, 2)
+    >>> bucket.take(), bucket.take(), bucket.take(), bucket.refused
+    (True, True, False, 1)
+    """
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = self.burst
+        self.when = time.monotonic()
+        self.refused = 0
+
+    def take(self) -> bool:
+        """Take a token for a message: ``False`` (counted in ``refused``) if none is left."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.when) * self.rate)
+        self.when = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.refused += 1
+        return False
+
+    def give_back(self) -> None:
+        """Return a token: a move that answered the seat's ``go`` and was played. The game
+        paces those (one a go), so a client that answers at once, its only legal move
+        included, never trips the flood limit; refused moves still count."""
+        self.tokens = min(self.burst, self.tokens + 1.0)
 
 
 class HostCheck:
