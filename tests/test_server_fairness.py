@@ -293,3 +293,20 @@ def test_a_full_database_refuses_new_tables_and_keeps_every_recent_game(tmp_path
         assert r.status_code == 200, r.text
         stored = {t.id for t in hub_of(client).store.tables()}
         assert stored == {"recent0", "recent1", r.json()["table"]}
+
+
+def test_serve_takes_the_plain_connections_per_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uvicorn
+
+    from chickenfoot.cli import main
+
+    assert main(["serve", "--max-requests-per-address", "0"]) == 2
+    assert "--max-requests-per-address 0 is invalid: 1 to 100,000" in capsys.readouterr().err
+    ran: list[Any] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: ran.append(self.config))
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
+    db = str(tmp_path / "t.db")
+    assert main(["serve", "--db", db, "--max-requests-per-address", "7"]) == 0
+    assert ran[0].http.per_address == 7
