@@ -5,9 +5,9 @@ Importing this module and ``fuzz_websocket`` registers them in ``fuzz_targets.TA
 every ``tests*/fuzz_*.py``); ``tests/test_fuzz_server.py`` runs each on a short fixed
 budget. The property is ``fuzz_targets.check``'s (nothing escapes, in time), and on top:
 
-* ``server http``: a request of any method to any path (the API's, the pages', odd ones)
-  (unknown table ids among them: each a database read, rate-limited) with a mutated JSON body (from real ``POST /api/tables`` and ``/api/play`` requests), text
-  or bytes that are not JSON, bodies past the 16 KiB limit, and mutated or garbage
+* ``server http``: a request of any method to any path (the API's, the pages', odd ones,
+  unknown table ids: each a database read, rate-limited) with a mutated JSON body (from
+  real ``POST /api/tables`` and ``/api/play`` requests), text or bytes that are not JSON, bodies past the 16 KiB limit, and mutated or garbage
   ``Content-Type``, ``Content-Length``, ``Origin``, ``Host`` and ``Cookie`` headers. The
   answer is never a 5xx, never holds a traceback or a Python exception's name; an error is
   a JSON ``{"error": ...}`` of at most 500 characters (or Starlette's own one-line ``Not
