@@ -151,8 +151,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         )
     if not 1 <= args.max_requests_per_address <= 100_000:
         raise UsageError(
-            f"--max-requests-per-address {args.max_requests_per_address} is invalid: "
-            "1 to 100,000"
+            f"--max-requests-per-address {args.max_requests_per_address} is invalid: 1 to 100,000"
         )
     if not 0 < args.tables_per_minute <= 10_000:
         raise UsageError(f"--tables-per-minute {args.tables_per_minute} is invalid: above 0")

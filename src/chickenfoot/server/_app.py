@@ -121,7 +121,7 @@ def make_app(
             return None
         return JSONResponse({"error": "cross-origin request refused"}, status_code=403)
 
-    def refuse_maker(request: Request) -> Response | None:
+    async def refuse_maker(request: Request) -> Response | None:
         """The answer to a request to make a table that may not: cross-origin, without the
         table key, or too many from its address."""
         refused = refuse_cross_origin(request)
@@ -141,7 +141,7 @@ def make_app(
             )
         life.make_room()
         try:
-            life.make_space_on_disk()
+            await asyncio.to_thread(life.make_space_on_disk)  # reads the database
         except FullError as err:
             return JSONResponse({"error": str(err)}, 503, headers={"Retry-After": "600"})
         return None
@@ -198,7 +198,7 @@ def make_app(
         )
 
     async def create(request: Request) -> Response:
-        refused = refuse_maker(request)
+        refused = await refuse_maker(request)
         if refused is not None:
             return refused
         try:
@@ -210,7 +210,7 @@ def make_app(
         return JSONResponse(links(table.id, tokens))
 
     async def play(request: Request) -> Response:
-        refused = refuse_maker(request)
+        refused = await refuse_maker(request)
         if refused is not None:
             return refused
         try:
