@@ -46,14 +46,12 @@ def test_ipv4_mapped_addresses_count_as_their_ipv4_address() -> None:
 
 @contextlib.contextmanager
 def serving(app: Any, limits: Limits) -> Iterator[int]:
-    """``app`` under uvicorn as ``chickenfoot serve`` runs it, trusting no proxy (every
-    test client is on the loopback, which uvicorn trusts to forward addresses by default)."""
+    """``app`` under uvicorn as ``chickenfoot serve`` runs it."""
     import uvicorn
 
     from chickenfoot.server import uvicorn_config
 
     config = uvicorn_config(app, host="127.0.0.1", port=0, limits=limits)
-    config.forwarded_allow_ips = "192.0.2.1"
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -90,7 +88,7 @@ def test_one_address_holding_half_sent_requests_cannot_starve_the_others(tmp_pat
             for _ in range(260):  # idle and half-sent: more than the server's whole limit
                 s = socket.socket()
                 s.settimeout(10)
-                s.bind(("127.0.0.2", 0))
+                s.bind(("127.0.0.1", 0))
                 s.connect(("127.0.0.1", port))
                 s.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n")
                 held.append(s)
@@ -109,7 +107,7 @@ def test_one_address_holding_half_sent_requests_cannot_starve_the_others(tmp_pat
                 s.close()
         assert answered == 4
         time.sleep(0.3)  # closed sockets are counted no more
-        assert _get(port, "/api/options", "127.0.0.2").startswith(b"HTTP/1.1 200")
+        assert _get(port, "/api/options", "127.0.0.1").startswith(b"HTTP/1.1 200")
 
 
 # -- database reads ---------------------------------------------------------------------------

@@ -98,7 +98,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-requests-per-address", type=int, default=50, metavar="N",
         help="plain HTTP connections open at once from one client address; beyond, 503 "
-        "(default: 50; a proxy forwarding X-Forwarded-For is not counted)",
+        "(default: 50; behind a reverse proxy, its connections count as one address)",
     )  # fmt: skip
     p.add_argument(
         "--tables-per-minute", type=float, default=6.0, metavar="N",

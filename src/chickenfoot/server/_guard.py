@@ -10,9 +10,9 @@ stops the timer (the application's own timeouts take over: the hello, the idle t
 It also counts the plain connections open from each client address (:func:`address_key`):
 one beyond ``Limits.requests_per_address`` is answered 503 and closed at once, so one
 address holding hundreds of idle or half-sent requests never takes the capacity uvicorn's
-``limit_concurrency`` gives the whole server. The proxies uvicorn trusts to forward client
-addresses (``forwarded_allow_ips``, with ``proxy_headers``) speak for many clients: they
-are not counted.
+``limit_concurrency`` gives the whole server. The address is the connection's own (a
+reverse proxy's connections are all its address's: raise the limit to the proxy's
+concurrency).
 
 uvicorn also closes a WebSocket, once the application is done with it, by
 ``transport.close()``, which waits until everything sent has been taken: a client that
@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import socket
 import struct
@@ -97,10 +96,7 @@ class _GuardedH11(H11Protocol):
         """Count the connection against its address; ``False`` if it is one too many."""
         if self.per_address is None or self.client is None:
             return True
-        host = str(self.client[0])
-        if _trusted(self.config, host):
-            return True
-        key = address_key(host)
+        key = address_key(str(self.client[0]))
         held = self._open.get(key, 0)
         if held >= self.per_address:
             return False
@@ -151,25 +147,6 @@ def _busy(per_address: int) -> bytes:
         f"content-length: {len(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n"
     )
     return head.encode() + body
-
-
-def _trusted(config: Any, host: str) -> bool:
-    """Whether uvicorn takes client addresses from ``host`` (``X-Forwarded-For``)."""
-    if not getattr(config, "proxy_headers", False):
-        return False
-    allowed = getattr(config, "forwarded_allow_ips", None) or ()
-    names = allowed.split(",") if isinstance(allowed, str) else list(allowed)
-    try:
-        ip: Any = ipaddress.ip_address(host)
-    except ValueError:
-        ip = None
-    for name in (n.strip() for n in names):
-        if name in ("*", host):
-            return True
-        with contextlib.suppress(ValueError, TypeError):
-            if ip is not None and ip in ipaddress.ip_network(name, strict=False):
-                return True
-    return False
 
 
 def guarded_h11(

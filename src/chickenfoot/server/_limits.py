@@ -84,7 +84,7 @@ class Limits:
     requests_per_address: int = 50
     """Plain HTTP connections (not WebSockets) open at once from one client address: one
     address holding idle or half-sent requests never takes the server's capacity (under
-    ``chickenfoot serve``; the proxies uvicorn trusts to forward addresses are exempt)."""
+    ``chickenfoot serve``; the address is the connection's, a reverse proxy's own)."""
     spectators: int = 64
     """Spectators of one table (seats are counted apart: a seat's link is never refused
     because of spectators)."""
