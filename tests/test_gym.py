@@ -395,6 +395,8 @@ def test_the_compile_command_shows_progress(monkeypatch, capsys, backend: str) -
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("compiling 5 groups of kernels")
     assert lines[1] == f"[1/5] {_warm.STEPS[0]}: 0.5 s"
+    # each step's own time, then the running total: not a total that reads as a step's
+    assert lines[2] == f"[2/5] {_warm.STEPS[1]}: 0.5 s (1.0 s so far)"
     assert lines[-1] == "done in 2.5 s"
     monkeypatch.undo()
     monkeypatch.setattr(_compiled, "available", lambda: False)
