@@ -270,6 +270,23 @@ def test_the_largest_vector_env_the_constructor_accepts_resets_and_steps(
             obs, *_ = env.step(obs["action_mask"].astype(bool).argmax(axis=1))
 
 
+def test_the_engines_own_largest_n_is_refused_before_anything_is_made(backend: str) -> None:
+    """The engine alone fits 371,023 rounds of house rules in 1 GiB; with the spaces,
+    buffers and larger seeds of a vector env they do not fit, and the refusal comes first."""
+    from chickenfoot.batch import max_rounds
+
+    n = max_rounds(cf.Rules())
+    tracemalloc.start()
+    try:
+        with pytest.raises(
+            ArgumentError, match=r"more than max_bytes=1,073,741,824 \(ENGINE_MEMORY"
+        ):
+            ChickenFootVectorEnv(n)
+        assert tracemalloc.get_traced_memory()[1] < 1 << 20
+    finally:
+        tracemalloc.stop()
+
+
 def held(n: int, **kw: Any) -> tuple[int, int]:
     """The most bytes traced after a step of an env of ``n`` tables (made, reset and stepped
     under tracing), holding what the step handed out and what its policy was handed,
