@@ -189,9 +189,8 @@ def test_a_match_episode_lasts_the_rules_rounds(backend: str) -> None:
     done, r = False, 0.0
     while not done:
         obs, r, done, _, _ = env.step(int(first_legal(obs["action_mask"])))
-    scores = env.lanes.scores[0]
-    assert len(scores) == 3
-    assert r == -sum(s[0] for s in scores)
+    assert env.lanes.played[0] == 3
+    assert r == -env.lanes.totals[0, 0]
 
 
 def test_opponents_may_be_policies(backend: str) -> None:
