@@ -9,6 +9,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 import weakref
@@ -226,3 +227,25 @@ class Server:
         for stream in (self.process.stdout, self.process.stderr):
             if stream is not None:
                 stream.close()
+
+
+@contextlib.contextmanager
+def serving(app: Any, **options: Any) -> Iterator[int]:
+    """``app`` under uvicorn, as ``chickenfoot serve`` runs it, on a free loopback port."""
+    import uvicorn
+
+    from chickenfoot.server import uvicorn_config
+
+    server = uvicorn.Server(uvicorn_config(app, host="127.0.0.1", port=0, **options))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
+        time.sleep(0.02)
+    port: int = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(20)

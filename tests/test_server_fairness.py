@@ -7,12 +7,9 @@ full database that refuses new tables rather than delete a recent game (docs: Se
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import socket
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +18,7 @@ from starlette.testclient import TestClient
 
 from chickenfoot.server import Limits, create_app
 from chickenfoot.server._store import SeatRow, Store, open_store
-from server_helpers import ORIGIN, make_table
+from server_helpers import ORIGIN, make_table, serving
 from test_server_limits import PEOPLE, SMALL, closed_with, hub_of
 
 # -- addresses ------------------------------------------------------------------------------
@@ -44,29 +41,6 @@ def test_ipv4_mapped_addresses_count_as_their_ipv4_address() -> None:
 # -- plain connections per address ------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def serving(app: Any, limits: Limits) -> Iterator[int]:
-    """``app`` under uvicorn as ``chickenfoot serve`` runs it."""
-    import uvicorn
-
-    from chickenfoot.server import uvicorn_config
-
-    config = uvicorn_config(app, host="127.0.0.1", port=0, limits=limits)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
-        time.sleep(0.02)
-    port: int = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield port
-    finally:
-        server.should_exit = True
-        thread.join(20)
-
-
 def _get(port: int, path: str, source: str) -> bytes:
     with socket.socket() as s:
         s.settimeout(10)
@@ -81,7 +55,7 @@ def _get(port: int, path: str, source: str) -> bytes:
 
 def test_one_address_holding_half_sent_requests_cannot_starve_the_others(tmp_path: Path) -> None:
     limits = Limits(connections=10, requests_per_address=8)  # uvicorn's global limit: 210
-    with serving(create_app(tmp_path / "t.db", limits=limits), limits) as port:
+    with serving(create_app(tmp_path / "t.db", limits=limits), limits=limits) as port:
         held: list[socket.socket] = []
         answered = 0
         try:

@@ -11,10 +11,8 @@ import json
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +21,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from chickenfoot.server import create_app
-from server_helpers import ORIGIN, hello, make_table, token_of
+from server_helpers import ORIGIN, hello, make_table, serving, token_of
 
 SMALL = {"preset": "house", "rules": {"max_pip": 6, "hand_size": 7, "match": {"rounds": 1}}}
 PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
@@ -143,28 +141,6 @@ def test_one_address_cannot_take_every_connection(tmp_path: Path) -> None:
         stack.close()  # and its connections are counted no more once closed
         with client.websocket_connect(url) as ws:
             assert hello(ws, None)["role"] == "spectator"
-
-
-@contextlib.contextmanager
-def serving(app: Any, **options: Any) -> Iterator[int]:
-    """``app`` under uvicorn, as ``chickenfoot serve`` runs it, on a free loopback port."""
-    import uvicorn
-
-    from chickenfoot.server import uvicorn_config
-
-    server = uvicorn.Server(uvicorn_config(app, host="127.0.0.1", port=0, **options))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
-        time.sleep(0.02)
-    port: int = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield port
-    finally:
-        server.should_exit = True
-        thread.join(20)
 
 
 def test_a_client_that_stops_reading_is_closed(tmp_path: Path) -> None:
