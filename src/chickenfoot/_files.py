@@ -37,6 +37,7 @@ from typing import Final
 
 __all__ = [
     "NotRegularError",
+    "appendable",
     "kind_of",
     "open_regular",
     "why_not",
@@ -54,7 +55,10 @@ _KINDS: Final = (
 )
 _NONBLOCK: Final = getattr(os, "O_NONBLOCK", 0)
 _OPEN_FLAGS: Final = (
-    _NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    _NONBLOCK
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
 )
 
 
@@ -124,6 +128,41 @@ def writable(path: str) -> str | None:
         return why_not(err)
 
 
+def appendable(path: str | os.PathLike[str]) -> str | None:
+    """``None`` if ``path`` is a regular file one may read and write (a symbolic link is
+    followed) or names nothing yet in a folder that takes a new file, else why not, in one
+    line; nothing is opened or written.
+
+    >>> appendable("/"), appendable("/nonexistent/dir/x.jsonl")
+    ('a directory, not a regular file', 'No such file or directory')
+    """
+    try:
+        try:
+            mode: int | None = os.stat(path).st_mode
+        except FileNotFoundError:
+            mode = None
+        if mode is None:
+            _folder_takes_a_file(os.fspath(path))
+        elif not stat.S_ISREG(mode):
+            return f"{kind_of(mode)}, not a regular file"
+        elif not os.access(path, os.R_OK | os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    except (OSError, ValueError) as err:
+        return why_not(err)
+    return None
+
+
+def _folder_takes_a_file(target: str) -> None:
+    """Raise the ``OSError`` of creating a file ``target``: its folder is missing, not a
+    folder, or one that may not be written."""
+    folder = os.path.dirname(target) or os.curdir
+    st = os.stat(folder)
+    if not stat.S_ISDIR(st.st_mode):
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+
 def _check(target: str) -> tuple[str | None, int | None]:
     """Why ``target`` may not be replaced (or ``None``), and its mode if it exists."""
     try:
@@ -134,12 +173,7 @@ def _check(target: str) -> tuple[str | None, int | None]:
         return f"{kind_of(mode)}, not a regular file", mode
     if mode is not None and not os.access(target, os.W_OK):  # a file one may not write
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))  # is not replaced
-    folder = os.path.dirname(target) or os.curdir
-    st = os.stat(folder)  # the folder must exist, be one, and take a new file
-    if not stat.S_ISDIR(st.st_mode):
-        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    _folder_takes_a_file(target)
     return None, mode
 
 
