@@ -374,9 +374,7 @@ def test_an_agent_failing_mid_ladder_is_reported_and_the_games_kept(
 
 def test_an_engine_that_crashes_is_reported_with_its_seat_and_deal(tmp_path: Path) -> None:
     spec = f"engine:{sys.executable} {FAKE} crash {tmp_path / 'pid'}"
-    with pytest.raises(
-        AgentError, match=r"deal 0 \(seating 0\), seat \d: the agent .* AgentError"
-    ):
+    with pytest.raises(AgentError, match=r"deal 0 \(seating 0\), seat \d: the agent .* AgentError"):
         play_ladder(TWO, ["greedy", spec], deals=3, seed=1)
 
 

@@ -4,8 +4,8 @@
 against the file's rules and :data:`MAX_POLICY_BYTES` before any array is read; an array
 is then inflated to exactly the bytes its header declares (one more is an error), so a
 small file that inflates to gigabytes is refused at once, in bounded memory, whatever its
-zip directory says. The archives below are written by hand (:func:`zip_of`) so that every
-field may lie.
+zip directory says. The archives below are written by hand (``archives.zip_of``, which
+``nox -s fuzz`` uses too) so that every field may lie.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import struct
 import subprocess
 import sys
 import zlib
@@ -23,6 +22,7 @@ import numpy as np
 import pytest
 
 import chickenfoot as cf
+from archives import BZIP2, DEFLATED, deflated, member, npy, policy_members, text, zip_of
 from chickenfoot.encoding import Encoding
 from chickenfoot.errors import AgentError
 from chickenfoot.policy import FORMAT, MAX_POLICY_BYTES, PolicyAgent, save_policy
@@ -30,69 +30,10 @@ from chickenfoot.policy import FORMAT, MAX_POLICY_BYTES, PolicyAgent, save_polic
 RULES = cf.Rules(players=2)
 ENC = Encoding(RULES)
 OBS, ACTIONS = ENC.observation_size, ENC.num_actions
-STORED, DEFLATED, BZIP2 = 0, 8, 12
-
-
-def npy(shape: tuple[int, ...], descr: str = "<f4", data: bytes | None = None) -> bytes:
-    """An ``.npy`` member: a header declaring ``shape`` and ``descr``, then ``data``
-    (default: zeros of the declared size)."""
-    buf = io.BytesIO()
-    np.lib.format.write_array_header_1_0(
-        buf, {"descr": descr, "fortran_order": False, "shape": shape}
-    )
-    if data is None:
-        data = bytes(int(np.prod(shape, dtype=object)) * np.dtype(descr).itemsize)
-    return buf.getvalue() + data
-
-
-def text(value: str) -> bytes:
-    return npy((), f"<U{len(value)}", value.encode("utf-32-le"))
-
-
-def deflated(head: bytes, zero_mib: int = 0) -> bytes:
-    """A raw deflate stream of ``head`` then ``zero_mib`` MiB of zeros, built in a blink:
-    after a full flush the compressor starts afresh, so one MiB's blocks repeat as is."""
-    c = zlib.compressobj(9, zlib.DEFLATED, -15)
-    first = c.compress(head) + c.flush(zlib.Z_FULL_FLUSH)
-    z = zlib.compressobj(9, zlib.DEFLATED, -15)
-    block = z.compress(bytes(1 << 20)) + z.flush(zlib.Z_FULL_FLUSH)
-    return first + block * zero_mib + zlib.compressobj(9, zlib.DEFLATED, -15).flush()
-
-
-def zip_of(members: list[tuple[str, bytes, int, int, int]]) -> bytes:
-    """A zip archive of ``(name, payload as stored, method, crc, declared size)``."""
-    out, directory = io.BytesIO(), io.BytesIO()
-    for name, payload, method, crc, size in members:
-        offset = out.tell()
-        raw = name.encode()
-        out.write(struct.pack("<4s2B4HL2L2H", b"PK\x03\x04", 20, 0, 0, method, 0, 33,
-                              crc, len(payload), size, len(raw), 0))  # fmt: skip
-        out.write(raw + payload)
-        directory.write(struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, 0, method,
-                                    0, 33, crc, len(payload), size, len(raw), 0, 0, 0, 0, 0,
-                                    offset))  # fmt: skip
-        directory.write(raw)
-    start, cd = out.tell(), directory.getvalue()
-    out.write(cd)
-    n = len(members)
-    out.write(struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, n, n, len(cd), start, 0))
-    return out.getvalue()
-
-
-def member(name: str, content: bytes, method: int = DEFLATED) -> tuple[str, bytes, int, int, int]:
-    payload = deflated(content) if method == DEFLATED else content
-    return (name, payload, method, zlib.crc32(content), len(content))
 
 
 def good_members(hidden: int = 8) -> list[tuple[str, bytes, int, int, int]]:
-    return [
-        member("format.npy", text(FORMAT)),
-        member("rules.npy", text(json.dumps(RULES.to_dict(), sort_keys=True))),
-        member("w0.npy", npy((OBS, hidden))),
-        member("b0.npy", npy((hidden,))),
-        member("w1.npy", npy((hidden, ACTIONS))),
-        member("b1.npy", npy((ACTIONS,))),
-    ]
+    return policy_members(RULES, hidden)
 
 
 def test_a_hand_written_archive_of_the_right_arrays_loads() -> None:

@@ -273,7 +273,8 @@ def _parse_header(m: IO[bytes], key: str) -> _Array:
             shape, fortran, dtype = np.lib.format.read_array_header_2_0(m, _MAX_HEADER)
         else:
             raise ValueError(f"an .npy version {version} header")
-    except (ValueError, TypeError, SyntaxError, EOFError) as err:
+    except Exception as err:  # numpy parses the header's text: ValueError, SyntaxError,
+        # tokenize's TokenError (found by fuzzing), a BadZipFile or zlib.error underneath
         raise ValueError(f"{key} is not an array: {brief(str(err), 120)}") from None
     if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
         raise ValueError(f"{key} holds {brief(str(dtype), 60)}, not numbers or text")

@@ -227,7 +227,7 @@ def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
     show = out.isatty() and not args.json
     try:
         result = _play(args, rules, names, sprt, out, show)
-    except OSError as err:  # the results file: a folder that does not exist, no permission
+    except OSError as err:  # the results file: a write that failed (a full disk)
         if not args.results:
             raise
         where = brief(args.results, 80)

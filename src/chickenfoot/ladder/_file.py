@@ -28,7 +28,7 @@ import math
 import os
 from typing import IO, Any, Final
 
-from chickenfoot._files import NotRegularError, open_regular
+from chickenfoot._files import open_regular, why_not
 from chickenfoot._reading import kind
 from chickenfoot.errors import FormatError, LadderError, brief
 from chickenfoot.formats import check_header, loads
@@ -62,12 +62,14 @@ def header(
     }
 
 
-def _differences(want: dict[str, Any], got: dict[str, Any]) -> list[str]:
+def _differences(want: dict[str, Any], got: dict[str, Any]) -> str:
+    """What differs between this run's header and the file's, in at most 300 characters."""
     said = []
     for key in ("rules", "agents", "seed", "game", "seatings"):
         if got.get(key) != want[key]:
-            said.append(f"{key} {brief(got.get(key), 120)} (this run: {brief(want[key], 120)})")
-    return said
+            said.append(f"{key} {brief(got.get(key), 50)} (this run: {brief(want[key], 50)})")
+    text = "; ".join(said)
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def _task(line: dict[str, Any], where: str, agents: int, players: int) -> Task:
@@ -142,14 +144,14 @@ class ResultsFile:
     def read(self) -> list[Game]:
         """The games already in the file (none for a new or empty file), nothing written.
 
-        :class:`~chickenfoot.LadderError` for a file that is not a regular file or not this
-        ladder's, an ``OSError`` for one that cannot be opened to read and append."""
+        :class:`~chickenfoot.LadderError` for a file that is not a regular file, cannot be
+        opened to read and append, or is not this ladder's."""
         try:
             self._fd = open_regular(self.path, os.O_RDWR | os.O_APPEND)
         except FileNotFoundError:
             return []  # a new file: start() creates it
-        except NotRegularError as err:
-            raise LadderError(f"{self.name}: {err.strerror}") from None
+        except (OSError, ValueError) as err:  # not a regular file, no permission, a NUL
+            raise LadderError(f"{self.name}: {why_not(err)}") from None
         try:
             self._size = os.fstat(self._fd).st_size
             with open(self._fd, "rb", closefd=False) as f:
@@ -214,7 +216,7 @@ class ResultsFile:
         wrong = _differences(self.head, first)
         if wrong:
             raise LadderError(
-                f"{name} holds another ladder's games: {'; '.join(wrong)} "
+                f"{name} holds another ladder's games: {wrong} "
                 "(give another file, or the same options)"
             )
 
@@ -224,8 +226,8 @@ class ResultsFile:
         if self._fd is None:
             try:
                 self._fd = open_regular(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-            except NotRegularError as err:
-                raise LadderError(f"{self.name}: {err.strerror}") from None
+            except (OSError, ValueError) as err:  # no such folder, no permission
+                raise LadderError(f"{self.name}: {why_not(err)}") from None
         if self._keep < self._size:
             os.ftruncate(self._fd, self._keep)
         self._out = open(self._fd, "a", encoding="utf-8", closefd=False)  # noqa: SIM115
