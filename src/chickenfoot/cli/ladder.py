@@ -258,7 +258,7 @@ def _check_files(results: str | None, plot: str | None) -> None:
             raise UsageError(f"--plot {brief(plot, 80)}: {why}")
         if results and _same_file(results, plot):
             raise UsageError(
-                f"--plot {brief(plot, 80)}: the file of --results; give the picture another"
+                f"--plot {brief(plot, 80)} is the --results file: give the picture its own"
             )
 
 
