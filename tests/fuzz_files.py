@@ -8,8 +8,8 @@ every ``tests*/fuzz_*.py``); ``tests/test_fuzz_files.py`` runs each on a short f
 (``save_policy``; stored, deflated, in Fortran order) and archives written by hand
 (``archives.zip_of``, where every field may lie), changed: members dropped, doubled, renamed;
 headers declaring other shapes and dtypes (objects, records, text, gigabytes); members
-whose data runs on for megabytes past their header (:func:`deflated`: a bomb costs
-nothing to build); other compression methods, wrong checksums and sizes; bytes flipped
+whose data runs on for megabytes past their header (``archives.deflated``: a bomb costs
+nothing to build), headers whose length says gigabytes; other compression methods, wrong checksums and sizes; bytes flipped
 and cut; given as a path or as a file object. The property is ``fuzz_targets.check``'s
 (an ``AgentError`` with a short message, quickly) and an accepted file gives layers that
 chain from the observation to the actions.
@@ -120,7 +120,7 @@ def _policy_cases(draw: st.DrawFn) -> Case:
             k = draw(st.integers(0, len(members) - 1))
             name, payload, method, crc, size = members[k]
             op = draw(st.sampled_from(["drop", "twice", "rename", "declare", "bomb", "method",
-                                       "crc", "size", "extra"]))  # fmt: skip
+                                       "header", "crc", "size", "extra"]))  # fmt: skip
             if op == "drop":
                 del members[k]
             elif op == "twice":
@@ -139,6 +139,11 @@ def _policy_cases(draw: st.DrawFn) -> Case:
             elif op == "method":
                 content = content_of(members[k])
                 members[k] = member(name, content, draw(st.sampled_from([STORED, BZIP2])))
+            elif op == "header":  # an .npy header whose length says 64 kB to 4 GB
+                length = draw(st.sampled_from([0xFFFF, 0x10000, 0xFFFFFFF0]))
+                raw = b"\x93NUMPY" + (b"\x01\x00" if length <= 0xFFFF else b"\x02\x00")
+                raw += length.to_bytes(2 if length <= 0xFFFF else 4, "little")
+                members[k] = (name, deflated(raw, 16), DEFLATED, crc, 0xFFFFFFFF)
             elif op == "crc":
                 members[k] = (name, payload, method, crc ^ 1, size)
             elif op == "size":

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import struct
 import subprocess
 import sys
 import zlib
@@ -110,6 +111,19 @@ def test_a_member_whose_data_runs_on_past_its_header_is_refused(tmp_path: Path) 
     path.write_bytes(zip_of(members))
     said, peak, _ = load_in_a_child(path)
     assert said.startswith("refused: ") and "w0" in said and "more" in said, said
+    assert peak < 32 << 20
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_AS is POSIX")
+def test_an_npy_header_that_says_it_is_gigabytes_long_is_refused(tmp_path: Path) -> None:
+    # An .npy 2.0 header's length is 4 bytes: 4 GB of "header", 1 GiB of it there.
+    head = b"\x93NUMPY\x02\x00" + struct.pack("<I", 0xFFFFFFF0)
+    members = good_members()
+    members[2] = ("w0.npy", deflated(head, 1024), DEFLATED, 0, 0xFFFFFFFF)
+    path = tmp_path / "header.npz"
+    path.write_bytes(zip_of(members))
+    said, peak, _ = load_in_a_child(path)
+    assert said.startswith("refused: ") and "w0" in said, said
     assert peak < 32 << 20
 
 

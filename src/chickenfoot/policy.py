@@ -31,6 +31,7 @@ spec ``policy:PATH`` names one (docs: Agents; a spec read from a file may not).
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -265,16 +266,25 @@ def _header(z: zipfile.ZipFile, info: zipfile.ZipInfo, key: str) -> _Array:
 
 
 def _parse_header(m: IO[bytes], key: str) -> _Array:
+    """The ``.npy`` header at the start of ``m``: its length is read and bounded first
+    (numpy would read whatever length it says, 4 GB for a version 2.0 header), then numpy
+    parses at most :data:`_MAX_HEADER` bytes of it."""
+    magic = m.read(8)
+    if len(magic) < 8 or magic[:6] != b"\x93NUMPY" or magic[6:] not in (b"\x01\x00", b"\x02\x00"):
+        raise ValueError(f"{key} is not an .npy array of version 1.0 or 2.0")
+    size = "<H" if magic[6] == 1 else "<I"
+    raw = m.read(struct.calcsize(size))
+    length = struct.unpack(size, raw)[0] if len(raw) == struct.calcsize(size) else -1
+    if not 0 <= length <= _MAX_HEADER:
+        raise ValueError(f"{key} has an .npy header of {length:,} bytes, not an array's")
+    header = io.BytesIO(raw + m.read(length))
     try:
-        version = np.lib.format.read_magic(m)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(m, _MAX_HEADER)
-        elif version == (2, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(m, _MAX_HEADER)
+        if magic[6] == 1:
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(header, _MAX_HEADER)
         else:
-            raise ValueError(f"an .npy version {version} header")
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(header, _MAX_HEADER)
     except Exception as err:  # numpy parses the header's text: ValueError, SyntaxError,
-        # tokenize's TokenError (found by fuzzing), a BadZipFile or zlib.error underneath
+        # tokenize's TokenError (found by fuzzing)...
         raise ValueError(f"{key} is not an array: {brief(str(err), 120)}") from None
     if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
         raise ValueError(f"{key} holds {brief(str(dtype), 60)}, not numbers or text")
