@@ -178,6 +178,7 @@ def test_declared_shapes_and_dtypes_are_checked_before_reading(
         ("short", "shorter"),
         ("crc", "w0"),
         ("nan", "NaN"),
+        ("huge", "infinity"),
         ("rules", "rules"),
         ("many", "members"),
     ],
@@ -199,6 +200,8 @@ def test_archives_that_lie_are_refused(change: str, said: str) -> None:
         members[2] = ("w0.npy", deflated(w0), DEFLATED, 12345, len(w0))
     elif change == "nan":
         members[3] = member("b0.npy", npy((8,), data=np.full(8, np.nan, "<f4").tobytes()))
+    elif change == "huge":
+        members[3] = member("b0.npy", npy((8,), "<f8", np.full(8, 1e300).tobytes()))
     elif change == "rules":
         members[1] = member("rules.npy", text('{"players": 2, "players": 3}'))
     else:

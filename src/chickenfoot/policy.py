@@ -206,10 +206,11 @@ def _read(f: IO[bytes], name: str) -> tuple[Rules, list[NDArray[np.float32]]]:
             )
         layers = []
         for k in order:
-            a = _array(z, infos[k], declared[k], k, name)
+            with np.errstate(over="ignore"):  # a float64 past float32's range: infinity
+                a = _array(z, infos[k], declared[k], k, name).astype(np.float32)
             if not np.isfinite(a).all():
-                raise AgentError(f"policy {name}: {k} holds NaN or infinity")
-            layers.append(a.astype(np.float32))
+                raise AgentError(f"policy {name}: {k} holds NaN or infinity (as float32)")
+            layers.append(a)
     return rules, layers
 
 
