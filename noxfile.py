@@ -167,10 +167,12 @@ def fuzz(session: nox.Session) -> None:
 
     ``nox -s fuzz -- 600`` fuzzes for ten minutes (default: 60 seconds); further arguments
     go to ``bench/fuzz.py`` (e.g. ``-- 60 --target State.from_json``). The extras are
-    installed so that the batch engine's, the adapters' and the server's targets run too
-    (the server's clients: Starlette's TestClient needs httpx2).
+    installed so that the batch engine's, the adapters', the server's and the ladder's
+    (its results files, beside policy files: ``tests/fuzz_files.py``) targets run too (the
+    server's clients: Starlette's TestClient needs httpx2).
     """
-    session.install(".[cli,batch,server,openspiel,pettingzoo]", *TEST_DEPS, *SERVER_TEST_DEPS)
+    extras = "cli,batch,server,openspiel,pettingzoo,ladder"
+    session.install(f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS)
     budget, *rest = session.posargs or ["60"]
     session.run("python", "bench/fuzz.py", "--seconds", budget, *rest)
 

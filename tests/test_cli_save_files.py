@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 import chickenfoot as cf
-from chickenfoot.cli import _streams as streams
+from chickenfoot import _files as files
+from chickenfoot._files import write_file
 from chickenfoot.cli import main
-from chickenfoot.cli._streams import write_file
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="named pipes and rlimits")
 
@@ -152,7 +152,7 @@ def test_a_failure_at_any_step_leaves_the_old_file_and_no_temporary_file(
             real(fd, bytes(data)[: len(data) // 2])
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(streams.os, step, full)
+    monkeypatch.setattr(files.os, step, full)
     assert write_file(str(target), '{"new": "x"}' * 1000) == "No space left on device"
     monkeypatch.undo()
     assert target.read_text() == OLD

@@ -290,7 +290,7 @@ def test_a_file_of_rotations_from_before_the_drawn_orders_is_refused(tmp_path: P
     two.write_text("\n".join([json.dumps({**json.loads(head), "version": 1}), *games]) + "\n")
     assert play_ladder(TWO, ["random", "greedy"], deals=2, seed=9, results=two).deals == 2
     path.write_text(json.dumps({**json.loads(head), "version": 3}) + "\n")
-    with pytest.raises(LadderError, match="unknown version"):
+    with pytest.raises(LadderError, match="version 3 is newer than this library reads"):
         play_ladder(TWO, ["random", "greedy"], deals=1, seed=9, results=path)
 
 
@@ -300,22 +300,44 @@ def test_a_file_of_rotations_from_before_the_drawn_orders_is_refused(tmp_path: P
 def test_bad_input_raises_the_librarys_errors() -> None:
     with pytest.raises(SpecError, match="unknown agent 'smart'"):
         play_ladder(TWO, ["random", "smart"], deals=1, seed=0)
-    with pytest.raises(AgentError, match="at 4 seats needs at least 4 agents, got 3"):
+    with pytest.raises(LadderError, match="at 4 seats needs at least 4 agents, got 3"):
         play_ladder(Rules(), ["random", "greedy", "heuristic"], deals=1, seed=0)
-    with pytest.raises(AgentError, match="at least 2 agents"):
+    with pytest.raises(LadderError, match="at least 2 agents"):
         play_ladder(TWO, ["random"], deals=1, seed=0)
-    with pytest.raises(AgentError, match="names random more than once"):
+    with pytest.raises(LadderError, match="names random more than once"):
         play_ladder(TWO, ["random", "Random"], deals=1, seed=0)
     for deals in (0, -3, 1.5):
         with pytest.raises(ArgumentError, match="deals"):
             play_ladder(TWO, ["random", "greedy"], deals=deals, seed=0)  # type: ignore[arg-type]
     with pytest.raises(UntrustedSpecError):
         play_ladder(TWO, ["random", "mybot:Bot"], deals=1, seed=0, trust=Trust.data())
-    with pytest.raises(AgentError, match="SPRT's agent 'heuristic'"):
+    with pytest.raises(LadderError, match="SPRT's agent 'heuristic'"):
         play_ladder(
             TWO, ["random", "greedy"], deals=1, seed=0, sprt=Sprt(a="heuristic", b="random")
         )
 
+
+def test_a_ladders_mistakes_are_its_own_error_not_an_agents_failure() -> None:
+    # Issue 46, item 9: AgentError means an agent failed; asking a ladder for what it
+    # cannot do is a LadderError (a ValueError, exported beside the others).
+    import chickenfoot
+
+    assert chickenfoot.LadderError is LadderError and issubclass(LadderError, ChickenFootError)
+    mistakes = [
+        lambda: play_ladder(Rules(), ["random", "greedy", "heuristic"], deals=1, seed=0),
+        lambda: play_ladder(TWO, ["random", "Random"], deals=1, seed=0),
+        lambda: play_ladder(TWO, AGENTS2, deals=1, seed=0, sprt=Sprt(a="heuristic", b="random")),
+        lambda: play_ladder(TWO, AGENTS2, deals=1, seed=0, sprt=Sprt(a="random", b="random")),
+    ]
+    for mistake in mistakes:
+        with pytest.raises(LadderError) as caught:
+            mistake()
+        assert not isinstance(caught.value, AgentError)
+    with pytest.raises(ArgumentError, match="agents='random,greedy' is invalid"):
+        play_ladder(TWO, "random,greedy", deals=1, seed=0)  # type: ignore[arg-type]
+
+
+AGENTS2 = ["random", "greedy"]
 
 FLAKY = """
 class Flaky:
@@ -336,7 +358,7 @@ def test_an_agent_failing_mid_ladder_is_reported_and_the_games_kept(
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     path = tmp_path / "l.jsonl"
-    with pytest.raises(LadderError) as caught:
+    with pytest.raises(AgentError) as caught:
         play_ladder(TWO, ["random", "flaky_ladder_agent:Flaky"], deals=50, seed=1, results=path)
     said = str(caught.value)
     games = [json.loads(line) for line in path.read_text().splitlines()[1:]]
@@ -352,9 +374,7 @@ def test_an_agent_failing_mid_ladder_is_reported_and_the_games_kept(
 
 def test_an_engine_that_crashes_is_reported_with_its_seat_and_deal(tmp_path: Path) -> None:
     spec = f"engine:{sys.executable} {FAKE} crash {tmp_path / 'pid'}"
-    with pytest.raises(
-        LadderError, match=r"deal 0 \(seating 0\), seat \d: the agent .* AgentError"
-    ):
+    with pytest.raises(AgentError, match=r"deal 0 \(seating 0\), seat \d: the agent .* AgentError"):
         play_ladder(TWO, ["greedy", spec], deals=3, seed=1)
 
 

@@ -25,6 +25,7 @@ from chickenfoot.errors import (
     FormatError,
     IllegalMoveError,
     InvalidMoveError,
+    LadderError,
     RulesError,
     SeatError,
 )
@@ -84,6 +85,7 @@ __all__ = [
     "Hub",
     "IllegalMoveError",
     "InvalidMoveError",
+    "LadderError",
     "LegalMoves",
     "Line",
     "Match",

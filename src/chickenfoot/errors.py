@@ -18,6 +18,7 @@ __all__ = [
     "FormatError",
     "IllegalMoveError",
     "InvalidMoveError",
+    "LadderError",
     "RulesError",
     "SeatError",
 ]
@@ -77,9 +78,19 @@ class SeatError(ChickenFootError):
 
 
 class AgentError(ChickenFootError):
-    """An agent answered with something that is not a legal move in the position it saw.
+    """An agent's failure: it answered with something that is not a legal move in the
+    position it saw, raised, or (an engine) crashed or broke the protocol.
 
     The message names the agent, its seat, what it returned and why that was refused.
+    """
+
+
+class LadderError(ChickenFootError):
+    """A ladder asked for something it cannot do: agents named twice or too few for its
+    table, an SPRT of agents that are not among them, a results file that is not a
+    regular file, not a ladder's, or another ladder's (``chickenfoot.ladder``).
+
+    An agent that fails in one of the ladder's games is an :class:`AgentError`.
     """
 
 

@@ -62,9 +62,16 @@ _POSITION_KEYS: Final = (
 
 
 def check_header(
-    obj: Any, fmt: str, keys: tuple[str, ...], path: str = "", optional: tuple[str, ...] = ()
+    obj: Any,
+    fmt: str,
+    keys: tuple[str, ...],
+    path: str = "",
+    optional: tuple[str, ...] = (),
+    *,
+    versions: tuple[int, ...] = (VERSION,),
 ) -> Mapping[str, Any]:
-    """Check that ``obj`` is a ``fmt`` document of version 1 with ``keys`` (and ``optional``)."""
+    """Check that ``obj`` is a ``fmt`` document of one of ``versions`` (default: 1) with
+    ``keys`` (and ``optional``)."""
     if not isinstance(obj, Mapping):
         raise FormatError(path, f"expected a {fmt} document (a JSON object), got {kind(obj)}")
     if "format" in obj and obj["format"] != fmt:  # a different document: say so first
@@ -78,11 +85,17 @@ def check_header(
             known = ", ".join((*keys, *(f"{k} (optional)" for k in optional)))
             raise FormatError(join(path, name), f"unknown key (a {fmt} has {known})")
     version = obj["version"]
+    known_versions = " or ".join(str(v) for v in versions)
     if type(version) is not int:
-        raise FormatError(join(path, "version"), f"expected the integer 1, got {brief(version)}")
-    if version != VERSION:
-        what = "newer than this library reads" if version > VERSION else "not a known version"
-        raise FormatError(join(path, "version"), f"version {brief(version)} is {what} (1)")
+        raise FormatError(
+            join(path, "version"), f"expected the integer {known_versions}, got {brief(version)}"
+        )
+    if version not in versions:
+        newer = version > max(versions)
+        what = "newer than this library reads" if newer else "not a known version"
+        raise FormatError(
+            join(path, "version"), f"version {brief(version)} is {what} ({known_versions})"
+        )
     return obj
 
 

@@ -1,5 +1,5 @@
 """The command line's streams: standard output that may fail, standard error that may be
-unusable, streams that may be closed, and files written on request.
+unusable, streams that may be closed. (Files written on request: :mod:`chickenfoot._files`.)
 
 :func:`chickenfoot.cli.main` owns the streams. It refuses to start when standard output is
 closed, hands every command an :class:`Output` (a write that fails raises
@@ -25,11 +25,8 @@ cannot write standard output: No space left on device False
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
-import secrets
-import stat
 import sys
 from typing import Any, TextIO, cast
 
@@ -39,7 +36,6 @@ __all__ = [
     "discard",
     "is_terminal",
     "write_error",
-    "write_file",
 ]
 
 
@@ -144,106 +140,3 @@ def write_error(text: str) -> None:
         stream.flush()
     except (OSError, ValueError):
         discard(stream)
-
-
-_KINDS = (
-    (stat.S_ISLNK, "a symbolic link"),
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISFIFO, "a named pipe"),
-    (stat.S_ISCHR, "a device"),
-    (stat.S_ISBLK, "a device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-def write_file(path: str, text: str) -> str | None:
-    """Write ``text`` to the file ``path`` (``~`` expanded) whole or not at all; ``None``
-    once written, else why not, in one line: whatever the name (a NUL byte, too long, no
-    such directory, no permission), the target and the disk (full).
-
-    The text goes to a new temporary file in the target's folder, which is synced, then
-    renamed over the target (and the folder synced where the platform allows): a failure at
-    any point (a full disk) leaves the old file as it was and removes the temporary one. A
-    target that exists must be a regular file, whose permissions the new one takes; a named
-    pipe, a device, a directory or a symbolic link is refused before anything is opened.
-
-    >>> write_file("a\\x00b", "{}")
-    'embedded null byte'
-    >>> write_file("/nonexistent/dir/x.json", "{}")
-    'No such file or directory'
-    >>> write_file("/", "{}")
-    'a directory, not a regular file'
-    """
-    try:
-        target = os.path.expanduser(path)
-        data = text.encode("utf-8")
-        return _replace(target, data)
-    except OSError as err:
-        return str(err.strerror or type(err).__name__)
-    except UnicodeError:  # a name with a lone surrogate
-        return "not a possible file name"
-    except ValueError as err:  # a NUL byte
-        return " ".join(str(err).split())[:80] or "not a possible file name"
-
-
-def _replace(target: str, data: bytes) -> str | None:
-    """:func:`write_file`'s work (its errors raised)."""
-    try:
-        mode: int | None = os.lstat(target).st_mode
-    except FileNotFoundError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):
-        kind = next((name for test, name in _KINDS if test(mode)), "not a file")
-        return f"{kind}, not a regular file"
-    if mode is not None and not os.access(target, os.W_OK):  # a file one may not write
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))  # is not replaced
-    folder, name = os.path.split(target)
-    folder = folder or os.curdir
-    temp, fd = _temporary(folder, name)
-    try:
-        try:
-            if mode is not None and hasattr(os, "fchmod"):  # the old file's (else 0o666
-                os.fchmod(fd, stat.S_IMODE(mode))  # less the umask, as open() makes it)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    _sync_folder(folder)
-    return None
-
-
-def _temporary(folder: str, name: str) -> tuple[str, int]:
-    """A new file beside the target, open for writing: ``(its path, its descriptor)``."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    for _ in range(100):
-        temp = os.path.join(folder, f".{name[:64]}.{secrets.token_hex(6)}.tmp")
-        try:
-            return temp, os.open(temp, flags, 0o666)
-        except FileExistsError:  # pragma: no cover - 48 random bits taken
-            continue
-    raise FileExistsError(errno.EEXIST, "no free temporary name")  # pragma: no cover
-
-
-def _sync_folder(folder: str) -> None:
-    """Sync the folder's entry of the renamed file, where the platform can (POSIX)."""
-    flag = getattr(os, "O_DIRECTORY", None)
-    if flag is None:  # pragma: no cover - Windows
-        return
-    try:
-        fd = os.open(folder, os.O_RDONLY | flag)
-    except OSError:  # pragma: no cover - a folder one may write to but not read
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover - some file systems cannot sync a folder
-        pass
-    finally:
-        os.close(fd)

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TextIO
 
+from chickenfoot._files import write_file
 from chickenfoot.cli._common import (
     MATCH_FORMAT,
     PLAY_FORMAT,
@@ -22,7 +23,7 @@ from chickenfoot.cli._documents import Document, describe_kind, read_document
 from chickenfoot.cli._picture import picture
 from chickenfoot.cli._prompt import prompt_reader
 from chickenfoot.cli._save import PlaySave
-from chickenfoot.cli._streams import is_terminal, write_file
+from chickenfoot.cli._streams import is_terminal
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, parse_move

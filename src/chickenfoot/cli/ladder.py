@@ -16,11 +16,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from typing import Any, TextIO
 
+from chickenfoot._files import appendable, writable, write_file
 from chickenfoot.cli._common import UsageError, rules_from_args, rules_options, write
 from chickenfoot.errors import brief, within_digits
 from chickenfoot.specs import Trust, split_specs
@@ -221,27 +223,50 @@ def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
             a=sides[0], b=sides[1], elo0=args.elo0, elo1=args.elo1,
             alpha=args.alpha, beta=args.beta,
         )  # fmt: skip
+    _check_files(args.results, args.plot)
     show = out.isatty() and not args.json
     try:
         result = _play(args, rules, names, sprt, out, show)
-    except OSError as err:  # the results file: a folder that does not exist, no permission
+    except OSError as err:  # the results file: a write that failed (a full disk)
         if not args.results:
             raise
         where = brief(args.results, 80)
         raise UsageError(f"--results {where}: {err.strerror or type(err).__name__}") from None
     if args.plot:
-        try:
-            with open(args.plot, "w", encoding="utf-8") as f:
-                f.write(result.svg())
-        except OSError as err:
-            raise UsageError(
-                f"--plot {brief(args.plot, 80)}: {err.strerror or type(err).__name__}"
-            ) from None
+        failed = write_file(args.plot, result.svg())
+        if failed is not None:
+            raise UsageError(f"--plot {brief(args.plot, 80)}: {failed}")
     if args.json:
         write(out, json.dumps(result.to_dict(), indent=2))
     else:
         write(out, "\n".join(_lines(result)))
     return 0
+
+
+def _check_files(results: str | None, plot: str | None) -> None:
+    """Check first, write after: the files the ladder will write are checked before it
+    plays (a named pipe, a device or a folder refused, never opened; the plot's folder
+    must take it), so a long ladder never ends unable to write, nor writes a file that is
+    then refused."""
+    if results:
+        why = appendable(results)
+        if why is not None:
+            raise UsageError(f"--results {brief(results, 80)}: {why}")
+    if plot:
+        why = writable(plot)
+        if why is not None:
+            raise UsageError(f"--plot {brief(plot, 80)}: {why}")
+        if results and _same_file(results, plot):
+            raise UsageError(
+                f"--plot {brief(plot, 80)} is the --results file: give the picture its own"
+            )
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # one does not exist yet
+        return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _play(

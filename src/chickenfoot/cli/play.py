@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable
 from typing import TextIO
 
+from chickenfoot._files import write_file
 from chickenfoot.agents import Agent, ask
 from chickenfoot.cli._common import EXIT_FAILURE, EXIT_INTERRUPTED, UsageError
 from chickenfoot.cli._game import Game, Snapshot, chosen, round_winners, who, winners
@@ -32,7 +33,7 @@ from chickenfoot.cli._prompt import (
 from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli._screen import Screen, screen_for
 from chickenfoot.cli._setup import MAX_ROUND, Resume, start_of
-from chickenfoot.cli._streams import OutputError, write_file
+from chickenfoot.cli._streams import OutputError
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move, Pass, Play

@@ -32,9 +32,18 @@ import attrs
 
 from chickenfoot import _checks as checks
 from chickenfoot.agents import Agent
-from chickenfoot.errors import AgentError, RulesError, brief
-from chickenfoot.ladder._file import LadderError, ResultsFile, header
-from chickenfoot.ladder._play import GAMES, SEATINGS, Game, Task, play, seatings, tables
+from chickenfoot.errors import AgentError, LadderError, RulesError, brief
+from chickenfoot.ladder._file import ResultsFile, header
+from chickenfoot.ladder._play import (
+    GAMES,
+    MAX_DEALS,
+    SEATINGS,
+    Game,
+    Task,
+    play,
+    seatings,
+    tables,
+)
 from chickenfoot.ladder._play import play as play_game
 from chickenfoot.ladder._plot import ratings_svg
 from chickenfoot.ladder._stats import (
@@ -70,8 +79,6 @@ __all__ = [
     "tables",
 ]
 
-MAX_DEALS: Final = 10_000_000
-"""The most deals a ladder plays."""
 _WINDOW: Final = 32
 """Games handed to an executor at a time (a decided test stops soon after)."""
 
@@ -143,13 +150,13 @@ def _check(rules: Any, agents: Any, deals: Any, seed: Any, game: Any, how: Any) 
     if not isinstance(rules, Rules):
         raise RulesError(f"rules={brief(rules)} is invalid: must be a Rules object", field="rules")
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
-        raise AgentError(f"agents must be a list of agent specs, got {brief(agents)}")
+        raise checks.invalid("agents", agents, "must be a list of agent specs")
     names = [parse_spec(a).name for a in agents]
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
-        raise AgentError(f"the ladder names {', '.join(twice)} more than once")
+        raise LadderError(f"the ladder names {', '.join(twice)} more than once")
     if len(names) < max(2, rules.players):
-        raise AgentError(
+        raise LadderError(
             f"a ladder at {rules.players} seats needs at least {max(2, rules.players)} "
             f"agents, got {len(names)}"
         )
@@ -198,15 +205,18 @@ def play_ladder(
     this run. ``sprt``: a test of ``sprt.a`` against ``sprt.b`` (both agents of the ladder);
     the ladder stops at the first deal where it decides.
 
-    An agent that fails in a game (an engine that crashed, an illegal move) stops the
-    ladder: the games played are kept (in ``results``), and :class:`LadderError` names
-    the agent, its seat and the deal.
+    A ladder asked for what it cannot do (agents named twice or too few for the table,
+    an SPRT of agents not among them, a results file that is not this ladder's or not a
+    regular file) raises :class:`~chickenfoot.LadderError` before anything is played or
+    written. An agent that fails in a game (an engine that crashed, an illegal move) stops
+    the ladder: the games played are kept (in ``results``), and
+    :class:`~chickenfoot.AgentError` names the agent, its seat and the deal.
 
     >>> from chickenfoot import Rules
     >>> play_ladder(Rules(), ["random", "greedy"], deals=1, seed=0)
     Traceback (most recent call last):
     ...
-    chickenfoot.errors.AgentError: a ladder at 4 seats needs at least 4 agents, got 2
+    chickenfoot.errors.LadderError: a ladder at 4 seats needs at least 4 agents, got 2
     """
     names = _check(rules, agents, deals, seed, game, seatings)
     trust = Trust.user() if trust is None else trust
@@ -216,12 +226,9 @@ def play_ladder(
             raise checks.invalid("sprt", sprt, "must be a Sprt or None")
         for side in (sprt.a, sprt.b):
             if side not in names:
-                raise AgentError(f"the SPRT's agent {brief(side)} is not one of the ladder's")
+                raise LadderError(f"the SPRT's agent {brief(side)} is not one of the ladder's")
         if sprt.a == sprt.b:
-            raise AgentError("the SPRT compares two different agents")
-    built = tuple(s.build(trust=trust) for s in specs)
-    if isinstance(executor, ProcessPoolExecutor):
-        _picklable(built, names)
+            raise LadderError("the SPRT compares two different agents")
     table_of = tables(len(names), rules.players)
     plan = {d: _seated(table_of[d % len(table_of)], seatings, seed, d) for d in range(deals)}
     count = {d: len(s) for d, s in plan.items()}
@@ -230,15 +237,15 @@ def play_ladder(
     if results is not None:
         head = header(rules.to_dict(), names, seed, game, seatings)
         file = ResultsFile(results, head, rules.players)
-        games = file.open()
     try:
-        for g in games:  # a file of this ladder holds its seatings (an edited one may not)
-            d, k = g.task.deal, g.task.seating
-            if d in plan and (k >= len(plan[d]) or plan[d][k] != g.task.seats):
-                raise LadderError(
-                    f"{brief(file.path if file else '', 80)}: deal {d}, seating {k} seats agents "
-                    f"{list(g.task.seats)}, not this ladder's seating of that deal"
-                )
+        if file is not None:  # check first (nothing written, no agent built)...
+            games = file.read()
+            _same_seatings(games, plan, file.name)
+        built = tuple(s.build(trust=trust) for s in specs)
+        if isinstance(executor, ProcessPoolExecutor):
+            _picklable(built, names)
+        if file is not None:  # ... write after
+            file.start()
         done = {(g.task.deal, g.task.seating) for g in games if g.error is None}
         tasks = [
             Task(d, k, seats)
@@ -253,6 +260,17 @@ def play_ladder(
         if file is not None:
             file.close()
     return runner.result(deals)
+
+
+def _same_seatings(games: list[Game], plan: dict[int, list[tuple[int, ...]]], name: str) -> None:
+    """A file of this ladder holds its seatings (an edited one may not)."""
+    for g in games:
+        d, k = g.task.deal, g.task.seating
+        if d in plan and (k >= len(plan[d]) or plan[d][k] != g.task.seats):
+            raise LadderError(
+                f"{name}: deal {d}, seating {k} seats agents {list(g.task.seats)}, "
+                "not this ladder's seating of that deal"
+            )
 
 
 def _cut(text: str, most: int = 240) -> str:
@@ -335,10 +353,8 @@ class _Runner:
         if self.failed is not None:
             g = self.failed
             seat = g.seat if g.seat is not None else 0
-            kept = (
-                f"; the games played are kept in {brief(self.file.path, 80)}" if self.file else ""
-            )
-            raise LadderError(
+            kept = f"; the games played are kept in {self.file.name}" if self.file else ""
+            raise AgentError(
                 f"deal {g.task.deal} (seating {g.task.seating}), seat {seat}: the agent "
                 f"{brief(self.names[g.task.seats[seat]], 80)} failed: {_cut(g.error or '')}{kept}"
             )

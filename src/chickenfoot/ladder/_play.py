@@ -41,6 +41,7 @@ from chickenfoot.state import apply
 
 __all__ = [
     "GAMES",
+    "MAX_DEALS",
     "SEATINGS",
     "Game",
     "Task",
@@ -51,6 +52,8 @@ __all__ = [
     "tables",
 ]
 
+MAX_DEALS: Final = 10_000_000
+"""The most deals a ladder plays."""
 GAMES: Final = ("round", "match")
 """What one game of a ladder is: one round (the default) or a whole match."""
 SEATINGS: Final = ("auto", "rotations", "permutations")

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from chickenfoot._files import appendable
 from chickenfoot.server._rows import (
     ConflictError,
     MoveRow,
@@ -85,6 +86,9 @@ class SqliteStore:
         where = os.fspath(path)
         self.file: str | None = None if where == ":memory:" else where
         self._lock = threading.Lock()
+        why = None if self.file is None else appendable(where)  # never a pipe or a device
+        if why is not None:
+            raise StoreError(f"cannot open the database {redact(where)!r}: {why}")
         try:
             if self.file is not None and not os.path.exists(where):
                 fd = os.open(where, os.O_CREAT | os.O_WRONLY, 0o600)
