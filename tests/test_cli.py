@@ -373,3 +373,48 @@ def test_the_help_of_every_agents_option_names_every_kind(
     row = next(line for line in docs.splitlines() if line.startswith(f"| `{option} NAMES`"))
     for kind in ("ismcts", "ismcts:N", "search:Nms", "policy:PATH", "engine:COMMAND"):
         assert f"`{kind}`" in row, (option, kind)
+
+
+# -- a policy trained for other rules (issue 50, item 5) ----------------------------------------
+
+POLICY = Path(__file__).resolve().parent.parent / "examples" / "policies" / "ppo_numpy.npz"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--players", "2", "--seed", "1", "--bots", f"policy:{POLICY}"],
+        ["play", "--preset", "classic", "--seed", "1", "--bots", f"policy:{POLICY}"],
+        [
+            "simulate",
+            "--players",
+            "3",
+            "--games",
+            "1",
+            "--agents",
+            f"policy:{POLICY},random,random",
+        ],
+    ],
+)
+def test_a_policy_for_other_rules_is_refused_before_the_game_starts(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    # The example policy was trained for four seats of house rules: at two seats `play`
+    # stopped after the person's first move ("the game stops (it was not saved)").
+    from chickenfoot.policy import PolicyAgent
+
+    assert PolicyAgent.load(POLICY).rules == cf.Rules()  # what the file says it learned
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""  # nothing dealt, nothing asked
+    assert "it was trained for 4 players, double-9 and plays those rules only" in err
+    assert err.count("\n") == 1
+
+
+def test_a_ladder_refuses_a_policy_for_other_rules_before_any_game(tmp_path: Path) -> None:
+    results = tmp_path / "ladder.jsonl"
+    with pytest.raises(cf.LadderError, match="trained for 4 players, double-9"):
+        from chickenfoot.ladder import play_ladder
+
+        play_ladder(cf.Rules(players=2), [f"policy:{POLICY}", "random"], deals=2, seed=0,
+                    results=results)  # fmt: skip
+    assert not results.exists()

@@ -100,6 +100,23 @@ def save_policy(
     np.savez_compressed(file, **arrays)
 
 
+def rules_in_brief(rules: Rules) -> str:
+    """``rules`` in a few words: players and set, then each field of a round that differs
+    from the default rules of that table (the match's fields left out).
+
+    >>> rules_in_brief(Rules(players=3, centre="holder"))
+    '3 players, double-9, centre=holder'
+    """
+    base = Rules(players=rules.players, max_pip=rules.max_pip, hand_size=rules.hand_size)
+    other = [
+        f"{field}={getattr(rules, field)}"
+        for field in rules.to_dict()
+        if field not in ("players", "max_pip", "match", "tie_break")
+        and getattr(rules, field) != getattr(base, field)
+    ]
+    return ", ".join([f"{rules.players} players, double-{rules.max_pip}", *other])
+
+
 class PolicyAgent:
     """Plays the legal move its network scores highest (see the module doc).
 
@@ -136,6 +153,27 @@ class PolicyAgent:
         (``match``, ``tie_break``), which do not enter a round."""
         same = attrs.evolve(rules, match=self.rules.match, tie_break=self.rules.tie_break)
         return bool(same == self.rules)
+
+    def unfit(self, rules: Rules) -> str | None:
+        """Why the policy cannot play rounds of ``rules``, naming the rules it was trained
+        for, or ``None`` when it :meth:`plays` them: for a game to say at its start, not
+        after its first move.
+
+        >>> from chickenfoot import Rounds
+        >>> agent = PolicyAgent(Rules(), [])  # (no layers: enough to ask about rules)
+        >>> agent.unfit(Rules(players=2))
+        'it was trained for 4 players, double-9 and plays those rules only, not 2 players, double-9'
+        >>> agent.unfit(Rules(opening_toes=4))
+        'it was trained for 4 players, double-9 and plays those rules only, not 4 players, double-9, opening_toes=4'
+        >>> agent.unfit(Rules(match=Rounds(1))) is None  # the match's length is not the round's
+        True
+        """
+        if self.plays(rules):
+            return None
+        return (
+            f"it was trained for {rules_in_brief(self.rules)} and plays those rules only, not "
+            f"{rules_in_brief(rules)}"
+        )
 
     def _encoding(self, rules: Rules) -> Encoding:
         if self._other is None or self._other.rules != rules:

@@ -34,8 +34,8 @@ from chickenfoot.deal import deal
 from chickenfoot.errors import brief
 from chickenfoot.match import Match
 from chickenfoot.record import Record
-from chickenfoot.rules import Rounds
-from chickenfoot.specs import SpecError, Trust, agents_of, parse_spec
+from chickenfoot.rules import Rounds, Rules
+from chickenfoot.specs import SpecError, Trust, agents_of, parse_spec, rules_refusal
 from chickenfoot.state import State
 
 __all__ = ["DEFAULT_BOTS", "MAX_ROUND", "Resume", "Start", "start_of"]
@@ -97,6 +97,14 @@ def _seated(
     return dict(zip(others, named, strict=True))
 
 
+def _check_fit(bots: dict[int, tuple[str, Agent]], rules: Rules) -> None:
+    """Refuse, before the game starts, a bot that cannot play its rules (a policy trained
+    for other rules stopped the game after the person's first move)."""
+    why = rules_refusal(list(bots.values()), rules)
+    if why is not None:
+        raise UsageError(f"the bot {why}; choose another bot, or the rules it was trained for")
+
+
 def _check_seat(seat: int, players: int) -> None:
     if not 0 <= seat < players:
         raise UsageError(f"--seat {brief(seat)} is invalid: seats are 0 to {players - 1}")
@@ -149,6 +157,7 @@ def start_of(args: argparse.Namespace) -> Start:
         rules.players,
         agents_of(args.bots or DEFAULT_BOTS, rules.players - 1, "--bots", trust=Trust.user()),
     )
+    _check_fit(bots, rules)
     what = (
         f"Chicken Foot: {rules.players} players, double-{rules.max_pip}, {_label(args)}.\n"
         f"{size[0].upper()}{size[1:]}, seed {seed} (the same deals again: --seed {seed})."
@@ -205,6 +214,7 @@ def _resumed(args: argparse.Namespace, path: str) -> Start:
     else:
         named = agents_of(DEFAULT_BOTS, rules.players - 1, "--bots", trust=Trust.user())
     bots = _seated(seat, rules.players, named)
+    _check_fit(bots, rules)
     watch = args.watch if args.watch is not None else save.watch if save is not None else False
     if save is None:
         notes.append(_fallback(name, doc.kind, args, seat, bots))

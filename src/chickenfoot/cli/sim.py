@@ -13,7 +13,7 @@ from chickenfoot.cli._common import UsageError, rules_from_args, write
 from chickenfoot.cli._streams import OutputError
 from chickenfoot.errors import ChickenFootError, brief, within_digits
 from chickenfoot.simulation import SimulationResult, simulate
-from chickenfoot.specs import Trust, agents_of, parse_spec, said, split_specs
+from chickenfoot.specs import Trust, agents_of, parse_spec, rules_refusal, said, split_specs
 
 MAX_GAMES = 10_000_000
 MAX_WORKERS = 256
@@ -146,6 +146,9 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     rules = rules_from_args(args.preset or "house", players, args.changes)
     spec = args.agents or default_agents(rules.players)
     named = agents_of(spec, rules.players, "--agents", trust=Trust.user())
+    why = rules_refusal(named, rules)
+    if why is not None:
+        raise UsageError(f"--agents {why}; choose another agent, or the rules it was trained for")
     agents = [a for _, a in named]
     show = out.isatty() and not args.json
     executor: Executor | None = None

@@ -58,7 +58,7 @@ from chickenfoot.ladder._stats import (
     variance,
 )
 from chickenfoot.rules import Rules
-from chickenfoot.specs import Trust, parse_spec
+from chickenfoot.specs import Trust, parse_spec, rules_refusal
 
 __all__ = [
     "GAMES",
@@ -242,6 +242,9 @@ def play_ladder(
             games = file.read()
             _same_seatings(games, plan, file.name)
         built = tuple(s.build(trust=trust) for s in specs)
+        why = rules_refusal(list(zip(names, built, strict=True)), rules)
+        if why is not None:  # before a game is played or a line written
+            raise LadderError(f"the agent {why}")
         if isinstance(executor, ProcessPoolExecutor):
             _picklable(built, names)
         if file is not None:  # ... write after

@@ -59,6 +59,7 @@ from chickenfoot.specs._spec import (
     agent_of,
     agents_of,
     parse_spec,
+    rules_refusal,
     split_specs,
 )
 from chickenfoot.specs._spec import EXPECTED as EXPECTED  # public before the package, kept
@@ -76,6 +77,7 @@ __all__ = [
     "agent_of",
     "agents_of",
     "parse_spec",
+    "rules_refusal",
     "said",
     "split_specs",
 ]

@@ -10,13 +10,14 @@ from __future__ import annotations
 import functools
 import re
 import shlex
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal, get_args
 
 import attrs
 
 from chickenfoot.agents import Agent
 from chickenfoot.errors import ArgumentError, brief
+from chickenfoot.rules import Rules
 from chickenfoot.specs._build import BUILDERS, Kind
 from chickenfoot.specs._errors import SpecError, UntrustedSpecError
 
@@ -278,6 +279,26 @@ def agent_of(spec: str, *, trust: Trust) -> Agent:
     GreedyAgent()
     """
     return parse_spec(spec).build(trust=trust)
+
+
+def rules_refusal(named: Sequence[tuple[str, Agent]], rules: Rules) -> str | None:
+    """Why an agent of ``named`` (each with its spec, as :func:`agents_of` gives them)
+    cannot play rounds of ``rules``, or ``None``: for a game to say so before it starts. A
+    ``policy:PATH`` plays the rules it was trained for only (docs: Gymnasium, a trained
+    policy at the table); every other agent plays any rules.
+
+    >>> from chickenfoot import Rules
+    >>> rules_refusal(agents_of("heuristic,random", 2, "--bots", trust=Trust.user()), Rules())
+    """
+    for name, agent in named:
+        if parse_spec(name).kind != "policy":
+            continue
+        from chickenfoot.policy import PolicyAgent  # numpy is there: the agent was built
+
+        why = agent.unfit(rules) if isinstance(agent, PolicyAgent) else None
+        if why is not None:
+            return f"{brief(name, 120)}: {why}"
+    return None
 
 
 def split_specs(text: str) -> list[str]:
