@@ -1,0 +1,130 @@
+"""What ``chickenfoot serve``'s pages may do, said in every response (a Content-Security-Policy
+that lets a page run only this server's scripts and styles and talk only to this server,
+no framing, no sniffing, no referrer), and a table key in any script (docs: Serve)."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from chickenfoot.server import Limits, create_app
+from server_helpers import ORIGIN, hello, make_table
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "chickenfoot" / "server" / "static"
+PEOPLE = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}]
+
+
+def directives(policy: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for part in policy.split(";"):
+        words = part.split()
+        if words:
+            assert words[0] not in out, f"{words[0]} twice in {policy!r}"
+            out[words[0]] = words[1:]
+    return out
+
+
+def assert_says_what_it_may_do(response: Any, where: str) -> None:
+    headers = response.headers
+    policy = directives(headers.get("content-security-policy", ""))
+    assert policy.get("default-src") == ["'none'"], where
+    for source in ("script-src", "style-src", "connect-src", "img-src"):
+        assert policy.get(source) == ["'self'"], (where, source, policy.get(source))
+    assert policy.get("frame-ancestors") == ["'none'"], where
+    assert policy.get("base-uri") == ["'none'"], where
+    assert headers.get("x-content-type-options") == "nosniff", where
+    assert headers.get("x-frame-options") == "DENY", where
+    assert headers.get("referrer-policy") == "no-referrer", where
+
+
+def test_every_response_says_what_the_page_may_do(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "t.db")) as client:
+        made = make_table(client, PEOPLE, preset="house")
+        answers = {
+            "home": client.get("/"),
+            "table page": client.get(made["watch"]),
+            "no such table": client.get("/t/nothere"),
+            "script": client.get("/static/table.js"),
+            "style sheet": client.get("/static/style.css"),
+            "picture": client.get("/static/foot.svg"),
+            "missing file": client.get("/static/nothere.js"),
+            "options": client.get("/api/options"),
+            "a table made": client.post("/api/play", json={"players": 2}),
+            "a bad request": client.post("/api/tables", content=b"[", headers={"origin": ORIGIN}),
+            "cross-origin": client.post("/api/play", headers={"origin": "http://evil.example"}),
+            "wrong method": client.get("/api/tables"),
+        }
+        for where, response in answers.items():
+            assert_says_what_it_may_do(response, where)
+        assert answers["home"].status_code == answers["table page"].status_code == 200
+        assert answers["no such table"].status_code == 404
+        assert answers["a bad request"].status_code == 400
+    app = create_app(tmp_path / "t.db", limits=Limits(hosts=("localhost",)))
+    with TestClient(app, base_url="http://evil.example") as client:
+        refused = client.get("/")
+        assert refused.status_code == 400
+        assert_says_what_it_may_do(refused, "a refused Host")
+
+
+class _Inline(HTMLParser):
+    """What of a page a Content-Security-Policy without 'unsafe-inline' would block."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+        self._script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        if tag == "script" and "src" not in named:
+            self._script = True
+        if tag == "style":
+            self.found.append("<style>")
+        for name, value in attrs:
+            if name == "style" or name.startswith("on"):
+                self.found.append(f"<{tag} {name}={value!r}>")
+            if value and value.strip().lower().startswith("javascript:"):
+                self.found.append(f"<{tag} {name}={value!r}>")
+
+    def handle_data(self, data: str) -> None:
+        if self._script and data.strip():
+            self.found.append(f"<script>{data.strip()[:40]}...")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._script = False
+
+
+def inline(html: str) -> list[str]:
+    parser = _Inline()
+    parser.feed(html)
+    return parser.found
+
+
+@pytest.mark.parametrize("name", ["home.html", "table.html", "foot.svg", "favicon.svg"])
+def test_the_pages_have_no_inline_script_or_style(name: str) -> None:
+    assert inline((STATIC / name).read_text(encoding="utf-8")) == []
+
+
+def test_the_pictures_the_server_sends_have_no_inline_style_or_script(tmp_path: Path) -> None:
+    """The table's picture is put in the page with innerHTML: a style attribute there would
+    be refused by the page's style-src (and a handler by its script-src)."""
+    with TestClient(create_app(tmp_path / "t.db")) as client:
+        made = make_table(client, PEOPLE, preset="house")
+        token = made["seats"][0]["link"].split("#", 1)[1]
+        with client.websocket_connect(f"/ws/{made['table']}") as ws:
+            hello(ws, token)
+            table = ws.receive_json()
+            while table["type"] != "table":
+                table = ws.receive_json()
+    picture = table["svg"]
+    assert picture and picture.startswith("<svg")
+    assert inline(picture) == []
+    assert not re.search(r"<(script|style|foreignObject)\b", picture)
+    targets = [t for t in re.findall(r'<g class="target".*?</g>', picture, re.S)]
+    assert all(inline(t) == [] for t in targets)
