@@ -4,15 +4,19 @@ no framing, no sniffing, no referrer), and a table key in any script (docs: Serv
 
 from __future__ import annotations
 
+import argparse
 import re
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from starlette.testclient import TestClient
 
-from chickenfoot.server import Limits, create_app
+from chickenfoot.server import KEY_HEADER, Limits, create_app
+from chickenfoot.server._limits import key_matches
 from server_helpers import ORIGIN, hello, make_table
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "chickenfoot" / "server" / "static"
@@ -128,3 +132,80 @@ def test_the_pictures_the_server_sends_have_no_inline_style_or_script(tmp_path: 
     assert not re.search(r"<(script|style|foreignObject)\b", picture)
     targets = [t for t in re.findall(r'<g class="target".*?</g>', picture, re.S)]
     assert all(inline(t) == [] for t in targets)
+
+
+# -- the table key in any script ---------------------------------------------------------------
+
+KEYS = ["ключ-нашей-семьи", "clé-de-la-famille", "50%off-our-family", "plain-ascii-key"]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_table_key_in_any_script_is_taken_as_clients_send_it(tmp_path: Path, key: str) -> None:
+    """As curl and byte-minded libraries send it (the key's UTF-8 bytes), as the home page
+    sends it (percent-encoded UTF-8: a browser cannot put other characters in a header),
+    and as browsers and Python's http.client send a Latin-1 key (its Latin-1 bytes)."""
+    sent: list[bytes] = [key.encode(), quote(key, safe="").encode()]
+    if all(ord(c) < 256 for c in key):
+        sent.append(key.encode("latin-1"))
+    app = create_app(tmp_path / "t.db", limits=Limits(table_key=key, tables_burst=100))
+    with TestClient(app) as client:
+        for value in sent:
+            r = client.post("/api/play", json={"players": 2}, headers={KEY_HEADER: value})
+            assert r.status_code == 200, (value, r.text)
+        for wrong in (key[:-1], key + "x", key.upper(), quote(key[:-1], safe=""), "%", "%zz"):
+            r = client.post("/api/play", json={"players": 2}, headers={KEY_HEADER: wrong.encode()})
+            assert r.status_code == 403, wrong
+            assert "table key" in r.json()["error"]
+
+
+def test_key_matches_never_raises() -> None:
+    for given in ("ключ", "\udce9", "é", "%C3%A9", "", "%"):
+        for key in ("ключ", "é", "\udce9abc", "a"):
+            assert isinstance(key_matches(given, key), bool)
+    assert key_matches("%C3%A9", "é") and key_matches("é".encode().decode("latin-1"), "é")
+    assert key_matches("é", "é") and not key_matches("e", "é")
+
+
+def _serve(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    import chickenfoot.server
+    from chickenfoot.cli import serve
+
+    def never_serve(db: str, **options: Any) -> Any:  # a test never starts a server
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(chickenfoot.server, "create_app", never_serve)
+    parser = argparse.ArgumentParser()
+    serve.add_options(parser)
+    monkeypatch.delenv("CHICKENFOOT_TABLE_KEY", raising=False)
+    return serve.cmd_serve(parser.parse_args(argv), sys.stdout)
+
+
+@pytest.mark.parametrize(
+    "key, why",
+    [
+        ("short", "8 to 200 characters"),
+        ("bad\udcffbytes-in-the-key", "UTF-8"),
+        ("tab\tin-the-key", "control character"),
+        ("new\nline-in-the-key", "control character"),
+        (" spaced-family-key", "space"),
+        ("spaced-family-key ", "space"),
+    ],
+)
+def test_a_key_no_header_can_carry_is_refused_at_start(
+    key: str, why: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chickenfoot.cli._common import UsageError
+
+    with pytest.raises(UsageError, match=why) as refused:
+        _serve(["--table-key", key, "--db", ":memory:"], monkeypatch)
+    assert key.strip() not in str(refused.value)  # the key itself is never repeated
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "10001", "nan", "inf"])
+def test_tables_per_minute_refusal_says_its_range(
+    value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chickenfoot.cli._common import UsageError
+
+    with pytest.raises(UsageError, match=r"above 0 and at most 10,000"):
+        _serve(["--tables-per-minute", value, "--db", ":memory:"], monkeypatch)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import unicodedata
 from typing import TextIO
 
 from chickenfoot.cli._common import EXIT_OK, UsageError
@@ -123,6 +124,34 @@ def _hosts(bind: str, extra: list[str]) -> tuple[str, ...] | None:
     return tuple(extra) if extra else None
 
 
+def _check_key(key: str) -> None:
+    """Refuse a table key no ``X-Table-Key`` header can carry, saying why (never the key).
+
+    >>> _check_key("ключ-нашей-семьи")
+    >>> _check_key("our family key ")
+    Traceback (most recent call last):
+    ...
+    chickenfoot.cli._common.UsageError: the table key is invalid: it starts or ends with a space, which a header drops
+    """
+    if not 8 <= len(key) <= 200:
+        raise UsageError("the table key is invalid: 8 to 200 characters")
+    try:
+        key.encode("utf-8")
+    except UnicodeEncodeError:  # bytes of another encoding, from the command line or environment
+        raise UsageError(
+            "the table key is invalid: it is not UTF-8 text (set a UTF-8 locale, or choose "
+            "another key)"
+        ) from None
+    if any(unicodedata.category(c) == "Cc" for c in key):
+        raise UsageError(
+            "the table key is invalid: it holds a control character (a tab, a newline)"
+        )
+    if key != key.strip():
+        raise UsageError(
+            "the table key is invalid: it starts or ends with a space, which a header drops"
+        )
+
+
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     """Run the server until interrupted."""
     missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
@@ -145,12 +174,14 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             "1 to 100,000"
         )
     if not 0 < args.tables_per_minute <= 10_000:
-        raise UsageError(f"--tables-per-minute {args.tables_per_minute} is invalid: above 0")
+        raise UsageError(
+            f"--tables-per-minute {args.tables_per_minute} is invalid: above 0 and at most 10,000"
+        )
     if not 0 <= args.keep_days <= 100_000:
         raise UsageError(f"--keep-days {args.keep_days} is invalid: 0 (never) or more")
     key = args.table_key if args.table_key is not None else os.environ.get(KEY_VARIABLE)
-    if key is not None and not 8 <= len(key) <= 200:
-        raise UsageError("the table key is invalid: 8 to 200 characters")
+    if key is not None:
+        _check_key(key)
     postgres = args.db.lower().startswith(("postgresql://", "postgres://"))
     if postgres and importlib.util.find_spec("psycopg") is None:
         raise UsageError(
