@@ -11,8 +11,9 @@ budget. The property is ``fuzz_targets.check``'s (nothing escapes, in time), and
   ``Content-Type``, ``Content-Length``, ``Origin``, ``Host`` and ``Cookie`` headers. The
   answer is never a 5xx, never holds a traceback or a Python exception's name; an error is
   a JSON ``{"error": ...}`` of at most 500 characters (or Starlette's own one-line ``Not
-  Found`` / ``Method Not Allowed`` for a path or method the server has no route for); and
-  the server answers ``GET /api/options`` afterwards.
+  Found`` / ``Method Not Allowed`` for a path or method the server has no route for); every
+  answer says what a page may do (the Content-Security-Policy and the other headers of
+  ``chickenfoot.server._headers``); and the server answers ``GET /api/options`` afterwards.
 * ``server websocket``: a connection (same origin, another origin or none; a seat's token,
   a spectator, a forged token or no hello at all) that sends up to a few dozen messages:
   mutated ``hello``, ``move`` (built from the live ``go``: its ``id`` and a legal move, then
@@ -46,6 +47,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient  # the server extra: bench/fuzz.py skips without
 
 from chickenfoot.server import create_app
+from chickenfoot.server._headers import HEADERS
 from fuzz_targets import (
     JSON_VALUES,
     LONG_TEXTS,
@@ -252,6 +254,8 @@ class HttpRun:
     content_type: str
     text: str
     after: int
+    missing: tuple[str, ...] = ()
+    """The page headers (``chickenfoot.server._headers.HEADERS``) the answer lacks."""
 
 
 def request(method: str, path: str, body: bytes, headers: dict[str, Any]) -> HttpRun:
@@ -261,7 +265,8 @@ def request(method: str, path: str, body: bytes, headers: dict[str, Any]) -> Htt
     sent = {k: v.encode("latin-1") if isinstance(v, str) else v for k, v in headers.items()}
     r = client.request(method, path, content=body, headers=sent)
     after = client.get("/api/options", headers={"host": HOST}).status_code
-    return HttpRun(r.status_code, r.headers.get("content-type", ""), r.text, after)
+    missing = tuple(k for k, v in HEADERS.items() if r.headers.get(k) != v)
+    return HttpRun(r.status_code, r.headers.get("content-type", ""), r.text, after, missing)
 
 
 _STARLETTE = {404: "Not Found", 405: "Method Not Allowed"}
@@ -272,6 +277,8 @@ def _http_ok(case: Case, run: HttpRun) -> str | None:
         return f"GET /api/options answered {run.after} after the request"
     if run.status >= 500:
         return f"status {run.status}: {describe(run.text, 200)}"
+    if run.missing:
+        return f"status {run.status} without the page headers {', '.join(run.missing)}"
     python = python_text(run.text[:200_000])
     if python is not None:
         return f"status {run.status} shows Python's {python!r}: {describe(run.text, 200)}"

@@ -10,9 +10,11 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote_to_bytes
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from chickenfoot.server import KEY_HEADER, Limits, create_app
@@ -159,11 +161,31 @@ def test_a_table_key_in_any_script_is_taken_as_clients_send_it(tmp_path: Path, k
 
 
 def test_key_matches_never_raises() -> None:
-    for given in ("ключ", "\udce9", "é", "%C3%A9", "", "%"):
+    for sent in ("ключ", "\udce9", "é", "%C3%A9", "", "%"):
         for key in ("ключ", "é", "\udce9abc", "a"):
-            assert isinstance(key_matches(given, key), bool)
+            assert isinstance(key_matches(sent, key), bool)
     assert key_matches("%C3%A9", "é") and key_matches("é".encode().decode("latin-1"), "é")
     assert key_matches("é", "é") and not key_matches("e", "é")
+
+
+@given(
+    key=st.text(min_size=1, max_size=30),
+    sent=st.binary(max_size=60),
+)
+@settings(max_examples=300, deadline=None)
+def test_a_key_matches_its_own_forms_and_nothing_else(key: str, sent: bytes) -> None:
+    """Any header's bytes (as a server hands them over: read as Latin-1) against any key:
+    a bool, never an error; true exactly for the key's UTF-8, its Latin-1 and their
+    percent-encodings."""
+    want = key.encode("utf-8", "surrogatepass")
+    forms = {want, unquote_to_bytes(quote(want, safe=""))}
+    if all(ord(c) < 256 for c in key):
+        forms.add(key.encode("latin-1"))
+    accepted = sent in forms or unquote_to_bytes(sent) == want
+    assert key_matches(sent.decode("latin-1"), key) is accepted
+    for form in forms:
+        assert key_matches(form.decode("latin-1"), key) is True
+    assert key_matches(quote(want, safe=""), key) is True
 
 
 def _serve(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> Any:
