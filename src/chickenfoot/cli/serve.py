@@ -79,8 +79,9 @@ def add_options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument(
         "--table-key", metavar="KEY", default=None,
-        help=f"making a table needs KEY (the home page asks for it); or set {KEY_VARIABLE}, "
-        "which other users cannot see in the process list",
+        help="making a table needs KEY, 8 to 200 characters of any script (the home page "
+        f"asks for it); or set {KEY_VARIABLE}, which other users cannot see in the process "
+        "list",
     )  # fmt: skip
     p.add_argument(
         "--allow-host", action="append", default=[], metavar="NAME",
@@ -98,8 +99,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument(
         "--tables-per-minute", type=float, default=6.0, metavar="N",
-        help="tables one client address may make per minute (10 at once, or 10 seconds' "
-        "worth; default: 6)",
+        help="tables one client address may make per minute, above 0 and at most 10,000 "
+        "(10 at once, or 10 seconds' worth; default: 6)",
     )  # fmt: skip
     p.add_argument(
         "--keep-days", type=float, default=30.0, metavar="DAYS",
