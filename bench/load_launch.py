@@ -28,6 +28,9 @@ from typing import Any
 LIMITS: dict[str, Any] = {
     "connections": 100_000,
     "connections_per_address": 100_000,
+    "requests_per_address": 100_000,
+    "reads_per_minute": 1e9,
+    "reads_burst": 1_000_000,
     "spectators": 100_000,
     "seat_connections": 4,
     "idle_seconds": 3600.0,

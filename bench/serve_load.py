@@ -22,9 +22,9 @@ at its client) p50/p99, the servers' CPU ms per move (``/proc/PID/stat`` over th
 measured window, every server process) and resident memory, and checks the database
 after the servers stop: every announced move stored once, in order (``load_check.py``).
 The same scenarios run on the baseline (``--baseline REF``, default 1667614: a detached
-git worktree of it in a temporary folder, its ``src`` on ``PYTHONPATH``, same virtual
-environment), before and after side by side: a markdown table on stdout, all figures in
-``--json FILE``. Between runs it waits while ``/work/wt/QUIET`` (``$CF_QUIET_FILE``)
+git worktree of it in a temporary folder; or a ``src`` folder, read as it is), its ``src``
+on ``PYTHONPATH``, same virtual environment, before and after side by side: a markdown
+table on stdout, all figures in ``--json FILE``. Between runs it waits while ``/work/wt/QUIET`` (``$CF_QUIET_FILE``)
 exists.
 
 The default (``nox -s serve_load``) is bounded at a few minutes: 1, 50 and 200 tables,
@@ -123,6 +123,9 @@ def versions(args: argparse.Namespace) -> Iterator[list[tuple[str, Path | None]]
     if args.baseline == "none":
         yield [after]
         return
+    if Path(args.baseline).is_dir():  # a src folder (another checkout's), used as it is
+        yield [("before", Path(args.baseline).resolve()), after]
+        return
     try:
         source = baseline_source(args.baseline)
         src = source.__enter__()
@@ -219,7 +222,9 @@ def main() -> None:
     )
     p.add_argument("--idle", type=int, default=2000, help="idle connections (scenario idle)")
     p.add_argument("--idle-tables", type=int, default=100, help="the tables they watch")
-    p.add_argument("--baseline", default="1667614", help="a git ref, or none")
+    p.add_argument(
+        "--baseline", default="1667614", help="a git ref, a src folder to run as it is, or none"
+    )
     p.add_argument(
         "--src", default=None, help="the measured server's src folder (default: installed)"
     )

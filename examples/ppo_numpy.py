@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import time
 from pathlib import Path
 
@@ -139,7 +140,24 @@ def evaluate(
     return float(w.mean()), float(1.96 * w.std() / np.sqrt(len(w)))
 
 
+def ready_to_write(out: str) -> None:
+    """Check where the run will be saved before any work: the policy ``out`` and its curve
+    beside it (``.json``); the folder is made if missing. Refuses at once, rather than
+    after the whole budget, with one line (SystemExit)."""
+    path = Path(out)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise SystemExit(f"cannot write {out}: {err.strerror or err}") from None
+    for target in (path, path.with_suffix(".json")):
+        if target.exists() and not target.is_file():
+            raise SystemExit(f"cannot write {target}: it is not a regular file")
+    if not os.access(path.parent, os.W_OK):
+        raise SystemExit(f"cannot write {out}: its folder is not writable")
+
+
 def train(args: argparse.Namespace) -> dict[str, object]:
+    ready_to_write(args.out)
     rng = np.random.default_rng(args.seed)
     env = ChickenFootVectorEnv(args.envs, opponents=args.opponents, reward=args.reward)
     obs, _ = env.reset(seed=args.seed)

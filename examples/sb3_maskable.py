@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from pathlib import Path
 
@@ -54,6 +55,13 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         help="exit 1 unless the win share rose by more than this (nox -s rl)",
     )  # fmt: skip
     args = p.parse_args(argv)
+    out = Path(args.out)  # checked before the work, not after it: the folder made if missing
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise SystemExit(f"cannot write {out}: {err.strerror or err}") from None
+    if (out.exists() and not out.is_file()) or not os.access(out.parent, os.W_OK):
+        raise SystemExit(f"cannot write {out}: not a regular file in a writable folder")
     torch.set_num_threads(args.threads)
     env = ChickenFootEnv(opponents="random")
     model = MaskablePPO(
@@ -68,9 +76,11 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     trained, spent = 0, 0.0
     while trained < args.timesteps:
         t0 = time.perf_counter()
-        model.learn(args.chunk, reset_num_timesteps=False)
+        # the last chunk only what is left; PPO collects whole rollouts of n_steps (1,024),
+        # so it may run a little past: what it trained is what the curve records
+        model.learn(min(args.chunk, args.timesteps - trained), reset_num_timesteps=False)
         spent += time.perf_counter() - t0
-        trained += args.chunk
+        trained = model.num_timesteps
         win, half = win_share(model, args.episodes, 10_000 + trained)
         curve.append({"timesteps": trained, "seconds": round(spent, 1),
                       "win_vs_random": round(win, 4), "half_width": round(half, 4)})  # fmt: skip

@@ -5,15 +5,20 @@ Importing this module and ``fuzz_websocket`` registers them in ``fuzz_targets.TA
 every ``tests*/fuzz_*.py``); ``tests/test_fuzz_server.py`` runs each on a short fixed
 budget. The property is ``fuzz_targets.check``'s (nothing escapes, in time), and on top:
 
-* ``server http``: a request of any method to any path (the API's, the pages', odd ones)
-  with a mutated JSON body (from real ``POST /api/tables`` and ``/api/play`` requests), text
-  or bytes that are not JSON, bodies past the 16 KiB limit, and mutated or garbage
+* ``server http``: a request of any method to any path (the API's, the pages', odd ones,
+  unknown table ids: each a database read, rate-limited) with a mutated JSON body (from
+  real ``POST /api/tables`` and ``/api/play`` requests), text or bytes that are not JSON, bodies past the 16 KiB limit, and mutated or garbage
   ``Content-Type``, ``Content-Length``, ``Origin``, ``Host`` and ``Cookie`` headers. The
   answer is never a 5xx, never holds a traceback or a Python exception's name; an error is
   a JSON ``{"error": ...}`` of at most 500 characters (or Starlette's own one-line ``Not
   Found`` / ``Method Not Allowed`` for a path or method the server has no route for); every
   answer says what a page may do (the Content-Security-Policy and the other headers of
   ``chickenfoot.server._headers``); and the server answers ``GET /api/options`` afterwards.
+* ``server addresses``: a request (an unknown table id, a page, ``/api/play``) from a client
+  address in every form: IPv4, IPv6 (compressed, exploded, scoped), IPv4-mapped IPv6 in
+  either spelling, bracketed, with a port, empty, 5,000 characters, any text. The answer
+  keeps the ``server http`` property, the address's key is at most 100 characters, and
+  an IPv4-mapped address counts as its IPv4 address.
 * ``server websocket``: a connection (same origin, another origin or none; a seat's token,
   a spectator, a forged token or no hello at all) that sends up to a few dozen messages:
   mutated ``hello``, ``move`` (built from the live ``go``: its ``id`` and a legal move, then
@@ -35,8 +40,10 @@ from __future__ import annotations
 import atexit
 import builtins
 import contextlib
+import ipaddress
 import json
 import re
+import secrets
 import tempfile
 import time
 from dataclasses import dataclass
@@ -59,10 +66,20 @@ from fuzz_targets import (
     encode,
 )
 
-__all__ = ["HOST", "NAMES", "ORIGIN", "HttpRun", "close_codes", "lab", "python_text", "request"]
+__all__ = [
+    "HOST",
+    "NAMES",
+    "ORIGIN",
+    "HttpRun",
+    "close_codes",
+    "from_address",
+    "lab",
+    "python_text",
+    "request",
+]
 
-NAMES = ["server http"]
-"""The target this module registers (``fuzz_websocket`` registers ``server websocket``)."""
+NAMES = ["server http", "server addresses"]
+"""The targets this module registers (``fuzz_websocket`` registers ``server websocket``)."""
 
 HOST = "127.0.0.1"
 ORIGIN = f"http://{HOST}"
@@ -186,6 +203,7 @@ _PATHS = [
     "/static/table.js", "/static/../../../etc/passwd", "/static/%2e%2e/%2e%2e/etc/passwd",
     "/api/tables/", "//api/tables", "/api/tables?x=1&x=2", "/api/%00", "/t/" + "x" * 5000,
     "/api/tables;x", "/\u00e9\u00e8", "/t/%ff%fe", "/api/play#frag", "/static/",
+    "/t/NoSuchTable0", "/t/UNKNOWN", "/t/UNKNOWN", "/t/-", "/t/" + "a" * 101, "/t/TABLE%00",
 ]  # fmt: skip
 _METHODS = ["GET", "POST", "POST", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "FOO"]
 _GARBAGE = st.one_of(
@@ -263,6 +281,7 @@ def request(method: str, path: str, body: bytes, headers: dict[str, Any]) -> Htt
     client = lab().http
     path = path.replace("TABLE", lab().table)
     sent = {k: v.encode("latin-1") if isinstance(v, str) else v for k, v in headers.items()}
+    path = path.replace("UNKNOWN", secrets.token_urlsafe(9))  # a read each (rate-limited)
     r = client.request(method, path, content=body, headers=sent)
     after = client.get("/api/options", headers={"host": HOST}).status_code
     missing = tuple(k for k, v in HEADERS.items() if r.headers.get(k) != v)
@@ -300,3 +319,57 @@ def _http_ok(case: Case, run: HttpRun) -> str | None:
 
 
 _target("server http", _http_cases(), request, _http_ok)
+
+
+# -- client addresses --------------------------------------------------------------------------
+
+_V4 = st.ip_addresses(v=4).map(str)
+_ADDRESSES = st.one_of(
+    _V4,
+    st.ip_addresses(v=6).map(str),
+    _V4.map(lambda a: f"::ffff:{a}"),  # IPv4-mapped, as a dual-stack proxy forwards it
+    _V4.map(lambda a: ipaddress.IPv6Address(f"::ffff:{a}").exploded.upper()),
+    st.ip_addresses(v=6).map(lambda a: a.exploded),
+    st.sampled_from(["fe80::1%eth0", "[::1]", "127.0.0.1:8000", "::ffff:999.1.1.1", "0x7f.1"]),
+    st.sampled_from(["", "unknown", "testclient", "a" * 5000, "::ffff:1.2.3.4%x", "1.2.3.4\n"]),
+    st.text(max_size=60),
+)
+_ADDRESS_PATHS = ["/t/NoSuchTable0", "/t/UNKNOWN", "/t/TABLE", "/api/options", "/api/play"]
+
+
+@st.composite
+def _address_cases(draw: st.DrawFn) -> Case:
+    address = draw(_ADDRESSES)
+    return Case(address, draw(st.sampled_from(_ADDRESS_PATHS)), note="a client's address")
+
+
+def from_address(address: str, path: str) -> tuple[str, HttpRun]:
+    """Send one request to the HTTP target's server from a client at ``address`` (as
+    uvicorn's proxy headers give it); the address's key too."""
+    from chickenfoot.server._limits import address_key
+
+    client = TestClient(lab().http.app, base_url=f"http://{HOST}", client=(address, 5000))
+    path = path.replace("TABLE", lab().table).replace("UNKNOWN", secrets.token_urlsafe(9))
+    method, body = ("POST", b'{"players": 2}') if path == "/api/play" else ("GET", b"")
+    r = client.request(method, path, content=body, headers={"origin": ORIGIN})
+    after = lab().http.get("/api/options", headers={"host": HOST}).status_code
+    missing = tuple(k for k, v in HEADERS.items() if r.headers.get(k) != v)
+    return address_key(address), HttpRun(
+        r.status_code, r.headers.get("content-type", ""), r.text, after, missing
+    )
+
+
+def _address_ok(case: Case, result: tuple[str, HttpRun]) -> str | None:
+    key, run = result
+    address, path = case.args
+    if not isinstance(key, str) or len(key) > 100:
+        return f"the address's key is {describe(key, 120)}"
+    with contextlib.suppress(ValueError):
+        ip = ipaddress.ip_address(address)
+        mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+        if mapped is not None and key != str(mapped):
+            return f"an IPv4-mapped address counts as {key!r}, not its IPv4 address"
+    return _http_ok(Case("GET", path, b"", {}), run)
+
+
+_target("server addresses", _address_cases(), from_address, _address_ok)

@@ -52,9 +52,25 @@ def replay(out: str, rules: cf.Rules, seed: int, round: int = 0) -> cf.State:
     rest = lines[i + 1 + len(table) :]
     assert rest[0] == ""
     assert rest[1] == f"Outcome: {state.outcome()} after {moves} moves"
-    assert rest[2] == "Penalties:"
-    assert rest[3:] == [f"  seat {s}: {p}" for s, p in enumerate(state.penalties())]
+    # the winner named (issue 50, item 7): who went out, or the fewest points (R11)
+    points = state.penalties()
+    out_seat = state.outcome().seat
+    lowest = [s for s, p in enumerate(points) if p == min(points)]
+    if out_seat is not None:
+        assert rest[2] == f"Winner: seat {out_seat}, who went out"
+    elif len(lowest) == 1:
+        assert rest[2] == f"Winner: seat {lowest[0]}, with the lowest hand (R11)"
+    else:
+        assert rest[2].startswith(f"Winners: seat {lowest[0]}") and "share the lowest" in rest[2]
+    assert rest[3] == "Penalties:"
+    assert rest[4:] == [f"  seat {s}: {p}" for s, p in enumerate(points)]
     return state
+
+
+def test_demo_names_the_winner_of_a_blocked_round(capsys: pytest.CaptureFixture[str]) -> None:
+    # seed 1, four players, house rules: blocked after 62 moves, penalties 15, 9, 66, 40
+    _, out, _ = run(capsys, "demo")
+    assert "\nOutcome: blocked after 62 moves\nWinner: seat 1, with the lowest hand (R11)\n" in out
 
 
 # -- demo -------------------------------------------------------------------------------------
@@ -184,6 +200,7 @@ def test_demo_of_a_forced_tiny_round(capsys: pytest.CaptureFixture[str]) -> None
         "Boneyard: 0 tiles\n"
         "\n"
         "Outcome: seat 0 went out after 4 moves\n"
+        "Winner: seat 0, who went out\n"
         "Penalties:\n"
         "  seat 0: 0\n"
         "  seat 1: 3\n"
@@ -340,3 +357,19 @@ def test_help_and_version_return_zero(capsys: pytest.CaptureFixture[str]) -> Non
         assert option in out
     code, out, _ = run(capsys, "--version")
     assert (code, out) == (0, f"chickenfoot {cf.__version__}\n")
+
+
+@pytest.mark.parametrize(("command", "option"), [("play", "--bots"), ("simulate", "--agents")])
+def test_the_help_of_every_agents_option_names_every_kind(
+    capsys: pytest.CaptureFixture[str], command: str, option: str
+) -> None:
+    # ismcts played in `play` but its help and docs/cli.md never named it (issue 50, item 7)
+    assert main([command, "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for kind in ("random", "greedy", "heuristic", "search", "ismcts", "ismcts:N", "search:Nms",
+                 "policy:PATH", "engine:COMMAND", "module:Class"):  # fmt: skip
+        assert kind in text, (command, kind)
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    row = next(line for line in docs.splitlines() if line.startswith(f"| `{option} NAMES`"))
+    for kind in ("ismcts", "ismcts:N", "search:Nms", "policy:PATH", "engine:COMMAND"):
+        assert f"`{kind}`" in row, (option, kind)

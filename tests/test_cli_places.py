@@ -107,6 +107,14 @@ def test_the_moves_are_listed_by_the_place_they_go_as_the_table_draws_it() -> No
         ("5-3@6-5", "5-3@6-5"),  # notation still works
         ("3-5@5-6", "5-3@6-5"),  # either order
         ("6-2", "6-2@4-2"),  # a tile alone, where it fits in one place
+        # what the screen shows (issue 50, item 6)
+        ("5|3", "5-3@6-5"),  # a tile as the list writes it: 5|3 lies only at 6|5 → 5
+        ("2|6", "6-2@4-2"),
+        ("6|2", "6-2@4-2"),  # the other way round: the tile, which fits in one place
+        ("3|5 at 0|3 → 3", "5-3@3-0"),  # a tile at a place, as the screen writes both
+        ("3|5  at 0|3 -> 3", "5-3@3-0"),  # -> for →, and spaces as typed
+        ("1|3 → 3", "5-3@3-1"),  # a place alone, where one move goes
+        ("1|3 -> 3", "5-3@3-1"),
     ],
 )
 def test_the_numbers_typed_count_the_moves_as_listed(answer: str, played: str) -> None:
@@ -120,6 +128,30 @@ def test_a_tile_in_several_places_is_answered_with_the_places() -> None:
     state = position()
     reply = understand("5-3", state.view(0), state)
     assert reply == "5-3 fits in 3 places: 1) 3|5 at 1|3 → 3, 2) 5|3 at 6|5 → 5, 6) 3|5 at 0|3 → 3. Choose one."  # fmt: skip
+
+
+LISTED = "1) 3|5 at 1|3 → 3; 2) 5|3 3) 5|5 at 6|5 → 5; 4) 2|0 5) 2|6 at 4|2 → 2; 6) 3|5 at 0|3 → 3"
+
+
+@pytest.mark.parametrize(
+    ("answer", "reply"),
+    [
+        ("3|5", "3|5 goes to 2 places: 1) 3|5 at 1|3 → 3, 6) 3|5 at 0|3 → 3. Choose one."),
+        ("6|5 → 5", "2 moves go to 6|5 → 5: 2) 5|3 3) 5|5. Choose one."),
+        ("5|5 at 4|2 -> 2", f"5|5 does not go to 4|2 → 2. Your moves: {LISTED}."),
+        ("5|5 at 6|1 -> 1", f"No move of yours goes to '6|1 → 1' now. Your moves: {LISTED}."),
+        ("4|4 -> 4", f"No move of yours goes to '4|4 → 4' now. Your moves: {LISTED}."),
+        ("1-0", "1-0 fits nowhere now: no open end shows 1 or 0 (the open ends show 2, 3, 5). "
+                f"Your moves: {LISTED}."),
+        ("4-1", f"4-1: you do not hold 4-1. Your moves: {LISTED}."),
+        ("zz", "'zz' is not a move: type 1 to 6, a move as listed (3|5), or help."),
+    ],
+)  # fmt: skip
+def test_a_refusal_answers_in_the_screens_terms(answer: str, reply: str) -> None:
+    # The moves it lists are written as the menu writes them, by place, with their numbers
+    # (issue 50, item 6): never in the notation (5-3@3-1) the menu does not show.
+    state = position()
+    assert understand(answer, state.view(0), state) == reply
 
 
 def test_toes_go_on_the_hub_row_and_draw_is_a_row_of_its_own() -> None:

@@ -25,6 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chickenfoot as cf
+from chickenfoot.cli._places import in_order, laid
 from chickenfoot.cli._prompt import understand
 
 if sys.platform == "win32":  # pragma: no cover - a POSIX pseudo-terminal
@@ -211,9 +212,10 @@ def test_a_narrow_terminal_wraps_lines_between_moves(rich: bool) -> None:
     assert _all_lines_fit(text, 50) == []
     reply = text[text.index("draw: you can play") :].split("move [")[0]
     assert reply.count("\n") >= 2  # wrapped onto several rows
-    moves = [str(m) for m in cf.deal(cf.Rules(players=2), 1).legal_moves]
-    for move in moves:  # each move whole on one row, none cut at a hyphen or anywhere
-        assert re.search(rf"(^|[ ,(]){re.escape(move)}[,.)]", reply, re.M), (move, reply)
+    s = cf.deal(cf.Rules(players=2), 1)
+    moves = [f"{n}) {laid(m, s.table)}" for n, m in enumerate(in_order(s.table, s.legal_moves), 1)]
+    for move in moves:  # each move whole on one row, its number with it, as the list shows it
+        assert re.search(rf"(^|[ ,(;]){re.escape(move)}([ ,.;)]|$)", reply, re.M), (move, reply)
 
 
 def test_help_explains_the_marks_of_the_picture() -> None:
@@ -327,4 +329,6 @@ def test_a_refused_draw_or_pass_is_said_to_you() -> None:
     for word in ("draw", "pass"):
         reply = understand(word, s.view(0), s)
         assert isinstance(reply, str)
-        assert reply.startswith(f"{word}: you can play (e.g. 9-0@9-9), so you may not {word}. ")
+        assert reply.startswith(
+            f"{word}: you can play (e.g. 9|0 at centre 9-9 (toe)), so you may not {word}. "
+        )  # the move as the list shows it

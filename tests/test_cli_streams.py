@@ -266,7 +266,7 @@ def test_hostile_answers_on_a_pipe_never_end_the_game(tmp_path: Path, encoding: 
     assert (status, err) == (0, "")
     assert "Traceback" not in out
     replies = [
-        "'²' is not a move: type 1 to 3, a move such as 9-0@9-9, or help.",
+        "'²' is not a move: type 1 to 3, a move as listed (9|0), or help.",
         "'٣' is not a move: type 1 to 3",
         "Could not save to 'a\\x00b': embedded null byte. The game goes on.",
         # a device is refused before it is opened (a full disk: tests/test_cli_save_files.py)

@@ -43,10 +43,22 @@ TABLES = b'{"preset": "house", "players": 2, "seats": [{"kind": "person"}, {"kin
 @example(Case("POST", "/api/play", b"[" * 100_000, {**SAME, "host": "evil.example"}))
 @example(Case("POST", "/api/play", b"{}", {**SAME, "cookie": "a=" + "b" * 20_000}))
 @example(Case("GET", "/static/%2e%2e/%2e%2e/etc/passwd", b"", {}))
+@example(Case("GET", "/t/NoSuchTable0", b"", {}))  # unknown ids: one read, then remembered
+@example(Case("GET", "/t/" + "a" * 101, b"", {}))  # never a table's id: no read
 @example(Case("FOO", "/api/tables", b"", {}))
 @example(Case("HEAD", "/api/play", b"", {}))
 def test_server_http(case: Case) -> None:
     holds("server http", case)
+
+
+@fuzzes("server addresses", 25)
+@example(Case("::ffff:10.1.2.3", "/t/NoSuchTable0"))
+@example(Case("::FFFF:0A01:0203", "/t/UNKNOWN"))
+@example(Case("fe80::1%eth0", "/t/UNKNOWN"))
+@example(Case("x" * 5000, "/api/play"))
+@example(Case("", "/t/TABLE"))
+def test_server_addresses(case: Case) -> None:
+    holds("server addresses", case)
 
 
 MOVE = {"type": "move", "move": LEGAL, "id": ID}

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "ppo_numpy.py"
 
@@ -32,3 +35,37 @@ def test_the_numpy_ppo_learns_against_random_players(tmp_path: Path) -> None:
     assert (before["update"], after["update"]) == (0, 12)
     assert after["win"] - before["win"] > 0.04, result["curve"]
     assert (tmp_path / "p.npz").stat().st_size < 1_000_000
+
+
+def _example() -> Any:
+    spec = importlib.util.spec_from_file_location("ppo_numpy", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    ppo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ppo)
+    return ppo
+
+
+TINY = ["--updates", "1", "--envs", "4", "--steps", "2", "--eval-rounds", "8",
+        "--opponents", "random", "--eval-opponents", "random"]  # fmt: skip
+
+
+def test_the_ppo_recipe_makes_the_folder_it_saves_in(tmp_path: Path) -> None:
+    # docs/gym.md's command saves to runs/ppo.npz, in a folder a new checkout lacks: it
+    # trained for its whole budget, then lost it all to FileNotFoundError (issue 50, item 1)
+    ppo = _example()
+    out = tmp_path / "runs" / "deeper" / "ppo.npz"
+    ppo.train(ppo.parse([*TINY, "--out", str(out)]))
+    assert out.stat().st_size > 0 and out.with_suffix(".json").is_file()
+
+
+@pytest.mark.parametrize("where", ["a-file/ppo.npz", "a-folder"])
+def test_the_ppo_recipe_refuses_a_place_it_cannot_write_before_any_work(
+    tmp_path: Path, where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a-file").write_text("kept")
+    (tmp_path / "a-folder").mkdir()
+    ppo = _example()
+    with pytest.raises(SystemExit, match="cannot write"):
+        ppo.train(ppo.parse([*TINY, "--out", str(tmp_path / where)]))
+    assert capsys.readouterr().out == ""  # refused before the first evaluation's line
+    assert (tmp_path / "a-file").read_text() == "kept"

@@ -3,14 +3,15 @@ names taken from another module, every module under 500 lines (CONTRIBUTING.md, 
 layers").
 
 Imports are read from the source with ``ast``, at any depth (an import inside a function
-counts like one at the top); an ``if TYPE_CHECKING:`` block is left out, since it never
-runs (it names types for annotations only).
+counts like one at the top, and so does ``importlib.import_module("chickenfoot...")``),
+relative ones (``from ._store import X``) resolved; an ``if TYPE_CHECKING:`` block is left
+out, since it never runs (it names types for annotations only).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -51,10 +52,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # 5. Adapters and programs: the OpenSpiel game, the PettingZoo environment, batched
     #    play, the engine protocol's host and server.
     (
-        "_openspiel_serial",
-        "_openspiel_config",
-        "_openspiel_observer",
-        "openspiel",
+        "openspiel.",
         "pettingzoo",
         "batch.",
         "gym.",
@@ -63,7 +61,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
     # 6. Agents named in text, and the one decision of what such text may run; the ladder,
     #    which rates agents named by their specs.
-    ("specs", "ladder."),
+    ("specs.", "ladder."),
     # 7. Front ends, which nothing in the library imports.
     ("cli.", "server.", "__init__", "__main__"),
 )
@@ -110,38 +108,69 @@ def _imports_of(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
     yield from _imports(node)
 
 
-def _resolve(module: str, node: ast.ImportFrom) -> str:
+def _resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
+    """The absolute name ``node`` imports from (``from ._store import X`` in
+    ``chickenfoot.batch._engine``: ``chickenfoot.batch._store``)."""
     base = node.module or ""
-    if node.level:
-        package = module.split(".")[: -node.level] if module else []
-        base = ".".join([*package, base] if base else package)
-    return base
+    if not node.level:
+        return base
+    # The package a relative import starts from: the module's own for an __init__.
+    package = ["chickenfoot", *module.split(".")] if module != "__init__" else ["chickenfoot"]
+    if path.name != "__init__.py":
+        package = package[:-1]
+    package = package[: len(package) - (node.level - 1)]
+    return ".".join([*package, base] if base else package)
+
+
+def _loaded(tree: ast.AST) -> Iterator[str]:
+    """The modules named to ``importlib.import_module`` as a constant (a lazy import too)."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        func, first = node.func, node.args[0]
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name == "import_module" and isinstance(first, ast.Constant):
+            yield str(first.value)
+
+
+def _edges_of(
+    module: str, path: Path, source: str, modules: Iterable[str]
+) -> set[tuple[str, str | None]]:
+    """(imported module, imported name or None) for every import of one module's source."""
+    known = set(modules)
+    found: set[tuple[str, str | None]] = set()
+    tree = ast.parse(source)
+    for node in _imports(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "chickenfoot":  # ``import chickenfoot as cf``: the package
+                    found.add(("__init__", None))
+                elif alias.name.startswith("chickenfoot."):
+                    found.add((alias.name.removeprefix("chickenfoot."), None))
+            continue
+        target = _resolve(module, path, node)
+        if target != "chickenfoot" and not target.startswith("chickenfoot."):
+            continue
+        target = target.removeprefix("chickenfoot").removeprefix(".")
+        for alias in node.names:
+            sub = f"{target}.{alias.name}" if target else alias.name
+            if sub in known:  # ``from chickenfoot import view``: a module
+                found.add((sub, None))
+            else:
+                found.add((target or "__init__", alias.name))
+    for name in _loaded(tree):
+        if name.startswith("chickenfoot."):
+            found.add((name.removeprefix("chickenfoot."), None))
+    found.discard((module, None))
+    return found
 
 
 def _edges(modules: dict[str, Path]) -> dict[str, set[tuple[str, str | None]]]:
     """For each module: (imported module, imported name or None) for every import."""
-    out: dict[str, set[tuple[str, str | None]]] = {}
-    for module, path in modules.items():
-        found: set[tuple[str, str | None]] = set()
-        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name.startswith("chickenfoot."):
-                        found.add((alias.name.removeprefix("chickenfoot."), None))
-                continue
-            target = _resolve(module, node)
-            if target != "chickenfoot" and not target.startswith("chickenfoot."):
-                continue
-            target = target.removeprefix("chickenfoot").removeprefix(".")
-            for alias in node.names:
-                sub = f"{target}.{alias.name}" if target else alias.name
-                if sub in modules:  # ``from chickenfoot import view``: a module
-                    found.add((sub, None))
-                else:
-                    found.add((target or "__init__", alias.name))
-        found.discard((module, None))
-        out[module] = found
-    return out
+    return {
+        module: _edges_of(module, path, path.read_text(encoding="utf-8"), modules)
+        for module, path in modules.items()
+    }
 
 
 MODULES = _modules()
@@ -152,6 +181,36 @@ def test_the_reader_finds_the_package() -> None:
     assert {"state", "_kernel", "_kernel.position", "view", "cli", "batch"} <= set(MODULES)
     assert ("_kernel", "make") in EDGES["deal"]  # a top-level import, read
     assert ("state", "State") not in EDGES["formats"]  # a TYPE_CHECKING one, left out
+    assert ("batch._store", "ONGOING") in EDGES["batch._engine"]  # a relative one, read
+    assert ("_jit.run", None) in EDGES["batch._compiled"]  # importlib.import_module, read
+
+
+def test_the_reader_resolves_every_form_of_import() -> None:
+    source = (
+        "import chickenfoot as cf\n"
+        "import chickenfoot.rules\n"
+        "from . import _store\n"
+        "from ._tables import Tables\n"
+        "from .. import view\n"
+        "from ..state import State\n"
+        "def later():\n"
+        "    from .._jit import run\n"
+        "    importlib.import_module('chickenfoot._jit.deal')\n"
+    )
+    path = SRC / "batch" / "_engine.py"
+    assert _edges_of("batch._engine", path, source, MODULES) == {
+        ("__init__", None),
+        ("rules", None),
+        ("batch._store", None),
+        ("batch._tables", "Tables"),
+        ("view", None),
+        ("state", "State"),
+        ("_jit.run", None),
+        ("_jit.deal", None),
+    }
+    # in a package's __init__, "." is the package itself
+    init = _edges_of("batch", SRC / "batch" / "__init__.py", "from ._engine import X\n", MODULES)
+    assert init == {("batch._engine", "X")}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -233,6 +233,13 @@ def test_a_whole_round_on_the_play_page_by_clicking_with_no_other_host(
         assert refused == [], refused  # the Play page, its table and workers: nothing refused
         page.goto(site + "/rules/")
         page.locator("figure.rules-picture img").first.wait_for()
+        # the game in brief and its numbered table open the page, on the first screen
+        # (the first picture was 2,766 px down at 1280 px, 3,815 px on a phone: issue 50)
+        top = page.evaluate(
+            "document.querySelector('figure.rules-table img').getBoundingClientRect().top"
+        )
+        assert 0 < top < HEIGHT[width], top
+        assert page.locator("figure.rules-table figcaption li").count() == 7
         page.screenshot(path=str(SHOTS / f"rules-{width}.png"), full_page=True)
         serious_violations(page, f"the rules page at {width} px")
         no_sideways_scroll(page, f"the rules page at {width} px")

@@ -107,3 +107,39 @@ def test_each_picture_draws_its_glowing_places(stem: str) -> None:
     assert picture.startswith("<svg")
     for move in options.get("targets", []):
         assert f'data-move="{move}"' in picture, (stem, str(move))
+
+
+# -- the table in brief: the page's first picture, its parts numbered (issue 50, item 3) -----------
+
+
+def test_the_page_opens_with_the_game_in_brief_and_the_numbered_table() -> None:
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    first_heading = text.index("\n## ")
+    assert text.index("**Chicken Foot in brief.**") < text.index("<!-- rules-table -->")
+    assert text.index("<!-- rules-table -->") < first_heading  # before the terms and rules
+
+
+def test_each_badge_of_the_numbered_table_marks_the_part_its_legend_names() -> None:
+    from rules_pictures import labelled_table
+
+    alt, svg, legend, centre = labelled_table()
+    names = [name for name, _ in legend]
+    assert names == ["The centre", "A toe", "A line (an arm)", "An open end",
+                     "A double with its foot", "The foot's toes", "The boneyard"]  # fmt: skip
+    badges = re.findall(r'data-label="(\d+)"><circle cx="([-\d.e]+)" cy="([-\d.e]+)"', svg)
+    assert [int(n) for n, _, _ in badges] == list(range(1, len(legend) + 1))
+    boxes = {
+        t: [float(v) for v in b.split()]
+        for t, b in re.findall(
+            r'<g class="domino[^"]*" data-tile="([^"]*)" data-box="([^"]*)"', svg
+        )
+    }
+    tiles = [re.search(r"\d+-\d+", what) for _, what in legend[:6]]
+    assert tiles[0] is not None and tiles[0][0] == centre
+    for (n, x, y), found in zip(badges, tiles, strict=False):
+        assert found is not None, n
+        x0, y0, x1, _ = boxes[found[0]]
+        # on a top corner of the tile it names
+        assert float(y) == pytest.approx(y0) and float(x) in (pytest.approx(x0), pytest.approx(x1))
+    # every number of the alt text is a part of the legend, in order
+    assert [int(n) for n in re.findall(r"(\d) ", alt)] == list(range(1, len(legend) + 1))

@@ -16,6 +16,7 @@ for a person to look at.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import time
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Any
 import pytest
 from playwright import sync_api
 
+from chickenfoot import Rules
 from chickenfoot.server._store import open_store
 from server_helpers import Server, round_ends
 
@@ -260,6 +262,99 @@ def test_two_people_play_a_round_by_tapping_then_see_every_hand_and_rematch(
         f"axe-core at {width} px:",
         {k: [(v["id"], v["impact"]) for v in vs] for k, vs in axe.items()},
     )
+
+
+def offered_moves(page: sync_api.Page) -> set[str]:
+    """The moves the page lets a person make now, read from what is on the screen: the
+    draw and pass buttons, each playable tile's places (tapped, the glowing places read,
+    then Escape), and a tile that plays in one place, by its label. A tile's single move
+    is named from the legal moves the page received, since the screen shows no place."""
+    offered = set(page.locator("#actions button[data-move]").evaluate_all(
+        "bs => bs.map(b => b.dataset.move)"
+    ))  # fmt: skip
+    legal = page.evaluate("go ? go.legal : []")
+    for tile in page.locator("#hand button.tile.playable").evaluate_all(
+        "bs => bs.map(b => b.dataset.tile)"
+    ):
+        label = page.locator(f"#hand button.tile[data-tile='{tile}']").get_attribute("aria-label")
+        if label and label.endswith("plays in one place"):
+            (move,) = [m for m in legal if m == tile or m.startswith(f"{tile}@")]
+            offered.add(move)
+            continue
+        page.locator(f"#hand button.tile[data-tile='{tile}']").click()
+        places = page.locator("#picture svg g.target[data-move]")
+        offered.update(places.evaluate_all("gs => gs.map(g => g.dataset.move)"))
+        page.keyboard.press("Escape")
+    return offered
+
+
+RULE_SETS = [
+    ("house", {}),
+    ("four-toe", {}),
+    ("classic", {}),  # the centre held in hand: its holder lays it by tapping it
+    ("classic", {"draw": "until_playable", "drawn_tile": "may_play", "may_draw_instead": True}),
+    ("house", {"centre": "holder", "draw": "until_playable", "tie_break": "zero_rounds"}),
+]
+
+
+@pytest.mark.parametrize(("preset", "variant"), RULE_SETS)
+def test_every_legal_move_can_be_tapped_under_every_preset(
+    tmp_path: Path, preset: str, variant: dict[str, Any]
+) -> None:
+    """Two people play a whole round of each preset (and of variants on them) by tapping;
+    at every turn the moves the screen offers are exactly the legal moves, and the move
+    tapped is drawn at random from them, so the centre laid from the hand, drawing instead
+    of playing, keeping a drawn tile and passing are all tapped somewhere in these rounds."""
+    server = Server(tmp_path / "tables.db")
+    played: list[str] = []
+    try:
+        made = server.post(
+            "/api/tables",
+            {
+                "players": 2, "preset": preset,
+                "rules": {"max_pip": 6, "hand_size": 7, "match": {"rounds": 1}, **variant},
+                "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+            },
+        )  # fmt: skip
+        rng = random.Random(f"{preset} {sorted(variant.items())}")
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            pages = []
+            for seat in made["seats"]:
+                page = browser.new_context(viewport={"width": 768, "height": 1024}).new_page()
+                page.goto(server.base + seat["link"])
+                page.wait_for_selector(".status:text('connected')", timeout=10_000)
+                pages.append(page)
+            ended = pages[0].locator("[data-round-end]")
+            deadline = time.monotonic() + 240
+            while not ended.is_visible():
+                assert time.monotonic() < deadline, f"the round did not end: {played[-5:]}"
+                page = next((q for q in pages if q.evaluate("go !== null")), None)
+                if page is None:
+                    time.sleep(0.05)
+                    continue
+                legal = set(page.evaluate("go.legal"))
+                assert offered_moves(page) == legal, f"after {played[-3:]}"
+                move = rng.choice(sorted(legal))
+                n = moves_made(page)
+                tile = page.evaluate("m => tileOf(m)", move)
+                if tile is None:
+                    page.click(f"#actions button[data-move='{move}']")
+                else:
+                    page.click(f"#hand button.tile[data-tile='{tile}']")
+                    places = [m for m in legal if m == tile or m.startswith(f"{tile}@")]
+                    if len(places) > 1:  # one place: the tap has played it
+                        page.click(f"#picture svg g.target[data-move='{move}']")
+                page.wait_for_function(
+                    "n => Number(document.body.dataset.n) !== n", arg=n, timeout=10_000
+                )
+                played.append(move)
+            browser.close()
+    finally:
+        server.stop()
+    if Rules.preset(preset, players=2, max_pip=6, hand_size=7, **variant).centre == "holder":
+        laid = [m for m in played if "@" not in m and m not in ("draw", "pass")]
+        assert len(laid) == 1, played  # the centre, laid by tapping it in the hand
 
 
 def test_nothing_scrolls_sideways_at_320_px(tmp_path: Path) -> None:

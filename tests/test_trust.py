@@ -13,6 +13,7 @@ import io
 import json
 import sys
 import time
+import typing
 from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -33,6 +34,7 @@ from chickenfoot.specs import (
     agents_of,
     parse_spec,
 )
+from chickenfoot.specs._build import BUILDERS
 
 # -- the decision ------------------------------------------------------------------------------
 
@@ -95,6 +97,49 @@ def test_an_untrusted_spec_is_a_spec_error_and_a_value_error() -> None:
     assert issubclass(SpecError, cf.ChickenFootError) and issubclass(SpecError, ValueError)
     with pytest.raises(TypeError, match="agent spec is a string"):
         parse_spec(7)  # type: ignore[arg-type]
+
+
+# One spec of every form the module's docstring lists (chickenfoot.specs).
+FORMS = (
+    "random",
+    "ismcts",
+    "search:16",
+    "ismcts:16",
+    "search:50ms",
+    "ismcts:50ms",
+    "engine:node bot.js",
+    "policy:policy.npz",
+    "bots.mine:Bot",
+)
+
+
+def test_agent_spec_names_every_kind_the_parser_makes() -> None:
+    # The kinds are one Literal (AgentSpec.kind's type): the parser makes each of them, the
+    # builders build each, and the docstring says what each one's value is.
+    kinds = typing.get_args(typing.get_type_hints(AgentSpec)["kind"])
+    assert sorted({parse_spec(text).kind for text in FORMS}) == sorted(kinds)
+    assert sorted(BUILDERS) == sorted(kinds)
+    doc = AgentSpec.__doc__ or ""
+    missing = [kind for kind in kinds if f"``{kind}``" not in doc]
+    assert not missing, f"AgentSpec's docstring does not name the kinds {missing}"
+
+
+def test_the_module_doc_and_the_refusal_name_every_prefix_the_parser_takes() -> None:
+    import chickenfoot.specs
+    from chickenfoot.specs._spec import _WITH_ARGUMENT
+
+    doc = chickenfoot.specs.__doc__ or ""
+    with pytest.raises(SpecError) as caught:
+        parse_spec("smart")
+    for prefix in _WITH_ARGUMENT:
+        assert f"``{prefix}:" in doc, prefix
+        assert f"{prefix}:" in str(caught.value), prefix
+    assert "``module:Class``" in doc and "module:Class" in str(caught.value)
+
+
+def test_an_agent_spec_of_no_kind_is_refused_before_it_builds() -> None:
+    with pytest.raises(SpecError, match="kind 'shell'"):
+        AgentSpec("x", "shell", "rm -rf ~")  # type: ignore[arg-type]
 
 
 def test_the_user_trust_runs_what_the_user_named(marks: Path) -> None:

@@ -40,7 +40,7 @@ import pyspiel
 from hypothesis import strategies as st
 
 import chickenfoot as cf
-import chickenfoot._openspiel_config as cfos_config  # the game parameters' defaults
+import chickenfoot.openspiel._config as cfos_config  # the game parameters' defaults
 from chickenfoot import openspiel as cfos
 from fuzz_targets import (
     INTS,

@@ -21,7 +21,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import chickenfoot as cf  # noqa: E402
-import chickenfoot._openspiel_config as cfos_config  # noqa: E402 - the parameters' defaults
+import chickenfoot.openspiel._config as cfos_config  # noqa: E402 - the parameters' defaults
 from chickenfoot import openspiel as cfos  # noqa: E402
 from chickenfoot.encoding import Encoding  # noqa: E402
 from chickenfoot.render import render_compact  # noqa: E402

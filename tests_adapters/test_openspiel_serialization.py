@@ -20,8 +20,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import chickenfoot as cf  # noqa: E402
-from chickenfoot import _openspiel_serial  # noqa: E402
 from chickenfoot import openspiel as cfos  # noqa: E402
+from chickenfoot.openspiel import _serial  # noqa: E402
 
 SMALL = "python_chickenfoot(players=2,max_pip=6,hand_size=4)"
 CONFIGS = [
@@ -247,9 +247,7 @@ def test_other_games_go_to_openspiel_unchanged() -> None:
     with pytest.raises(TypeError):  # not a string: pybind11's own refusal, as before
         wrapped(5)
     # wrapping the wrapper (the module imported again) wraps OpenSpiel's function instead
-    again = _openspiel_serial.guard(
-        wrapped, cfos.GAME_NAME, cfos.ChickenFootGame, pyspiel.deserialize_game
-    )
+    again = _serial.guard(wrapped, cfos.GAME_NAME, cfos.ChickenFootGame, pyspiel.deserialize_game)
     assert again.__wrapped__ is original and again is not wrapped
     assert "never unpickled" in wrapped.__doc__
 

@@ -5,7 +5,9 @@ every picture of the catalogue in ``tools/pictures.py``, each drawn by ``chicken
 as a figure with its caption. Nothing is hand-drawn and nothing is committed: change the
 renderer and the next build shows it.
 
-``docs/rules.md`` holds markers ``<!-- rules-picture: STEM -->``: each is replaced by the
+``docs/rules.md`` opens with ``<!-- rules-table -->``: a table with its parts numbered
+(``labelled_table`` in ``tools/rules_pictures.py``) and their names below it, for a reader
+new to the game. It holds markers ``<!-- rules-picture: STEM -->``: each is replaced by the
 picture of that name in ``tools/rules_pictures.py`` (a real position for each rule a
 picture explains, its caption written from the position), drawn the same way into
 ``img/rules/STEM.svg``. A marker with no such picture, or a picture with no marker, fails
@@ -44,6 +46,12 @@ GALLERY = "img/gallery"
 _drawn: list[tuple[str, str, str, str]] = []
 """(stem, caption, the call that drew it, the SVG) of each picture, drawn once a build."""
 
+_table: list[Any] = []
+"""(alt, SVG, legend) of the rules page's first picture, the table with its parts numbered."""
+
+TABLE_MARKER = "<!-- rules-table -->"
+TABLE_STEM = "table-in-brief"
+
 _rules_drawn: dict[str, tuple[str, str]] = {}
 """stem: (caption, the SVG) of each picture of the rules page, drawn once a build."""
 
@@ -73,7 +81,12 @@ def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
         _drawn.append((stem, caption, call, picture))
         files.append(File.generated(config, f"{GALLERY}/{stem}.svg", content=picture))
     _rules_drawn.clear()
-    for stem, caption, state, options in _tool("rules_pictures").rules_pictures():
+    pictures = _tool("rules_pictures")
+    alt, picture, legend, _ = pictures.labelled_table()
+    _table.clear()
+    _table.extend([alt, picture, legend])
+    files.append(File.generated(config, f"{RULES_IMG}/{TABLE_STEM}.svg", content=picture))
+    for stem, caption, state, options in pictures.rules_pictures():
         picture = cf.svg(state, **options)
         _rules_drawn[stem] = (caption, picture)
         files.append(File.generated(config, f"{RULES_IMG}/{stem}.svg", content=picture))
@@ -117,7 +130,25 @@ def _rules_figure(stem: str, page_url: str) -> str:
     )
 
 
+def _table_figure(page_url: str) -> str:
+    alt, picture, legend = _table
+    src = html.escape(get_relative_url(f"{RULES_IMG}/{TABLE_STEM}.svg", page_url))
+    width, height = _size(picture, "width"), _size(picture, "height")
+    items = "".join(
+        f"<li><strong>{html.escape(name)}</strong>: {html.escape(what)}</li>"
+        for name, what in legend
+    )
+    return (
+        f'<figure class="rules-picture rules-table" id="picture-{TABLE_STEM}">\n'
+        f'<a href="{src}" title="the picture at its natural size">'
+        f'<img src="{src}" alt="{html.escape(alt)}" width="{width}" height="{height}"></a>\n'
+        f"<figcaption><ol>{items}</ol></figcaption>\n</figure>"
+    )
+
+
 def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
+    if TABLE_MARKER in markdown:
+        markdown = markdown.replace(TABLE_MARKER, _table_figure(page.url), 1)
     if MARKER in markdown:
         markdown = markdown.replace(MARKER, _figures(page.url))
     stems = RULES_MARKER.findall(markdown)

@@ -52,7 +52,7 @@ WHEELS = ("micropip==0.6.0", "packaging==23.2", "attrs==25.4.0")
 chickenfoot's one dependency."""
 SERVER_STATIC = ("table.js", "style.css", "favicon.svg")
 LEFT_OUT = (
-    "__main__.py", "_jit/", "batch/", "cli/", "encoding.py", "openspiel.py", "_openspiel_",
+    "__main__.py", "_jit/", "batch/", "cli/", "encoding.py", "openspiel/",
     "pettingzoo.py", "server/static/",
 )  # fmt: skip
 """What the browser's wheel leaves out of ``src/chickenfoot``: what needs numba or numpy

@@ -12,6 +12,7 @@ penalties): a caption cannot say what the position does not hold.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -179,3 +180,92 @@ def rules_pictures() -> list[RulesPicture]:
         )
     )
     return out
+
+
+# -- the table in brief: one picture with its parts numbered, for the top of the page ------------
+
+BADGE = "#c2410c"
+"""The colour of a numbered badge: dark orange, white figures on it (contrast 5.2:1)."""
+_BOX = re.compile(r'<g class="domino[^"]*" data-tile="([^"]*)" data-box="([^"]*)"')
+_VIEW = re.compile(r'viewBox="([^"]*)"')
+
+
+def _badge(n: int, x: float, y: float) -> str:
+    return (
+        f'<g class="badge" data-label="{n}"><circle cx="{x:g}" cy="{y:g}" r="0.42" '
+        f'fill="{BADGE}" stroke="#ffffff" stroke-width="0.07"/><text x="{x:g}" '
+        f'y="{y + 0.19:.3g}" font-size="0.55" font-weight="bold" text-anchor="middle" '
+        f'fill="#ffffff">{n}</text></g>'
+    )
+
+
+def labelled_table() -> tuple[str, str, list[tuple[str, str]], str]:
+    """The rules page's first picture: a table with a foot built, its parts numbered.
+
+    Returns ``(alt, svg, legend, tile)``: the picture's text alternative, the SVG (the
+    table by ``chickenfoot.svg`` with numbered badges laid over it, and a face-down
+    boneyard drawn beside it), the legend (each number's part, a name and what it is, in
+    the badges' order), and the tile the first badge marks (the centre), for the tests.
+    Each badge sits on the corner of the tile it names, found by the tile's ``data-box``
+    in the picture: what it marks is what the position holds.
+    """
+    s = _walk(HOUSE, 3, _foot_built)
+    centre, foot = s.table.hubs
+    picture = cf.svg(s)
+    boxes = {tile: tuple(float(v) for v in box.split()) for tile, box in _BOX.findall(picture)}
+    grown = next(line for line in centre.lines if len(line.tiles) >= 2)
+    ending = next(line for line in centre.lines if line.open_end is not None)
+    toe, arm, end = grown.tiles[0].tile, grown.tiles[1].tile, ending.tiles[-1].tile
+    parts = [
+        (centre.tile, "The centre", f"the round's double, {centre.tile}: the first tile on "
+         "the table."),
+        (toe, "A toe", f"a tile laid on a double ({toe} on the centre). The centre takes "
+         f"{s.rules.opening_toes} toes before play goes anywhere else."),
+        (arm, "A line (an arm)", f"the tiles that grow out of a toe, each matching the "
+         f"number it touches ({arm} after {toe})."),
+        (end, "An open end", f"the free number at the end of a line ({ending.open_end} on "
+         f"{end}): the next tile there must carry it."),
+        (foot.tile, "A double with its foot", f"{foot.tile}, laid on an open end, closed "
+         f"that line and took {s.rules.foot_toes} toes of its own: the chicken's foot."),
+        (foot.lines[0].tiles[0].tile, "The foot's toes", f"{_moves(ln.tiles[0].tile for ln in foot.lines)}; "
+         "until a double has all its toes, nothing is played anywhere else."),
+    ]  # fmt: skip
+    view, size = _VIEW.search(picture), re.search(r'width="([\d.]+)"', picture)
+    assert view is not None and size is not None, "an SVG picture with no viewBox or width"
+    x0, y0, w, h = (float(v) for v in view[1].split())
+    # room on the right for the boneyard: a face-down pile, drawn here
+    pile_x, pile_y = x0 + w + 0.4, y0 + h / 2 - 1.2
+    pile = "".join(
+        f'<rect x="{pile_x + 0.18 * k:.3g}" y="{pile_y - 0.18 * k:.3g}" width="1" height="2" '
+        f'rx="0.14" fill="#2f4f7f" stroke="#f4f1e6" stroke-width="0.05"/>'
+        for k in range(3)
+    )
+    # each badge on the tile's top corner; the open end's on the side the line runs to
+    corner = {str(t): boxes[str(t)][0] for t, _, _ in parts}
+    before = boxes[str(ending.tiles[-2].tile if len(ending.tiles) > 1 else centre.tile)]
+    if boxes[str(end)][0] > before[0]:
+        corner[str(end)] = boxes[str(end)][2]
+    badges = [_badge(n, corner[str(t)], boxes[str(t)][1]) for n, (t, _, _) in enumerate(parts, 1)]
+    boneyard_n = len(parts) + 1
+    badges.append(_badge(boneyard_n, pile_x, pile_y - 0.36))
+    legend = [(name, what) for _, name, what in parts]
+    legend.append(
+        ("The boneyard", f"the tiles not dealt, face down ({len(s.boneyard)} here): a player "
+         "who cannot play draws one.")
+    )  # fmt: skip
+    wide = w + 2.4
+    out = picture.replace(
+        f'viewBox="{x0:g} {y0:g} {w:g} {h:g}"', f'viewBox="{x0:g} {y0:g} {wide:g} {h:g}"', 1
+    )
+    width = float(size[1])
+    out = out.replace(f'width="{width:g}"', f'width="{round(width * wide / w)}"', 1)
+    out = out.replace(
+        f'<rect x="{x0:g}" y="{y0:g}" width="{w:g}" height="{h:g}"',
+        f'<rect x="{x0:g}" y="{y0:g}" width="{wide:g}" height="{h:g}"', 1,
+    )  # fmt: skip
+    out = out.replace("</svg>", pile + "".join(badges) + "</svg>")
+    alt = (
+        "A Chicken Foot table with its parts numbered: 1 the centre double, 2 a toe, 3 a "
+        "line, 4 an open end, 5 a double with its foot, 6 the foot's toes, 7 the boneyard."
+    )
+    return alt, out, legend, str(centre.tile)

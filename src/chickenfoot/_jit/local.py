@@ -50,9 +50,9 @@ from .rules import (
     ZERO,
     E,
     H,
-    _ctpop,
-    _cttz,
     below_z,
+    ctpop,
+    cttz,
     kth_word,
 )
 
@@ -122,7 +122,7 @@ def load_lane(st, cf, lo, x, i):
         for w in range(w_):
             e = st[E][i, v, w]
             ew[v * w_ + w] = e
-            c += np.int64(_ctpop(e))
+            c += np.int64(ctpop(e))
         ec[v] = c
     for w in range(w_):
         mk[w] = st[MASK][i, w]
@@ -198,16 +198,16 @@ def play_local(cf, tb, lo, x, z, steps, words):
             if single:
                 total = 0
                 for w in range(w_):
-                    total += np.int64(_ctpop(cand_word(hw, mk, hb, w, drawn, cw0)))
+                    total += np.int64(ctpop(cand_word(hw, mk, hb, w, drawn, cw0)))
             else:
                 total = 0
                 rest = nums
                 while rest:
-                    v = np.int64(_cttz(np.uint64(rest)))
+                    v = np.int64(cttz(np.uint64(rest)))
                     rest &= rest - 1
                     c = 0
                     for w in range(w_):
-                        c += np.int64(_ctpop(cand_word(hw, mk, hb, w, drawn, cw0) & with_[v, w]))
+                        c += np.int64(ctpop(cand_word(hw, mk, hb, w, drawn, cw0) & with_[v, w]))
                     total += c * ec[v]
             r, z = below_z(z, total + extra)
             if r == total:
@@ -218,7 +218,7 @@ def play_local(cf, tb, lo, x, z, steps, words):
                 if single:
                     for w in range(w_):
                         c = cand_word(hw, mk, hb, w, drawn, cw0)
-                        pc = np.int64(_ctpop(c))
+                        pc = np.int64(ctpop(c))
                         if r < pc:
                             t = w * 64 + kth_word(c, r)
                             break
@@ -226,13 +226,13 @@ def play_local(cf, tb, lo, x, z, steps, words):
                 else:
                     rest = nums
                     while rest:
-                        v = np.int64(_cttz(np.uint64(rest)))
+                        v = np.int64(cttz(np.uint64(rest)))
                         rest &= rest - 1
                         e = ec[v]
                         c = 0
                         for w in range(w_):
                             cv = cand_word(hw, mk, hb, w, drawn, cw0) & with_[v, w]
-                            c += np.int64(_ctpop(cv))
+                            c += np.int64(ctpop(cv))
                         if r < c * e:
                             q, rem = 0, r  # r // e and r % e (q is below c: a few steps)
                             while rem >= e:
@@ -240,14 +240,14 @@ def play_local(cf, tb, lo, x, z, steps, words):
                                 q += 1
                             for w in range(w_):
                                 cv = cand_word(hw, mk, hb, w, drawn, cw0) & with_[v, w]
-                                pc = np.int64(_ctpop(cv))
+                                pc = np.int64(ctpop(cv))
                                 if q < pc:
                                     t = w * 64 + kth_word(cv, q)
                                     break
                                 q -= pc
                             for w in range(w_):
                                 ewd = ew[v * w_ + w]
-                                pc = np.int64(_ctpop(ewd))
+                                pc = np.int64(ctpop(ewd))
                                 if rem < pc:
                                     a = w * 64 + kth_word(ewd, rem)
                                     break
@@ -357,7 +357,7 @@ def union(mk, with_, nums, w_):
         m = ZERO
         rest = nums
         while rest:
-            m |= with_[np.int64(_cttz(np.uint64(rest))), w]
+            m |= with_[np.int64(cttz(np.uint64(rest))), w]
             rest &= rest - 1
         mk[w] = m
 
@@ -453,7 +453,7 @@ def record(cf, tb, lo, j, out, pens, plies):
         for w in range(w_):
             hand = hw[s * w_ + w]
             while hand != ZERO:
-                total += pip[w * 64 + np.int64(_cttz(hand))]
+                total += pip[w * 64 + np.int64(cttz(hand))]
                 hand &= hand - ONE
         pens[j, s] = total
     plies[j] = sv[L_PLIES]

@@ -36,7 +36,7 @@ S30, S27, S31, S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 
 
 @intrinsic
-def _ctpop(typingctx, x):
+def ctpop(typingctx, x):
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -46,7 +46,7 @@ def _ctpop(typingctx, x):
 
 
 @intrinsic
-def _cttz(typingctx, x):
+def cttz(typingctx, x):
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -58,7 +58,7 @@ def _cttz(typingctx, x):
 @njit(cache=True, _nrt=False, inline="always")
 def popc(x):
     """Set bits of a uint64 word."""
-    return np.int64(_ctpop(x))
+    return np.int64(ctpop(x))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -66,7 +66,7 @@ def kth_word(x, k):
     """The index of the k-th set bit (from 0) of the word ``x`` (k below its popcount)."""
     for _ in range(k):
         x &= x - ONE
-    return np.int64(_cttz(x))
+    return np.int64(cttz(x))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -366,7 +366,7 @@ def penalty(st, tb, i, s, w_):
     for w in range(w_):
         h = st[H][i, s, w]
         while h != ZERO:
-            total += tb[3][w * 64 + np.int64(_cttz(h))]
+            total += tb[3][w * 64 + np.int64(cttz(h))]
             h &= h - ONE
     return total
 

@@ -22,13 +22,12 @@ True
 
 from __future__ import annotations
 
-from chickenfoot.batch._engine import CORE_BELOW, MAX_GAMES, BatchEngine, Policy
+from chickenfoot.batch._engine import CORE_BELOW, MAX_GAMES, BatchEngine, Policy, compile_kernels
 from chickenfoot.batch._memory import ENGINE_MEMORY, engine_memory, max_rounds
 from chickenfoot.batch._results import RESULTS_MEMORY, Results
 from chickenfoot.batch._seats import BUILT_IN
 from chickenfoot.batch._warm import STEPS as COMPILE_STEPS
 from chickenfoot.batch._warm import cached as kernels_cached
-from chickenfoot.batch._warm import compile_kernels
 
 __all__ = [
     "BUILT_IN",

@@ -73,19 +73,18 @@ BACKENDS: Final = ("auto", "numba", "numpy")
 DEALS: Final = ("exact", "fast")
 
 
-def backend_arg(backend: object, deals: object) -> tuple[str, bool]:
-    """The backend, ``"auto"`` resolved (``"numba"`` when numba can be imported), and
-    whether ``deals`` is ``"fast"`` (``"exact"`` or ``"fast"``). ``"numba"`` without numba
-    installed is refused, naming the extra that brings it."""
-    from ._compiled import available
-
+def backend_arg(backend: object, deals: object, *, numba: bool) -> tuple[str, bool]:
+    """The backend, ``"auto"`` resolved (``"numba"`` when ``numba`` says it can be imported:
+    ``_compiled.available()``, asked by the engine), and whether ``deals`` is ``"fast"``
+    (``"exact"`` or ``"fast"``). ``"numba"`` without numba installed is refused, naming the
+    extra that brings it."""
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise checks.invalid("backend", backend, "must be 'auto', 'numba' or 'numpy'")
     if not isinstance(deals, str) or deals not in DEALS:
         raise checks.invalid("deals", deals, "must be 'exact' or 'fast'")
     if backend == "auto":
-        backend = "numba" if available() else "numpy"
-    elif backend == "numba" and not available():
+        backend = "numba" if numba else "numpy"
+    elif backend == "numba" and not numba:
         raise ArgumentError(
             "backend='numba' needs numba, which is not installed: "
             "pip install 'chickenfoot[fast]' (or use backend='numpy')"

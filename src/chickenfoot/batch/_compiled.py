@@ -20,7 +20,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.tiles import DOUBLE_ID, set_size
 
 from ._results import Results
-from ._shuffle import _MT0, BLOCK, _keys, shuffled_many
+from ._shuffle import BLOCK, MT0, keys_by_length, shuffled_many
 from ._tables import tables
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ _keys_agree: list[bool] = []
 
 def keys_of(texts: list[str]) -> tuple[NDArray[np.uint64], I64]:
     """The ``init_by_array`` keys of the texts, one row each, padded, and their lengths."""
-    groups = _keys(texts)
+    groups = keys_by_length(texts)
     width = max(groups)
     keys = np.zeros((len(texts), width), dtype=np.uint64)
     lens = np.zeros(len(texts), dtype=np.int64)
@@ -148,7 +148,7 @@ class Compiled:
         self.off = np.array([tb.enc._span(k)[0] for k in names], dtype=np.int64)
         self.obs_size = tb.enc.observation_size
         self.rules = rules
-        self.mt0 = _MT0.astype(np.uint64)
+        self.mt0 = MT0.astype(np.uint64)
         self.sc = scratch(tb.S, tb.A)
         self.lo = local_scratch(tb.S, tb.V, tb.W, tb.P)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -13,6 +13,7 @@ from chickenfoot.rules import Rules
 from chickenfoot.state import State
 
 from . import _args as args
+from . import _compiled, _warm
 from ._args import MAX_GAMES
 from ._convert import state_of
 from ._memory import ENGINE_MEMORY, check_memory
@@ -29,7 +30,15 @@ if TYPE_CHECKING:
     I64 = NDArray[np.int64]
     Bools = NDArray[np.bool_]
 
-__all__ = ["CORE_BELOW", "ENGINE_MEMORY", "MAX_GAMES", "BatchEngine", "Policy", "Results"]
+__all__ = [
+    "CORE_BELOW",
+    "ENGINE_MEMORY",
+    "MAX_GAMES",
+    "BatchEngine",
+    "Policy",
+    "Results",
+    "compile_kernels",
+]
 
 
 class BatchEngine(Seats):
@@ -91,7 +100,8 @@ class BatchEngine(Seats):
         then allocate (``bone_width``: the longest boneyard to hold, beyond the deals') and
         load the kernels."""
         first, rnd, auto, rng_seed = args.options(seed, round, auto_reset, rng_seed)
-        self.backend, self._fast = args.backend_arg(backend, deals)
+        numba = _compiled.available()  # whether numba can be imported, asked at each engine
+        self.backend, self._fast = args.backend_arg(backend, deals, numba=numba)
         check_memory(rules, n, bone_width, first, max_bytes)
         self._setup(rules, n, max(tables(rules).bone0, bone_width))
         self.round = rnd
@@ -101,12 +111,8 @@ class BatchEngine(Seats):
         self._next_seed = first
         self._ck = None
         if self.backend == "numba":
-            from ._compiled import Compiled
-            from ._warm import first_compile
-
-            first_compile()
-
-            self._ck = Compiled(self._tb, self._fast)
+            _warm.first_compile(compile_kernels)
+            self._ck = _compiled.Compiled(self._tb, self._fast)
             self._rs = self.rng.integers(0, 1 << 64, size=1, dtype=np.uint64)
 
     @property
@@ -339,3 +345,15 @@ class BatchEngine(Seats):
         for i, s in enumerate(given):
             eng._load(i, s)
         return eng
+
+
+def compile_kernels(progress: Callable[[int, str, float], object] | None = None) -> float:
+    """Compile (or load from the cache) every kernel of the batch engine, the built-in
+    agents and the search; ``progress(k, step, seconds)`` after each step of
+    :data:`~chickenfoot.batch.COMPILE_STEPS`. Returns the seconds taken. Needs numba (the
+    ``fast`` extra): :class:`~chickenfoot.ArgumentError` without it.
+
+    The steps run engines of this module's :class:`BatchEngine` (``_warm.warm_up``), and the
+    first numba engine of a process runs them (``_warm.first_compile``): the engine hands
+    itself down, so nothing below imports it back."""
+    return _warm.warm_up(BatchEngine, progress)

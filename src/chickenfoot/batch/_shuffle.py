@@ -42,10 +42,10 @@ def _init_genrand(s: int) -> list[int]:
     return mt
 
 
-_MT0: Final = np.array(_init_genrand(19650218), dtype=np.uint32)
+MT0: Final = np.array(_init_genrand(19650218), dtype=np.uint32)
 
 
-def _keys(texts: list[str]) -> dict[int, tuple[list[int], U32]]:
+def keys_by_length(texts: list[str]) -> dict[int, tuple[list[int], U32]]:
     """The init_by_array keys of the texts (the 32-bit words, low first, of
     ``int.from_bytes(a + sha512(a))``), grouped by length: ``{words: (indices, (words, m))}``.
 
@@ -77,7 +77,7 @@ def _seeded(length: int, key: U32) -> U32:
     before writing it, so that state is never built: its words enter as scalars."""
     n = key.shape[1]
     mt = np.empty((_N, n), dtype=np.uint32)
-    mt[0] = _MT0[0]
+    mt[0] = MT0[0]
     tmp = np.empty(n, dtype=np.uint32)
     c1, c2 = np.uint32(1664525), np.uint32(1566083941)
     keyj = key + np.arange(length, dtype=np.uint32)[:, None]  # key[j] + j
@@ -89,7 +89,7 @@ def _seeded(length: int, key: U32) -> U32:
         np.bitwise_xor(tmp, prev, out=tmp)
         np.multiply(tmp, c1, out=tmp)
         if fresh[i]:
-            np.bitwise_xor(tmp, _MT0[i], out=tmp)
+            np.bitwise_xor(tmp, MT0[i], out=tmp)
             fresh[i] = False
         else:
             np.bitwise_xor(tmp, mt[i], out=tmp)
@@ -169,7 +169,7 @@ def _shuffle_columns(texts: list[str], tiles: list[int]) -> NDArray[np.int64]:
     """``random.Random(text).shuffle(list(tiles))`` for each text, as rows."""
     out = np.empty((len(texts), len(tiles)), dtype=np.int64)
     first = len(tiles) + len(tiles) // 2  # outputs most shuffles need
-    for length, (cols, key) in _keys(texts).items():
+    for length, (cols, key) in keys_by_length(texts).items():
         gen = _Outputs(_seeded(length, key))
         m = len(cols)
         ptr = np.zeros(m, dtype=np.int64)

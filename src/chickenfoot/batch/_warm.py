@@ -5,8 +5,11 @@ first compile of all of them takes about 40 s on a quiet 2-core machine, over 10
 busy one, and spread over the first call of each method it looks like a hang. So the
 first numba engine of a process whose kernels are not cached yet says once, on the
 ``chickenfoot`` logger (shown on stderr), what it compiles and how long that may take,
-compiles everything at once with :func:`compile_kernels`, and says how long it took;
-``chickenfoot compile`` runs the same steps ahead, with progress.
+compiles everything at once with :func:`~chickenfoot.batch.compile_kernels`, and says
+how long it took; ``chickenfoot compile`` runs the same steps ahead, with progress.
+
+The engine hands itself down: ``first_compile`` gets the compile to run and ``warm_up``
+the engine class to run it with, so this module never imports the engine back.
 """
 
 from __future__ import annotations
@@ -18,9 +21,20 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
+import numpy as np
+
+from chickenfoot import _rollouts
+from chickenfoot.agents import SearchAgent
+from chickenfoot.deal import deal
 from chickenfoot.errors import ArgumentError
+from chickenfoot.rules import Rules
+
+from . import _compiled
+
+if TYPE_CHECKING:
+    from ._engine import BatchEngine
 
 LOG: Final = logging.getLogger("chickenfoot")
 
@@ -31,7 +45,7 @@ STEPS: Final = (
     "built-in agents at the seats (random, greedy, heuristic)",
     "the search agent's rollouts",
 )
-"""What :func:`compile_kernels` compiles, step by step."""
+"""What :func:`warm_up` compiles, step by step."""
 
 _SAID: list[bool] = []
 
@@ -48,32 +62,25 @@ def cached() -> bool:
     return True
 
 
-def compile_kernels(progress: Callable[[int, str, float], object] | None = None) -> float:
-    """Compile (or load from the cache) every kernel of the batch engine, the built-in
-    agents and the search; ``progress(k, step, seconds)`` after each step of
-    :data:`STEPS`. Returns the seconds taken. Needs numba (the ``fast`` extra):
-    :class:`~chickenfoot.ArgumentError` without it."""
-    import numpy as np
-
-    from . import _compiled
-
+def warm_up(
+    engine: type[BatchEngine], progress: Callable[[int, str, float], object] | None = None
+) -> float:
+    """Compile (or load from the cache) every kernel, by running engines of the class
+    ``engine`` (``BatchEngine``, handed down by :func:`chickenfoot.batch.compile_kernels`,
+    which is this with the class), the built-in agents and the search;
+    ``progress(k, step, seconds)`` after each step of :data:`STEPS`. Returns the seconds
+    taken. :class:`~chickenfoot.ArgumentError` without numba."""
     if not _compiled.available():
         raise ArgumentError(
             "compiling needs numba, which is not installed: pip install 'chickenfoot[fast]'"
         )
 
-    import chickenfoot as cf
-    from chickenfoot import _rollouts
-    from chickenfoot.agents import SearchAgent
-
-    from ._engine import BatchEngine
-
     _SAID.append(True)  # the engines below need no first-compile message of their own
     start = time.perf_counter()
 
-    def engine_calls(rules: cf.Rules) -> None:
+    def engine_calls(rules: Rules) -> None:
         for deals in ("exact", "fast"):
-            e = BatchEngine(rules, 8, seed=1, backend="numba", deals=deals, rng_seed=1)
+            e = engine(rules, 8, seed=1, backend="numba", deals=deals, rng_seed=1)
             e.legal_mask()
             e.legal_actions()
             e.observe()
@@ -82,31 +89,31 @@ def compile_kernels(progress: Callable[[int, str, float], object] | None = None)
             e.step(e.random_actions())
             e.reset(seeds=list(range(8)))
 
-    def playouts(rules: cf.Rules) -> None:
-        e = BatchEngine(rules, 8, seed=1, backend="numba", rng_seed=1)
+    def playouts(rules: Rules) -> None:
+        e = engine(rules, 8, seed=1, backend="numba", rng_seed=1)
         e.random_playout()
         e.random_playout(20)
         e._random_steps(np.arange(8))
 
     def rest_wide() -> None:
-        rules = cf.Rules(players=8)
+        rules = Rules(players=8)
         engine_calls(rules)
         playouts(rules)
 
     def seats() -> None:
-        for rules in (cf.Rules(), cf.Rules(players=8)):
-            e = BatchEngine(rules, 8, seed=1, backend="numba", rng_seed=1)
+        for rules in (Rules(), Rules(players=8)):
+            e = engine(rules, 8, seed=1, backend="numba", rng_seed=1)
             e.play_agents((["random", "greedy", "heuristic", None] * 2)[: rules.players])
 
     def search() -> None:
         if _rollouts.available():
             _rollouts.load()
-            s = cf.deal(cf.Rules(), seed=1)
+            s = deal(Rules(), seed=1)
             SearchAgent(iterations=2).choose(s.view(s.turn), s.legal_moves, random.Random(0))
 
     work: tuple[Callable[[], None], ...] = (
-        lambda: engine_calls(cf.Rules()),
-        lambda: playouts(cf.Rules()),
+        lambda: engine_calls(Rules()),
+        lambda: playouts(Rules()),
         rest_wide,
         seats,
         search,
@@ -118,9 +125,10 @@ def compile_kernels(progress: Callable[[int, str, float], object] | None = None)
     return time.perf_counter() - start
 
 
-def first_compile() -> None:
+def first_compile(run: Callable[[], float]) -> None:
     """Before a process's first numba engine: if the kernels are not cached, say so once,
-    compile them all, and say how long it took (see the module doc)."""
+    compile them all (``run()``: :func:`chickenfoot.batch.compile_kernels`), and say how
+    long it took (see the module doc)."""
     if _SAID:
         return
     _SAID.append(True)
@@ -131,5 +139,5 @@ def first_compile() -> None:
         "(about 40 s on a quiet 2-core machine, over 100 s on a busy one; cached on disk "
         "after that). `chickenfoot compile` does it ahead, with progress."
     )
-    took = compile_kernels()
+    took = run()
     LOG.warning("chickenfoot: kernels compiled in %.0f s", took)

@@ -50,6 +50,7 @@ from chickenfoot.cli._streams import Output, OutputError, discard, write_error
 from chickenfoot.cli.demo import demo_lines, play_demo
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.rules import PRESETS
+from chickenfoot.specs import EXPECTED
 
 __all__ = [
     "EXIT_FAILURE",
@@ -61,6 +62,10 @@ __all__ = [
     "play_demo",
     "rules_from_args",
 ]
+
+AGENT_KINDS = EXPECTED.removeprefix("expected one of ")
+"""Every kind of agent a spec may name, as the unknown-agent refusal lists them: the help of
+each option that takes agents says the same (docs/cli.md)."""
 
 
 def _examples(*lines: str) -> str:
@@ -136,10 +141,7 @@ def _build_parser() -> Parser:
     play.add_argument(
         "--bots",
         metavar="NAMES",
-        help="the bots, in seat order after yours: random, greedy, heuristic, search, "
-        "search:N, engine:COMMAND (a program speaking the engine protocol), policy:PATH (a "
-        "trained policy file), or module:Class (an agent class of yours, importable from the "
-        "working directory); comma-separated, "
+        help=f"the bots, in seat order after yours: {AGENT_KINDS}; comma-separated, "
         "or one name for all (default: heuristic, or the saved game's)",
     )
     play.add_argument(
@@ -176,10 +178,8 @@ def _build_parser() -> Parser:
     sim.add_argument(
         "--agents",
         metavar="NAMES",
-        help="one agent per seat, comma-separated (random, greedy, heuristic, search, "
-        "search:N, engine:COMMAND: a program speaking the engine protocol, policy:PATH: a "
-        "trained policy file, or module:Class: an agent class of yours, importable from the "
-        "working directory), or one name for all (default: heuristic,greedy, then random)",
+        help=f"one agent per seat, comma-separated ({AGENT_KINDS}), or one name for all "
+        "(default: heuristic,greedy, then random)",
     )
     sim.add_argument(
         "--games", type=int, default=100, metavar="N", help="matches to play (default: 100)"
@@ -210,8 +210,7 @@ def _build_parser() -> Parser:
     engine.add_argument(
         "agent",
         metavar="AGENT",
-        help="the agent: random, greedy, heuristic, search, search:N, engine:COMMAND or "
-        "module:Class",
+        help=f"the agent: {AGENT_KINDS}",
     )
     engine.add_argument("--name", metavar="NAME", help="the name in its hello (default: AGENT)")
     serve.add_options(command("serve", "tables in the browser", serve.DESCRIPTION, *serve.EXAMPLES))

@@ -5,24 +5,34 @@ move among them (by its number, in notation, or a tile alone).
 >>> s = deal(Rules(players=2), seed=1)
 >>> [str(m) for m in s.legal_moves]
 ['9-0@9-9', '9-3@9-9', '9-8@9-9']
->>> [str(understand(text, s.view(0), s)) for text in ("2", "9-8", "draw:9-1")]
-['9-3@9-9', '9-8@9-9', 'You cannot choose which tile to draw: draw takes the next one.']
+>>> [str(understand(text, s.view(0), s)) for text in ("2", "9|8", "9|3 at centre 9-9 (toe)")]
+['9-3@9-9', '9-8@9-9', '9-3@9-9']
+>>> [str(understand(text, s.view(0), s)) for text in ("9-8", "9-8@9-9", "draw:9-1")]
+['9-8@9-9', '9-8@9-9', 'You cannot choose which tile to draw: draw takes the next one.']
 >>> understand("²", s.view(0), s)
-"'²' is not a move: type 1 to 3, a move such as 9-0@9-9, or help."
+"'²' is not a move: type 1 to 3, a move as listed (9|0), or help."
 >>> print(understand("8-7", s.view(0), s))
-8-7 fits nowhere now: the centre 9-9 still needs 6 toes first, and 8-7 does not carry 9. Your moves: 9-0@9-9, 9-3@9-9, 9-8@9-9.
+8-7 fits nowhere now: the centre 9-9 still needs 6 toes first, and 8-7 does not carry 9. Your moves: 1) 9|0 2) 9|3 3) 9|8 at centre 9-9 (toe).
+>>> print(understand("centre 9-9", s.view(0), s))
+3 moves go to centre 9-9 (toe): 1) 9|0 2) 9|3 3) 9|8. Choose one.
+
+The person may type what the screen shows (a move's number; its tile as the list writes it,
+``9|8``, with `` at `` and its place when it goes to several; a place alone, when one move
+goes there; ``->`` for ``→``), or the move notation (docs/formats.md), or a tile alone; a
+refusal lists the moves as the screen does.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from typing import TextIO
 
 from chickenfoot.cli._common import ascii_number
-from chickenfoot.cli._places import Place, in_order, laid, places
+from chickenfoot.cli._places import OTHERS, Place, in_order, laid, places
 from chickenfoot.cli._streams import is_terminal
 from chickenfoot.errors import ChickenFootError, InvalidMoveError, brief
 from chickenfoot.moves import Draw, Move, Play, parse_move
@@ -34,6 +44,7 @@ __all__ = [
     "HELP",
     "HELP_COMMANDS",
     "ClosedInputError",
+    "listing",
     "nowhere",
     "prompt_reader",
     "understand",
@@ -45,8 +56,10 @@ HELP_MOVES = (
     "of a line as that line ends (6|7 → 7: its last tile and the open number), a toe by "
     "its hub (centre 9-9 (toe)). Each tile is written as it would lie there, the touching "
     "number first: 7|4 at 6|7 → 7 leaves 4 open.\n"
-    "Choose a move by its number, or type it in notation: 7-4@7-6 (tile@anchor, each high "
-    "number first), draw, pass. A tile alone (7-4) is enough when it fits in only one place."
+    "Choose a move by its number, or type it as the list shows it: 7|4 (add at 6|7 -> 7 when "
+    "it goes to several places; -> stands for →), or a place alone when one move goes there. "
+    "Move notation works too: 7-4@7-6 (tile@anchor, each high number first), draw, pass. A "
+    "tile alone (7-4) is enough when it fits in only one place."
 )
 HELP_COMMANDS = """\
 Commands:
@@ -116,18 +129,24 @@ def understand(text: str, v: View, state: State) -> Move | str:
     """The legal move that ``text`` names for the person (seat ``v.seat``, to play in
     ``state``), or the reply saying why it names none."""
     legal = v.legal_moves
-    listed = ", ".join(map(str, legal))
+    listed = listing(v)
     if text.isascii() and text.isdigit():
         i = ascii_number(text, 5) or 0
         if 1 <= i <= len(legal):
             return in_order(v.table, legal)[i - 1]  # numbered as listed: by place
         return f"There is no move {text[:12]}: choose 1 to {len(legal)}."
+    shown = _as_shown(text, v)
+    if shown is not None:
+        return shown
+    if _LAID.fullmatch(_plain(text)):  # 3|9 where the list shows 9|3, or not playable
+        text = _plain(text).replace("|", "-")
     try:
         move = parse_move(text, max_pip=v.rules.max_pip)
     except InvalidMoveError:
+        example = laid(in_order(v.table, legal)[0], v.table)
         return (
-            f"{brief(text, 30)} is not a move: type 1 to {len(legal)}, a move such as "
-            f"{legal[0]}, or help."
+            f"{brief(text, 30)} is not a move: type 1 to {len(legal)}, a move as listed "
+            f"({example}), or help."
         )
     if move in legal:
         return move
@@ -139,12 +158,7 @@ def understand(text: str, v: View, state: State) -> Move | str:
         if len(fits) == 1:
             return fits[0]
         if fits:
-            where = ", ".join(
-                f"{n}) {laid(m, v.table)} at {place.label}"
-                for n, (place, m) in enumerate(_numbered(v), 1)
-                if m in fits
-            )
-            return f"{move.tile} fits in {len(fits)} places: {where}. Choose one."
+            return f"{move.tile} fits in {len(fits)} places: {_where(v, fits)}. Choose one."
         if move.tile in v.hand:
             return f"{move.tile} fits nowhere now: {nowhere(move.tile, v)}. Your moves: {listed}."
     return f"{_illegal(state, move)} Your moves: {listed}."
@@ -153,6 +167,89 @@ def understand(text: str, v: View, state: State) -> Move | str:
 def _numbered(v: View) -> list[tuple[Place, Move]]:
     """Each legal move of ``v`` with its place, in the order they are listed."""
     return [(place, m) for place in places(v.table, v.legal_moves) for m in place.moves]
+
+
+def _where(v: View, moves: Sequence[Move]) -> str:
+    """``moves`` (legal moves of ``v``) as the list shows them, each with its number and
+    place: ``2) 5|2 at 8|5 → 5, 9) 5|2 at 9|5 → 5``."""
+    return ", ".join(
+        f"{n}) {laid(m, v.table)} at {place.label}"
+        for n, (place, m) in enumerate(_numbered(v), 1)
+        if m in moves
+    )
+
+
+def listing(v: View) -> str:
+    """The legal moves of ``v`` as the screen lists them, on one line: by place, each move
+    with its number and its tile as it would lie (draw and pass by name).
+
+    >>> from chickenfoot import Rules, deal
+    >>> listing(deal(Rules(players=2), seed=1).view(0))
+    '1) 9|0 2) 9|3 3) 9|8 at centre 9-9 (toe)'
+    """
+    parts: list[str] = []
+    n = 0
+    for place in places(v.table, v.legal_moves):
+        numbered = []
+        for m in place.moves:
+            n += 1
+            numbered.append(f"{n}) {laid(m, v.table)}")
+        parts.append(" ".join(numbered) + ("" if place.label == OTHERS else f" at {place.label}"))
+    return "; ".join(parts)
+
+
+def _plain(text: str) -> str:
+    """``text`` as the screen would write it: ``->`` is ``→``, runs of spaces one space."""
+    return " ".join(text.replace("->", "→").split())
+
+
+def _place_named(text: str, v: View) -> Place | None:
+    """The place (of the legal moves of ``v``) that ``text`` names as the list writes it,
+    with or without its ``(toe)``."""
+    for place in places(v.table, v.legal_moves):
+        if place.label != OTHERS and text in (place.label, place.label.removesuffix(" (toe)")):
+            return place
+    return None
+
+
+def _as_shown(text: str, v: View) -> Move | str | None:
+    """The legal move ``text`` names in the screen's terms (a tile as laid, ``9|8``; a tile
+    ``at`` a place; a place alone), the reply when it names several or none, or ``None``
+    when ``text`` is not in the screen's terms."""
+    said = _plain(text)
+    place: Place | None = None
+    if " at " in said:
+        tile_text, _, where = said.partition(" at ")
+        place = _place_named(where, v)
+        if place is None:
+            return f"No move of yours goes to {brief(where, 30)} now. Your moves: {listing(v)}."
+    else:
+        tile_text = said
+        place = _place_named(said, v)
+        if place is None and "→" in said:  # a place of the table, with no move of yours
+            return f"No move of yours goes to {brief(said, 30)} now. Your moves: {listing(v)}."
+        if place is not None:  # a place alone
+            if len(place.moves) == 1:
+                return place.moves[0]
+            numbered = " ".join(
+                f"{n}) {laid(m, v.table)}" for n, (p, m) in enumerate(_numbered(v), 1) if p == place
+            )
+            return f"{len(place.moves)} moves go to {place.label}: {numbered}. Choose one."
+    if not _LAID.fullmatch(tile_text):
+        return None if place is None else f"{brief(tile_text, 30)} is not a tile as listed (9|8)."
+    candidates = place.moves if place is not None else v.legal_moves
+    as_laid = [m for m in candidates if laid(m, v.table) == tile_text]
+    if len(as_laid) == 1:
+        return as_laid[0]
+    if as_laid:
+        return f"{tile_text} goes to {len(as_laid)} places: {_where(v, as_laid)}. Choose one."
+    if place is not None:
+        return f"{tile_text} does not go to {place.label}. Your moves: {listing(v)}."
+    return None  # the tile the other way round, or not playable: as a tile alone
+
+
+_LAID = re.compile(r"\d{1,2}\|\d{1,2}")
+"""A tile as the screen writes it once laid: the touching number, a bar, the other."""
 
 
 def _illegal(state: State, move: Move) -> str:
@@ -168,8 +265,19 @@ def _illegal(state: State, move: Move) -> str:
         for third, second in (("has ", "have "), ("holds ", "hold "), ("does ", "do ")):
             reason = reason.replace(f"you {third}", f"you {second}")
         reason = reason.replace(", so may not ", ", so you may not ")
-        return f"{move}: {reason}."
+        return f"{move}: {_moves_as_shown(reason, state)}."
     return f"{move} is not one of your moves."  # pragma: no cover - listed moves are legal
+
+
+_NOTATION = re.compile(r"\d{1,2}-\d{1,2}@\d{1,2}-\d{1,2}")
+
+
+def _moves_as_shown(reason: str, state: State) -> str:
+    """``reason`` (the rules' words) with each legal move it names in notation written as
+    the list shows it: ``2-0@0-0`` becomes ``0|2 at foot 0-0 (toe)``."""
+    v = state.view(state.turn)
+    at = {str(m): f"{laid(m, v.table)} at {p.label}" for p, m in _numbered(v)}
+    return _NOTATION.sub(lambda found: at.get(found.group(), found.group()), reason)
 
 
 def _toes(n: int) -> str:

@@ -65,20 +65,24 @@ def fit(text: str, width: int | None) -> str:
         if len(line) <= width:
             rows.append(line)
             continue
+        kept = _NUMBERED.sub("\\1\N{NO-BREAK SPACE}", line)  # "3) 9|8" stays on one row
         indent = len(line) - len(line.lstrip(" "))
         row = _HELP_ROW.match(line) if indent else None
         hang = len(row.group(0)) if row is not None else indent + 2
         rows.extend(
             textwrap.wrap(
-                line,
+                kept,
                 max(width, hang + 10),
                 subsequent_indent=" " * hang,
                 break_on_hyphens=False,
                 break_long_words=False,
             )
         )
-    return "\n".join(rows)
+    return "\n".join(rows).replace("\N{NO-BREAK SPACE}", " ")
 
+
+_NUMBERED = re.compile(r"(\b\d{1,3}\)) (?=\S)")
+"""A move's number and the space after it, in a list of moves (``3) 9|8``): never parted."""
 
 MOVES_TITLE = "Your moves, by where they go on the table:"
 

@@ -25,8 +25,13 @@ def cmd_compile(args: argparse.Namespace, out: TextIO) -> int:
         state = "once per machine: about 40 s to 2 min"
     print(f"compiling {len(steps)} groups of kernels ({state})", file=out, flush=True)
 
+    before = [0.0]  # the seconds of the steps before this one (progress says them all)
+
     def said(k: int, step: str, seconds: float) -> None:
-        print(f"[{k + 1}/{len(steps)}] {step}: {seconds:.1f} s", file=out, flush=True)
+        so_far = f" ({seconds:.1f} s so far)" if k else ""
+        took = seconds - before[0]
+        before[0] = seconds
+        print(f"[{k + 1}/{len(steps)}] {step}: {took:.1f} s{so_far}", file=out, flush=True)
 
     took = batch.compile_kernels(said)
     print(f"done in {took:.1f} s", file=out)

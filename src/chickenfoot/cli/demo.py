@@ -59,8 +59,8 @@ def demo_lines(rules: Rules, seed: int, round: int = 0, *, label: str = "") -> I
     >>> lines = list(demo_lines(Rules(players=2), seed=1))
     >>> lines[:2]
     ['Chicken Foot demo: 2 players, double-9, seed 1, round 0 (centre 9-9)', 'seat 0: 9-0@9-9']
-    >>> lines[-4:]
-    ['Outcome: blocked after 68 moves', 'Penalties:', '  seat 0: 42', '  seat 1: 49']
+    >>> lines[-5:]
+    ['Outcome: blocked after 68 moves', 'Winner: seat 0, with the lowest hand (R11)', 'Penalties:', '  seat 0: 42', '  seat 1: 49']
     """
     named = f"{label}, " if label else ""
     centre = rules.centre_of_round(round)
@@ -78,9 +78,29 @@ def demo_lines(rules: Rules, seed: int, round: int = 0, *, label: str = "") -> I
     yield from render(state).splitlines()
     yield ""
     yield f"Outcome: {state.outcome()} after {moves} moves"
+    yield winner_line(state)
     yield "Penalties:"
     for seat, points in enumerate(state.penalties()):
         yield f"  seat {seat}: {points}"
+
+
+def winner_line(final: State) -> str:
+    """Who won the round that ended in ``final``: the seat that went out, or, in a blocked
+    round, the fewest penalty points, equal fewest sharing the win (docs/rules.md, R11).
+
+    >>> from chickenfoot import Rules, deal
+    >>> s = deal(Rules(players=2), seed=1)  # not over: as if it were blocked now
+    >>> s.penalties(), winner_line(s)
+    ((161, 230), 'Winner: seat 0, with the lowest hand (R11)')
+    """
+    outcome = final.outcome()
+    if outcome is not None and outcome.seat is not None:
+        return f"Winner: seat {outcome.seat}, who went out"
+    points = final.penalties()
+    seats = [f"seat {s}" for s, p in enumerate(points) if p == min(points)]
+    if len(seats) == 1:
+        return f"Winner: {seats[0]}, with the lowest hand (R11)"
+    return f"Winners: {', '.join(seats[:-1])} and {seats[-1]} share the lowest hand (R11)"
 
 
 def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:

@@ -98,6 +98,11 @@ def add_options(p: argparse.ArgumentParser) -> None:
         help="WebSocket connections open at once from one client address (default: 100)",
     )  # fmt: skip
     p.add_argument(
+        "--max-requests-per-address", type=int, default=50, metavar="N",
+        help="plain HTTP connections open at once from one client address; beyond, 503 "
+        "(default: 50; behind a reverse proxy, its connections count as one address)",
+    )  # fmt: skip
+    p.add_argument(
         "--tables-per-minute", type=float, default=6.0, metavar="N",
         help="tables one client address may make per minute, above 0 and at most 10,000 "
         "(10 at once, or 10 seconds' worth; default: 6)",
@@ -174,6 +179,10 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             f"--max-connections-per-address {args.max_connections_per_address} is invalid: "
             "1 to 100,000"
         )
+    if not 1 <= args.max_requests_per_address <= 100_000:
+        raise UsageError(
+            f"--max-requests-per-address {args.max_requests_per_address} is invalid: 1 to 100,000"
+        )
     if not 0 < args.tables_per_minute <= 10_000:
         raise UsageError(
             f"--tables-per-minute {args.tables_per_minute} is invalid: above 0 and at most 10,000"
@@ -196,6 +205,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     limits = Limits(
         connections=args.max_connections,
         connections_per_address=args.max_connections_per_address,
+        requests_per_address=args.max_requests_per_address,
         tables_per_minute=args.tables_per_minute,
         tables_burst=max(10, int(args.tables_per_minute / 6)),  # or 10 seconds' worth
         keep_days=args.keep_days,

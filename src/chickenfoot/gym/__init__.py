@@ -29,11 +29,20 @@ from typing import Final
 
 import gymnasium
 
-from ._core import REWARDS, reward_of
+from ._core import REWARDS, Opponent, OpponentPolicy, Opponents, reward_of
 from ._single import ChickenFootEnv
 from ._vector import ChickenFootVectorEnv
 
-__all__ = ["ENV_ID", "REWARDS", "ChickenFootEnv", "ChickenFootVectorEnv", "reward_of"]
+__all__ = [
+    "ENV_ID",
+    "REWARDS",
+    "ChickenFootEnv",
+    "ChickenFootVectorEnv",
+    "Opponent",
+    "OpponentPolicy",
+    "Opponents",
+    "reward_of",
+]
 
 ENV_ID: Final = "chickenfoot/ChickenFoot-v0"
 """The environments' id in Gymnasium's registry."""

@@ -6,24 +6,33 @@ the engine's kernel, or policy callables, asked batch by batch), the episode's k
 (a round or a match) and its reward, and the observation and mask buffers that the
 environments hand out. Both environments (:mod:`._single`, :mod:`._vector`) are views
 of it; it imports no gymnasium.
+
+A step or a reset runs inside :meth:`Lanes.kept`: with policy opponents, it keeps a copy
+of the tables first, and if a policy raises or answers what is not a move, everything
+goes back as it was and an :class:`~chickenfoot.AgentError` says so (a built-in opponent
+never fails, so without policies nothing is copied).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+import copy
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from chickenfoot import _checks as checks
-from chickenfoot.batch import BatchEngine
-from chickenfoot.errors import ArgumentError, brief
-from chickenfoot.match import Match
+from chickenfoot._scoring import end_reason_of
+from chickenfoot.batch import ENGINE_MEMORY, BatchEngine
+from chickenfoot.deal import deal
+from chickenfoot.errors import AgentError, ArgumentError, ChickenFootError, brief
 from chickenfoot.rules import Rules
 
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
+from ._memory import LARGEST_SEED, TableBytes, check_env_memory, table_bytes
 
+if TYPE_CHECKING:
     I64 = NDArray[np.int64]
     F32 = NDArray[np.float32]
     Bools = NDArray[np.bool_]
@@ -33,9 +42,16 @@ REWARDS: Final = ("win", "margin", "penalty")
 EPISODES: Final = ("round", "match")
 BUILT_IN: Final = ("random", "greedy", "heuristic")
 
-OpponentPolicy = Callable[["NDArray[np.float32]", "NDArray[np.bool_]"], Any]
+OpponentPolicy: TypeAlias = Callable[[NDArray[np.float32], NDArray[np.bool_]], ArrayLike]
 """An opponent given as a policy: ``policy(observations, legal_mask) -> actions``, one row
-per table where its seat is to act (the batch engine's ``Policy``)."""
+per table where its seat is to act (the batch engine's ``Policy``), one integer action a
+row."""
+
+Opponent: TypeAlias = str | OpponentPolicy
+"""One opponent: ``"random"``, ``"greedy"``, ``"heuristic"`` or an :data:`OpponentPolicy`."""
+
+Opponents: TypeAlias = Opponent | Sequence[Opponent]
+"""The ``opponents`` option: one :data:`Opponent` for every other seat, or one a seat."""
 
 
 def reward_of(kind: str, pens: I64) -> F32:
@@ -76,11 +92,13 @@ class Lanes:
         n: int,
         *,
         seat: int | None,
-        opponents: object,
+        opponents: Opponents,
         reward: str,
         episode: str,
         backend: str,
         deals: str,
+        copies: int = 0,
+        max_bytes: int = ENGINE_MEMORY,
     ) -> None:
         if not isinstance(rules, Rules):
             raise checks.invalid("rules", rules, "must be a Rules object")
@@ -97,14 +115,35 @@ class Lanes:
         if seat is not None:
             self._opponents(opponents, seat, p)
         self.backend, self.deals = backend, deals
-        self.engine = BatchEngine(rules, n, backend=backend, deals=deals)
+        self.max_bytes = checks.integer(max_bytes, "max_bytes", low=1, index=True)
+        self.per_table: TableBytes = table_bytes(
+            rules, copies=copies, policies=bool(self.policies), match=episode == "match"
+        )
+        check_env_memory(n, self.per_table, self.max_bytes)
+        self.engine = self._engine(seed=0, rng_seed=None)
         self.obs: F32 = np.zeros((n, self.engine.observation_size), dtype=np.float32)
         self.mask: Bools = np.zeros((n, self.engine.num_actions), dtype=np.bool_)
         self.over = np.ones(n, dtype=np.bool_)  # the episode ended (or never began)
-        self.scores: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
-        self.match_seed = [0] * n
+        self.pending = np.zeros(n, dtype=np.bool_)  # deal again at the next step (NextStep)
+        m = n if episode == "match" else 0  # a match's seed, rounds played and totals
+        self.match_seed = np.zeros(m, dtype=np.int64)
+        self.played = np.zeros(m, dtype=np.int64)
+        self.totals = np.zeros((m, p), dtype=np.int64)
         self.illegal = illegal_reward(reward, rules)
         self.moves = 0  # every seat's moves so far (for the benchmarks)
+        self.observed = 0  # the buffers' writes so far (a failed step rewrites them)
+        self.doing = "step"  # what a failed policy undoes, for its error
+
+    @property
+    def memory(self) -> int:
+        """The bytes the tables are counted for against ``max_bytes``."""
+        return self.n * self.per_table.total
+
+    def _engine(self, *, seed: int, rng_seed: int | None) -> BatchEngine:
+        return BatchEngine(
+            self.rules, self.n, seed=seed, rng_seed=rng_seed, backend=self.backend,
+            deals=self.deals, max_bytes=self.max_bytes,
+        )  # fmt: skip
 
     def _opponents(self, opponents: object, seat: int, p: int) -> None:
         others = [s for s in range(p) if s != seat]
@@ -130,15 +169,8 @@ class Lanes:
 
     def seed(self, rng: np.random.Generator) -> None:
         """A new engine whose deals and random agents come from ``rng`` (a seeded reset)."""
-        first = int(rng.integers(0, 1 << 62))
-        self.engine = BatchEngine(
-            self.rules,
-            self.n,
-            seed=first,
-            rng_seed=int(rng.integers(0, 1 << 62)),
-            backend=self.backend,
-            deals=self.deals,
-        )
+        first = int(rng.integers(0, LARGEST_SEED))
+        self.engine = self._engine(seed=first, rng_seed=int(rng.integers(0, LARGEST_SEED)))
         self.over[:] = True
 
     def start(self, lanes: I64) -> None:
@@ -148,9 +180,9 @@ class Lanes:
         e = self.engine
         e.reset(lanes=lanes)
         if self.episode == "match":
-            for i in lanes.tolist():
-                self.scores[i] = []
-                self.match_seed[i] = int(e.seeds[i])
+            self.match_seed[lanes] = [e.seeds[i] for i in lanes.tolist()]
+            self.played[lanes] = 0
+            self.totals[lanes] = 0
         self.over[lanes] = False
         pending = lanes
         while len(pending):  # a round cannot end before each seat has moved: a guard
@@ -187,10 +219,7 @@ class Lanes:
                 sel = g[turn == s]
                 if not len(sel):
                     continue
-                answer = policy(e.observe(lanes=sel), e.legal_mask(lanes=sel))
-                full = np.zeros(self.n, dtype=np.int64)
-                full[sel] = np.asarray(answer, dtype=np.int64).reshape(-1)[: len(sel)]
-                r, d = e.step(full, lanes=sel)
+                r, d = self._ask(s, policy, sel)
                 self.moves += len(sel)
                 rewards += r
                 done |= d
@@ -199,6 +228,33 @@ class Lanes:
                 break
             g = g[e.result[g] == -1]
         return rewards, done
+
+    def _ask(self, seat: int, policy: OpponentPolicy, sel: I64) -> tuple[F32, Bools]:
+        """The policy at ``seat`` moves at the tables ``sel``: ``e.step``'s answer. A policy
+        that raises, or answers what is not one legal action a table, is an
+        :class:`~chickenfoot.AgentError` (that :meth:`kept` turns back)."""
+        e = self.engine
+        who = f"opponents: the policy at seat {seat}"
+        undone = f"the env is as it was before this {self.doing}"
+        try:
+            answer = policy(e.observe(lanes=sel), e.legal_mask(lanes=sel))
+        except Exception as err:
+            raise AgentError(f"{who} raised {_said(err)}; {undone}") from err
+        try:
+            got = np.asarray(answer)
+        except Exception:  # an object numpy cannot read (a hostile __array__)
+            got = np.zeros(0)
+        if got.size != len(sel) or got.dtype.kind not in "iu":
+            raise AgentError(
+                f"{who} answered {brief(answer)}: must be {len(sel)} integer actions, one a "
+                f"row it was given; {undone}"
+            )
+        full = np.zeros(self.n, dtype=np.int64)
+        full[sel] = got.reshape(-1).astype(np.int64)
+        try:
+            return e.step(full, lanes=sel)
+        except ChickenFootError as err:
+            raise AgentError(f"{who} answered {err}; {undone}") from err
 
     def act(self, actions: object, active: Bools) -> tuple[F32, Bools, Bools]:
         """The learner's (or the seat to act's) moves in the ``active`` lanes, then the
@@ -240,16 +296,18 @@ class Lanes:
         return rewards, term, illegal
 
     def _match_rounds(self, idx: I64, pens: I64, rewards: F32, term: Bools) -> None:
-        """Rounds of matches ended: score each, then deal the match's next round or end it."""
+        """Rounds of matches ended: score each, then deal the match's next round (as
+        :class:`~chickenfoot.Match` deals it) or end it."""
         e = self.engine
         for j, i in enumerate(idx.tolist()):
-            self.scores[i].append(tuple(int(x) for x in pens[j]))
-            m = Match.from_scores(self.rules, seed=self.match_seed[i], scores=self.scores[i])
-            if m.round is None:
-                rewards[i] = reward_of(self.reward, np.array([m.totals]))[0]
+            self.totals[i] += pens[j]
+            self.played[i] += 1
+            played, totals = int(self.played[i]), self.totals[i].tolist()
+            if end_reason_of(self.rules, played, totals) is not None:
+                rewards[i] = reward_of(self.reward, self.totals[i : i + 1])[0]
                 term[i] = True
             else:
-                e.load(i, m.round)
+                e.load(i, deal(self.rules, int(self.match_seed[i]), played))
                 self.advance(np.array([i], dtype=np.int64))
 
     # -- what the learner sees -------------------------------------------------------------
@@ -264,3 +322,70 @@ class Lanes:
         e.legal_mask(out=self.mask)
         if self.over.any():
             self.mask[self.over] = True
+        self.observed += 1
+
+    # -- a failed opponent policy -------------------------------------------------------------
+
+    @contextmanager
+    def kept(self, doing: str) -> Iterator[None]:
+        """Run a ``doing`` (``"step"`` or ``"reset"``) that, if it fails (an opponent policy's
+        :class:`~chickenfoot.AgentError`, or anything raised from inside a policy), leaves
+        the lanes as they were: the engine's tables and random choices, the episodes'
+        flags and totals, the buffers. Without policies nothing can fail: nothing is kept."""
+        if not self.policies:
+            yield
+            return
+        self.doing = doing
+        saved = self._saved()
+        try:
+            yield
+        except BaseException:
+            self._restore(saved)
+            raise
+
+    def _saved(self) -> _Saved:
+        e = self.engine
+        state = {k: _copied(v) for k, v in e.__getstate__().items()}
+        flags = (self.over, self.pending, self.match_seed, self.played, self.totals)
+        return _Saved(e, state, tuple(f.copy() for f in flags), self.moves, self.observed)
+
+    def _restore(self, saved: _Saved) -> None:
+        saved.engine.__setstate__(saved.state)
+        self.engine = saved.engine
+        flags = (self.over, self.pending, self.match_seed, self.played, self.totals)
+        for now, then in zip(flags, saved.flags, strict=True):
+            now[...] = then
+        self.moves = saved.moves
+        if self.observed != saved.observed:  # the buffers were written since: again
+            self.observe()
+
+
+class _Saved(NamedTuple):
+    """What :meth:`Lanes.kept` restores."""
+
+    engine: BatchEngine
+    state: dict[str, Any]
+    flags: tuple[NDArray[Any], ...]
+    moves: int
+    observed: int
+
+
+def _said(err: Exception) -> str:
+    """``Type: message`` of a policy's exception, on one line of at most 200 characters."""
+    try:
+        text = " ".join(str(err).split())
+    except Exception:  # a hostile __str__: its type says enough
+        text = ""
+    text = text if len(text) <= 200 else text[:199] + "…"
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _copied(value: object) -> object:
+    """A copy of one value of the engine's pickled state: an array in its own memory layout
+    (the compiled kernels read rounds first), a list of seeds by its items (ints, shared),
+    anything else deep."""
+    if isinstance(value, np.ndarray):
+        return value.copy(order="K")
+    if isinstance(value, list) and all(x is None or type(x) is int for x in value):
+        return list(value)
+    return copy.deepcopy(value)

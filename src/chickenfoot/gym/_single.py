@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 import gymnasium
@@ -10,7 +11,7 @@ import numpy as np
 from chickenfoot import _checks as checks
 from chickenfoot.rules import Rules
 
-from ._core import Lanes
+from ._core import Lanes, Opponents
 from ._spaces import single_spaces
 
 if TYPE_CHECKING:
@@ -29,7 +30,10 @@ class ChickenFootEnv(gymnasium.Env):
     with ``copy=False`` views of the env's own buffers, handed out without a copy (copy
     them to keep them; never write them); :meth:`action_masks` gives the mask as bools, for sb3-contrib's
     ``MaskablePPO``. An illegal action ends the episode as a loss, never an exception;
-    ``reset(seed=...)`` makes the episodes that follow reproducible.
+    ``reset(seed=...)`` makes the episodes that follow reproducible. An opponent policy
+    that raises or answers what is not a legal move fails the ``step`` or ``reset`` that
+    asked it with an :class:`~chickenfoot.AgentError`, and the env is as it was before
+    that call. A pickled or deep-copied env is a table of its own.
 
     >>> env = ChickenFootEnv(opponents="greedy")
     >>> obs, info = env.reset(seed=3)
@@ -47,7 +51,7 @@ class ChickenFootEnv(gymnasium.Env):
         *,
         rules: Rules | None = None,
         seat: int = 0,
-        opponents: object = "random",
+        opponents: Opponents = "random",
         reward: str = "win",
         episode: str = "round",
         backend: str = "auto",
@@ -65,22 +69,44 @@ class ChickenFootEnv(gymnasium.Env):
         self.observation_space, self.action_space = single_spaces(rules, self.lanes.engine)
         self.num_actions = int(self.action_space.n)
         self.copy = checks.flag(copy, "copy")
-        self._obs: dict[str, NDArray[Any]] = {
+        self._obs = self._views()
+
+    def _views(self) -> dict[str, NDArray[Any]]:
+        """What ``copy=False`` hands out: views of the lanes' buffers."""
+        return {
             "observation": self.lanes.obs[0],
             "action_mask": self.lanes.mask.view(np.int8)[0],
         }
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickle (or a deep copy) holds the lanes, not the views of their buffers."""
+        state = dict(self.__dict__)
+        del state["_obs"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._obs = self._views()  # views of this env's own buffers
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
         """A new episode (``seed``: reproducibly, from here on)."""
-        super().reset(seed=seed)
         lanes = self.lanes
-        if seed is not None or not hasattr(self, "_seeded"):
-            lanes.seed(self.np_random)
-            self._seeded = True
-        lanes.start(np.zeros(1, dtype=np.int64))
-        lanes.observe()
+        rng = (copy.deepcopy(self._np_random), self._np_random_seed, hasattr(self, "_seeded"))
+        try:
+            with lanes.kept("reset"):
+                super().reset(seed=seed)
+                if seed is not None or not hasattr(self, "_seeded"):
+                    lanes.seed(self.np_random)
+                    self._seeded = True
+                lanes.start(np.zeros(1, dtype=np.int64))
+                lanes.observe()
+        except BaseException:
+            self._np_random, self._np_random_seed = rng[0], rng[1]
+            if not rng[2]:
+                self.__dict__.pop("_seeded", None)
+            raise
         return self._out(), {}
 
     def step(
@@ -94,8 +120,9 @@ class ChickenFootEnv(gymnasium.Env):
             a = np.array([-1], dtype=np.int64)  # not an action: illegal
         if lanes.over[0]:  # stepped after the end: nothing happens
             return self._out(), 0.0, True, False, {"illegal": False}
-        rewards, term, illegal = lanes.act(a, ~lanes.over)
-        lanes.observe()
+        with lanes.kept("step"):
+            rewards, term, illegal = lanes.act(a, ~lanes.over)
+            lanes.observe()
         reward = float(rewards[0, lanes.seat])
         return self._out(), reward, bool(term[0]), False, {"illegal": bool(illegal[0])}
 

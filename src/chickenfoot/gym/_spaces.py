@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from gymnasium import spaces
 
+from chickenfoot.batch import BatchEngine
 from chickenfoot.rules import Rules
 
 
-def single_spaces(rules: Rules, engine: Any) -> tuple[spaces.Dict, spaces.Discrete]:
+def single_spaces(rules: Rules, engine: BatchEngine) -> tuple[spaces.Dict, spaces.Discrete]:
     """One table's observation space, ``{"observation": Box, "action_mask": MultiBinary}``,
     and its action space, ``Discrete(num_actions)``. Every number of an observation (a
     flag, a count of tiles, ends or toes) lies from 0 to the set's size."""

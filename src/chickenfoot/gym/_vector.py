@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy as copying
 from typing import TYPE_CHECKING, Any
 
 import gymnasium
@@ -9,10 +10,10 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from chickenfoot import _checks as checks
-from chickenfoot.batch import MAX_GAMES
+from chickenfoot.batch import ENGINE_MEMORY, MAX_GAMES, BatchEngine
 from chickenfoot.rules import Rules
 
-from ._core import Lanes
+from ._core import Lanes, Opponents
 from ._spaces import single_spaces
 
 if TYPE_CHECKING:
@@ -48,6 +49,15 @@ class ChickenFootVectorEnv(VectorEnv):
     (Gymnasium's default), ``"SameStep"`` (``infos["final_obs"]``, batched) or
     ``"Disabled"`` (``reset(options={"reset_mask": ...})``).
 
+    An opponent policy that raises or answers what is not a legal move fails the ``step``
+    or ``reset`` that asked it with an :class:`~chickenfoot.AgentError`, and the env is as
+    it was before that call (every table, the random opponents' choices, the buffers). A
+    pickled or deep-copied env holds tables and buffers of its own. ``max_bytes`` bounds
+    the env's memory, counted whole (:attr:`memory`: the engine's rounds, the batched
+    spaces, the buffers, the copies a step hands out, what a step keeps to undo itself);
+    a ``num_envs`` that needs more is refused, naming the most tables that fit, and one
+    that is accepted resets and steps.
+
     >>> import numpy as np
     >>> env = ChickenFootVectorEnv(4, opponents="greedy")
     >>> obs, info = env.reset(seed=1)
@@ -65,7 +75,7 @@ class ChickenFootVectorEnv(VectorEnv):
         *,
         rules: Rules | None = None,
         seat: int = 0,
-        opponents: object = "random",
+        opponents: Opponents = "random",
         self_play: bool = False,
         reward: str = "win",
         episode: str = "round",
@@ -73,6 +83,7 @@ class ChickenFootVectorEnv(VectorEnv):
         backend: str = "auto",
         deals: str = "exact",
         copy: bool = False,
+        max_bytes: int = ENGINE_MEMORY,
     ) -> None:
         n = checks.integer(num_envs, "num_envs", low=1, high=MAX_GAMES, index=True)
         rules = Rules() if rules is None else rules
@@ -86,9 +97,11 @@ class ChickenFootVectorEnv(VectorEnv):
             raise checks.invalid(
                 "autoreset_mode", autoreset_mode, "must be 'NextStep', 'SameStep' or 'Disabled'"
             )
+        copy = checks.flag(copy, "copy")
+        copies = int(copy) + int(mode is AutoresetMode.SAME_STEP)  # a step's copies out
         self.lanes = Lanes(
             rules, n, seat=me, opponents=opponents, reward=reward, episode=episode,
-            backend=backend, deals=deals,
+            backend=backend, deals=deals, copies=copies, max_bytes=max_bytes,
         )  # fmt: skip
         self.num_envs = n
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
@@ -100,17 +113,41 @@ class ChickenFootVectorEnv(VectorEnv):
         )
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, n)
         self.self_play = self_play
-        self.copy = checks.flag(copy, "copy")
-        self._pending = np.zeros(n, dtype=np.bool_)  # NextStep: reset at the next step
-        self._obs: dict[str, NDArray[Any]] = {
-            "observation": self.lanes.obs,
-            "action_mask": self.lanes.mask.view(np.int8),
-        }
+        self.copy = copy
+        self._obs = self._views()
+
+    def _views(self) -> dict[str, NDArray[Any]]:
+        """What ``copy=False`` hands out: the lanes' buffers (the mask as int8)."""
+        return {"observation": self.lanes.obs, "action_mask": self.lanes.mask.view(np.int8)}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickle (or a deep copy) holds the lanes, not the views of their buffers."""
+        state = dict(self.__dict__)
+        del state["_obs"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._obs = self._views()  # views of this env's own buffers
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> BatchEngine:
         """The :class:`~chickenfoot.batch.BatchEngine` holding the tables (read it only)."""
         return self.lanes.engine
+
+    @property
+    def memory(self) -> int:
+        """The bytes the env is counted for against ``max_bytes``: for each table, its
+        round in the engine (counted for the largest seeds a seeded reset deals), its share
+        of the batched spaces, its rows of the buffers and of the copies a step hands out,
+        and, with policy opponents, what a step keeps to undo itself.
+
+        >>> f"{ChickenFootVectorEnv(100).memory:,}"
+        '1,326,300'
+        >>> f"{ChickenFootVectorEnv(100, opponents=lambda obs, mask: mask.argmax(1)).memory:,}"
+        '1,376,500'
+        """
+        return self.lanes.memory
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -120,19 +157,25 @@ class ChickenFootVectorEnv(VectorEnv):
         reproducible."""
         if isinstance(seed, list):
             seed = seed[0] if seed else None
-        super().reset(seed=seed)
         lanes = self.lanes
-        if seed is not None:
-            lanes.seed(self.np_random)
         which = np.ones(self.num_envs, dtype=np.bool_)
         if options and "reset_mask" in options:
             mask = np.asarray(options["reset_mask"])
             if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
                 raise checks.invalid("reset_mask", options["reset_mask"], "must be n booleans")
             which = mask
-        lanes.start(np.flatnonzero(which))
-        self._pending[which] = False
-        lanes.observe()
+        rng = (copying.deepcopy(self._np_random), self._np_random_seed)
+        try:
+            with lanes.kept("reset"):
+                super().reset(seed=seed)
+                if seed is not None:
+                    lanes.seed(self.np_random)
+                lanes.start(np.flatnonzero(which))
+                lanes.pending[which] = False
+                lanes.observe()
+        except BaseException:
+            self._np_random, self._np_random_seed = rng
+            raise
         return self._out(), self._info()
 
     def step(
@@ -142,20 +185,20 @@ class ChickenFootVectorEnv(VectorEnv):
         opponents' moves up to the learner's next turn."""
         lanes, n = self.lanes, self.num_envs
         mode = self.metadata["autoreset_mode"]
-        pending = self._pending
-        active = ~lanes.over
-        rewards, term, illegal = lanes.act(actions, active)
         info: dict[str, Any] = {}
-        if mode is AutoresetMode.NEXT_STEP:
-            if pending.any():
-                lanes.start(np.flatnonzero(pending))
-            self._pending = term.copy()
-        elif mode is AutoresetMode.SAME_STEP and term.any():
+        with lanes.kept("step"):
+            pending = lanes.pending.copy()
+            rewards, term, illegal = lanes.act(actions, ~lanes.over)
+            if mode is AutoresetMode.NEXT_STEP:
+                if pending.any():
+                    lanes.start(np.flatnonzero(pending))
+                lanes.pending[...] = term
+            elif mode is AutoresetMode.SAME_STEP and term.any():
+                lanes.observe()
+                info["final_obs"] = {k: v.copy() for k, v in self._obs.items()}
+                info["_final_obs"] = term.copy()
+                lanes.start(np.flatnonzero(term))
             lanes.observe()
-            info["final_obs"] = {k: v.copy() for k, v in self._obs.items()}
-            info["_final_obs"] = term.copy()
-            lanes.start(np.flatnonzero(term))
-        lanes.observe()
         info.update(self._info())
         info["illegal"] = illegal
         out = rewards if self.self_play else rewards[:, lanes.seat]

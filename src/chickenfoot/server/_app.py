@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -42,15 +41,17 @@ from chickenfoot.errors import brief
 from chickenfoot.server._announce import Connection, encode
 from chickenfoot.server._headers import PageHeaders
 from chickenfoot.server._hub import Hub
-from chickenfoot.server._lifecycle import Lifecycle
+from chickenfoot.server._lifecycle import FullError, Lifecycle
 from chickenfoot.server._limits import (
     Buckets,
     HostCheck,
     Limits,
+    MessageBucket,
     TooLargeError,
     key_matches,
     read_body,
 )
+from chickenfoot.server._lookups import Lookups, TooManyReadsError
 from chickenfoot.server._store import open_store
 from chickenfoot.server._table import RefusedError, Table
 
@@ -82,31 +83,6 @@ def _same_origin(origin: str | None, host: str | None, allowed: Sequence[str]) -
     return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
 
 
-class _Bucket:
-    """A token bucket: ``RATE`` messages a second, ``BURST`` at once."""
-
-    def __init__(self) -> None:
-        self.tokens = float(BURST)
-        self.when = time.monotonic()
-        self.refused = 0
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(float(BURST), self.tokens + (now - self.when) * RATE)
-        self.when = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        self.refused += 1
-        return False
-
-    def give_back(self) -> None:
-        """Return a token: a move that answered the seat's ``go`` and was played. The game
-        paces those (one a go), so a client that answers at once, its only legal move
-        included, never trips the flood limit; refused moves still count."""
-        self.tokens = min(float(BURST), self.tokens + 1.0)
-
-
 def make_app(
     db_path: str,
     *,
@@ -128,6 +104,7 @@ def make_app(
     life = Lifecycle(hub)
     life.prune()
     hub.restore()
+    lookups = Lookups(life)
     allowed = tuple(origins)
     buckets = Buckets(limits.tables_per_minute, limits.tables_burst)
     # WebSocket connections: all, before their hello, and per client address
@@ -139,6 +116,7 @@ def make_app(
         sweeper = asyncio.create_task(life.run())
         yield
         sweeper.cancel()
+        lookups.close()
         await hub.close()
 
     def refuse_cross_origin(request: Request) -> Response | None:
@@ -146,7 +124,7 @@ def make_app(
             return None
         return JSONResponse({"error": "cross-origin request refused"}, status_code=403)
 
-    def refuse_maker(request: Request) -> Response | None:
+    async def refuse_maker(request: Request) -> Response | None:
         """The answer to a request to make a table that may not: cross-origin, without the
         table key, or too many from its address."""
         refused = refuse_cross_origin(request)
@@ -165,7 +143,10 @@ def make_app(
                 headers={"Retry-After": str(seconds)},
             )
         life.make_room()
-        life.make_space_on_disk()
+        try:
+            await asyncio.to_thread(life.make_space_on_disk)  # reads the database
+        except FullError as err:
+            return JSONResponse({"error": str(err)}, 503, headers={"Retry-After": "600"})
         return None
 
     async def body(request: Request) -> dict[str, Any]:
@@ -200,7 +181,13 @@ def make_app(
         return FileResponse(STATIC / "home.html", media_type="text/html")
 
     async def page(request: Request) -> Response:
-        if life.load(request.path_params["table"]) is None:
+        address = request.client.host if request.client else ""
+        try:
+            table = await lookups.open(request.path_params["table"], address)
+        except TooManyReadsError as err:
+            wait = {"Retry-After": str(err.seconds)}
+            return HTMLResponse(f"<h1>Too many requests</h1><p>{err}</p>", 429, headers=wait)
+        if table is None:
             return HTMLResponse("<h1>No such table</h1><p><a href='/'>Home</a></p>", 404)
         return FileResponse(STATIC / "table.html", media_type="text/html")
 
@@ -214,7 +201,7 @@ def make_app(
         )
 
     async def create(request: Request) -> Response:
-        refused = refuse_maker(request)
+        refused = await refuse_maker(request)
         if refused is not None:
             return refused
         try:
@@ -226,7 +213,7 @@ def make_app(
         return JSONResponse(links(table.id, tokens))
 
     async def play(request: Request) -> Response:
-        refused = refuse_maker(request)
+        refused = await refuse_maker(request)
         if refused is not None:
             return refused
         try:
@@ -256,7 +243,8 @@ def make_app(
             await ws.accept()
             await _fail(ws, f"the server has {gate['open']:,} connections already", 4503)
             return
-        address = "@" + Buckets.key(ws.client.host if ws.client else "")
+        host = ws.client.host if ws.client else ""
+        address = "@" + Buckets.key(host)
         if gate.get(address, 0) >= limits.connections_per_address:
             await ws.accept()
             many = limits.connections_per_address
@@ -265,16 +253,18 @@ def make_app(
         gate["open"] += 1
         gate[address] = gate.get(address, 0) + 1
         try:
-            await _serve(ws, ws.path_params["table"])
+            await _serve(ws, ws.path_params["table"], host)
+        except TooManyReadsError as err:
+            await _fail(ws, str(err), 4429)
         finally:
             gate["open"] -= 1
             gate[address] -= 1
             if not gate[address]:
                 del gate[address]
 
-    async def _serve(ws: WebSocket, table_id: str) -> None:
+    async def _serve(ws: WebSocket, table_id: str, host: str) -> None:
         await ws.accept()
-        table = life.load(table_id)
+        table = await lookups.open(table_id, host)
         if table is None:
             await _fail(ws, f"there is no table {brief(table_id, 40)}", 4404)
             return
@@ -288,7 +278,7 @@ def make_app(
             return
         finally:
             gate["waiting"] -= 1
-        if table_id not in hub.tables and life.load(table_id) is None:  # unloaded meanwhile
+        if await lookups.open(table_id, host) is None:  # unloaded meanwhile, and full
             await _fail(ws, "the server holds too many tables in use; try again", 4503)
             return
         if seat is None and hub.spectators(table_id) >= limits.spectators:
@@ -330,6 +320,7 @@ def make_app(
     )
     app.state.hub = hub
     app.state.lifecycle = life
+    app.state.lookups = lookups
     app.state.connections = gate
     return app
 
@@ -445,7 +436,7 @@ async def _read(
     the next round now), ``rematch``, ``table`` (send the table again), ``ping``; anything
     else is refused with a message. A connection that sends nothing for ``idle_seconds``
     is closed (4408)."""
-    bucket = _Bucket()
+    bucket = MessageBucket(RATE, BURST)
     while not connection.dropped:
         try:
             text, why = await asyncio.wait_for(_text(ws), idle_seconds)

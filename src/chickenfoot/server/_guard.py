@@ -7,6 +7,12 @@ lines one by one, or its body a byte at a time, is held as long as the client li
 arrive whole (its headers and its body) within ``request_seconds`` of the connection's
 opening or of the previous response, or the connection is closed. A WebSocket upgrade
 stops the timer (the application's own timeouts take over: the hello, the idle time).
+It also counts the plain connections open from each client address (:func:`address_key`):
+one beyond ``Limits.requests_per_address`` is answered 503 and closed at once, so one
+address holding hundreds of idle or half-sent requests never takes the capacity uvicorn's
+``limit_concurrency`` gives the whole server. The address is the connection's own (a
+reverse proxy's connections are all its address's: raise the limit to the proxy's
+concurrency).
 
 uvicorn also closes a WebSocket, once the application is done with it, by
 ``transport.close()``, which waits until everything sent has been taken: a client that
@@ -17,7 +23,8 @@ if it is still there.
 
 :func:`uvicorn_config` gathers everything ``chickenfoot serve`` passes to uvicorn: this
 protocol, the header size limit (``h11_max_incomplete_event_size``), the WebSocket
-message size and pings, ``limit_concurrency`` (503 for plain requests beyond it) and a
+message size and pings, ``limit_concurrency`` (503 for plain requests beyond it, on the
+whole server; one address's share is ``Limits.requests_per_address``) and a
 graceful-shutdown timeout.
 
 >>> from chickenfoot.server import create_app
@@ -30,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import socket
 import struct
 from typing import Any, Final
@@ -39,7 +47,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
 from chickenfoot.server._app import MAX_MESSAGE
-from chickenfoot.server._limits import Limits
+from chickenfoot.server._limits import Limits, address_key
 
 __all__ = [
     "HEADER_BYTES",
@@ -59,10 +67,14 @@ HEADER_BYTES: Final = 16_384
 
 
 class _GuardedH11(H11Protocol):
-    """uvicorn's h11 protocol, with a deadline on receiving each request."""
+    """uvicorn's h11 protocol, with a deadline on receiving each request and a limit on
+    the plain connections of one client address."""
 
     request_seconds: float = REQUEST_SECONDS
+    per_address: int | None = None
+    _open: dict[str, int]  # per client address, the plain connections open (one per class)
     _deadline: asyncio.TimerHandle | None = None
+    _counted: str | None = None
 
     def _arm(self) -> None:
         self._disarm()
@@ -80,16 +92,43 @@ class _GuardedH11(H11Protocol):
         if receiving and not self.transport.is_closing():
             self.transport.close()
 
+    def _admit(self) -> bool:
+        """Count the connection against its address; ``False`` if it is one too many."""
+        if self.per_address is None or self.client is None:
+            return True
+        key = address_key(str(self.client[0]))
+        held = self._open.get(key, 0)
+        if held >= self.per_address:
+            return False
+        self._open[key] = held + 1
+        self._counted = key
+        return True
+
+    def _release(self) -> None:
+        key, self._counted = self._counted, None
+        if key is not None:
+            left = self._open.get(key, 1) - 1
+            if left > 0:
+                self._open[key] = left
+            else:
+                self._open.pop(key, None)
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if not self._admit():
+            transport.write(_busy(self.per_address or 0))
+            transport.close()
+            return
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._release()
         super().connection_lost(exc)
 
     def handle_websocket_upgrade(self, event: Any) -> None:
         self._disarm()
+        self._release()  # a WebSocket is counted by the application (connections_per_address)
         super().handle_websocket_upgrade(event)
 
     def on_response_complete(self) -> None:
@@ -98,10 +137,30 @@ class _GuardedH11(H11Protocol):
             self._arm()
 
 
-def guarded_h11(request_seconds: float = REQUEST_SECONDS) -> type[H11Protocol]:
+def _busy(per_address: int) -> bytes:
+    """The whole answer to a connection one beyond its address's share (503)."""
+    body = json.dumps(
+        {"error": f"your address has {per_address:,} requests open here already; try again"}
+    ).encode()
+    head = (
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+def guarded_h11(
+    request_seconds: float = REQUEST_SECONDS, per_address: int | None = None
+) -> type[H11Protocol]:
     """uvicorn's h11 protocol, closing a connection that has not sent a whole request
-    within ``request_seconds`` (of opening, or of the previous response)."""
-    return type("GuardedH11", (_GuardedH11,), {"request_seconds": request_seconds})
+    within ``request_seconds`` (of opening, or of the previous response), and answering
+    503 to a connection beyond ``per_address`` plain connections open from its address."""
+    namespace: dict[str, Any] = {
+        "request_seconds": request_seconds,
+        "per_address": per_address,
+        "_open": {},
+    }
+    return type("GuardedH11", (_GuardedH11,), namespace)
 
 
 def _reset(transport: asyncio.Transport) -> None:
@@ -142,7 +201,7 @@ def uvicorn_config(
         app,
         host=host,
         port=port,
-        http=guarded_h11(request_seconds),
+        http=guarded_h11(request_seconds, limits.requests_per_address),
         ws=guarded_ws(max(limits.send_seconds, 1.0)),
         h11_max_incomplete_event_size=HEADER_BYTES,
         timeout_keep_alive=5,

@@ -21,7 +21,8 @@ revealed); when the match ends, the people there may ask for a ``rematch``: a ne
 at the same table, same seats, same links.
 
 Bots are the built-in agents (``random``, ``greedy``, ``heuristic``, ``search``,
-``search:N``) and ``engine:COMMAND`` for the commands the server was started with
+``search:N``, ``ismcts``, ``ismcts:N``: each within its declared bound, see
+:mod:`chickenfoot.server._bots`) and ``engine:COMMAND`` for the commands the server was started with
 (``chickenfoot serve --engine COMMAND``): a web page can never make the server run a
 program of its choosing.
 """
@@ -37,14 +38,13 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import attrs
-
-from chickenfoot.agents import Agent, SearchAgent, ask
+from chickenfoot.agents import Agent, ask
 from chickenfoot.engine import EngineAgent
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import Move, parse_move
 from chickenfoot.rules import Rules
 from chickenfoot.server._announce import Connection, announce_move, announce_table, send_table
+from chickenfoot.server._bots import bounded
 from chickenfoot.server._limits import Limits, check_table_cost, engine_names
 from chickenfoot.server._requests import MAX_NAME, check_bot_spec, distinct_names, rules_of
 from chickenfoot.server._store import MoveRow, SeatRow, Store, StoredTable
@@ -115,8 +115,11 @@ class Hub:
         for stored in self.store.tables(live_since=since, limit=MAX_TABLES // 2):
             self.restore_one(stored)
 
-    def restore_one(self, stored: StoredTable) -> Table | None:
-        """Load one stored table into memory, replaying its moves (see :meth:`restore`)."""
+    def restore_one(
+        self, stored: StoredTable, *, moves: Sequence[tuple[int, str, bool]] | None = None
+    ) -> Table | None:
+        """Load one stored table into memory, replaying its moves (see :meth:`restore`;
+        ``moves``: read already, else read now)."""
         try:
             rules = Rules.from_dict(json.loads(stored.rules))
             table = Table(stored.id, rules, stored.seed, stored.seats)
@@ -125,7 +128,8 @@ class Hub:
             return None
         i = 0
         try:
-            for i, (seat, text, forced) in enumerate(self.store.moves(stored.id)):
+            record = self.store.moves(stored.id) if moves is None else moves
+            for i, (seat, text, forced) in enumerate(record):
                 if table.turn != seat:
                     raise ValueError(f"move {i} ({text}) is by seat {seat}, not the turn's")
                 table.play(parse_move(text, max_pip=rules.max_pip), forced=forced)
@@ -426,10 +430,8 @@ class Hub:
             if spec.kind == "engine" and spec.value in self.engines:
                 spec = parse_spec(f"engine:{self.engines[str(spec.value)]}")
             agent = spec.build(trust=Trust.data(engines=self.engines.values()))
-            if isinstance(agent, SearchAgent) and self.bot_delay > 0:
-                # it thinks within the wait, so its move comes when any other bot's would
-                agent = attrs.evolve(agent, time_limit=self.bot_delay)
-            self._agents[key] = agent
+            # a search thinks within the wait, so its move comes when any other bot's would
+            self._agents[key] = bounded(agent, spec, self.bot_delay)
         return self._agents[key]
 
     def pace(self, agent: Agent) -> float:

@@ -16,7 +16,9 @@ tables never stops a server from making new ones.
 The database keeps a table until it has had no move for ``Limits.keep_days`` (30 days; a
 finished table's last move ends its match): :meth:`Lifecycle.prune` deletes the others,
 on start, every hour, and from ``chickenfoot serve --prune``. It holds at most
-``Limits.max_stored`` tables: making one more first deletes the oldest not in memory.
+``Limits.max_stored`` tables: making one more first deletes the tables due for pruning
+(no move for ``keep_days``); if there are none, the new table is refused
+(:class:`FullError`), never a game that had a move within ``keep_days`` deleted.
 
 >>> import asyncio
 >>> from chickenfoot.server._hub import Hub
@@ -37,13 +39,15 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from typing import Final
 
 from chickenfoot.agents import Agent
 from chickenfoot.server._hub import Hub
-from chickenfoot.server._table import Table
+from chickenfoot.server._store import StoredTable
+from chickenfoot.server._table import RefusedError, Table
 
-__all__ = ["PRUNE_SECONDS", "SWEEP_SECONDS", "Lifecycle"]
+__all__ = ["PRUNE_SECONDS", "SWEEP_SECONDS", "FullError", "Lifecycle"]
 
 log = logging.getLogger("chickenfoot.server")
 
@@ -51,6 +55,11 @@ SWEEP_SECONDS: Final = 30.0
 """How often idle tables are looked for."""
 PRUNE_SECONDS: Final = 3600.0
 """How often the database is pruned."""
+
+
+class FullError(RefusedError):
+    """The database holds ``Limits.max_stored`` tables, none of them due for pruning: a new
+    table must wait (the server answers 503)."""
 
 
 class Lifecycle:
@@ -120,24 +129,44 @@ class Lifecycle:
         stored = hub.store.tables(ids=[table_id])
         if not stored:
             return None
+        return self.open_stored(stored[0])
+
+    def open_stored(
+        self, stored: StoredTable, moves: Sequence[tuple[int, str, bool]] | None = None
+    ) -> Table | None:
+        """Open a table read from the database (its ``moves`` too, or ``None``: read them
+        now) and let it play on; ``None`` if memory is full of tables in use."""
+        hub = self.hub
         self.make_room()
         if hub.room() <= 0:
             return None
-        table = hub.restore_one(stored[0])
+        table = hub.restore_one(stored, moves=moves)
         if table is not None:
-            hub.kick(table_id)
+            hub.kick(stored.id)
         return table
 
-    def make_space_on_disk(self) -> int:
+    def make_space_on_disk(self, now: float | None = None) -> int:
         """Before a table is made: when the database holds ``Limits.max_stored`` tables,
-        delete the oldest not in memory; returns how many."""
+        delete those due for pruning (no move for ``keep_days``, not in memory), oldest
+        first; returns how many. Raises :class:`FullError` when that leaves no room: a game
+        that had a move within ``keep_days`` is never deleted to make room."""
         hub = self.hub
-        excess = hub.store.count() - hub.limits.max_stored + 1
+        limits = hub.limits
+        excess = hub.store.count() - limits.max_stored + 1
         if excess <= 0:
             return 0
-        ids = [t for t in hub.store.oldest(excess + len(hub.tables)) if t not in hub.tables]
-        done = hub.store.delete(ids[:excess])
-        self.pruned += done
+        done = 0
+        if limits.keep_days > 0:
+            now = time.time() if now is None else now
+            before = now - limits.keep_days * 86400.0
+            stale = hub.store.stale(before=before, limit=excess + len(hub.tables))
+            done = hub.store.delete([t for t in stale if t not in hub.tables][:excess])
+            self.pruned += done
+        if done < excess:
+            raise FullError(
+                f"this server stores {limits.max_stored:,} tables, as many as it keeps, all "
+                "played recently: try again later"
+            )
         return done
 
     def prune(self, now: float | None = None) -> int:

@@ -7,8 +7,10 @@ application meets a request:
 - :func:`read_body`: a request's body, refused on its ``Content-Length`` before anything
   is read and read with a running count (chunked bodies too), so a client never makes
   the server hold more than ``Limits.body_bytes``;
-- :class:`Buckets`: a token bucket per client address (IPv6 by its /64), for making
-  tables;
+- :func:`address_key`: the client a bound counts an address as (IPv6 by its /64, an
+  IPv4-mapped IPv6 address as its IPv4 address);
+- :class:`Buckets`: a token bucket per client address, for making tables and for reading
+  the database;
 - :func:`key_matches`: the operator's table key, compared as bytes in constant time, as
   clients send it (UTF-8, percent-encoded, Latin-1);
 - :func:`host_allowed`: the ``Host`` header against the names the server answers to (a
@@ -42,14 +44,19 @@ from urllib.parse import unquote_to_bytes
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from chickenfoot.errors import ChickenFootError
+from chickenfoot.server._bots import bound_of
 from chickenfoot.server._table import RefusedError
+from chickenfoot.specs import parse_spec
 
 __all__ = [
     "LOOPBACK_HOSTS",
     "Buckets",
     "Limits",
     "HostCheck",
+    "MessageBucket",
     "TooLargeError",
+    "address_key",
     "check_table_cost",
     "engine_names",
     "host_allowed",
@@ -61,7 +68,6 @@ __all__ = [
 
 LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1", "::1")
 """The names a server bound to the loopback answers to (besides ``--allow-host``)."""
-_SEARCH_DEFAULT = 32  # the iterations of a bare ``search`` bot
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,6 +83,10 @@ class Limits:
     that have not said hello yet may hold at most half of them each, so seats keep room."""
     connections_per_address: int = 100
     """WebSocket connections open at once from one client address (IPv6: its /64)."""
+    requests_per_address: int = 50
+    """Plain HTTP connections (not WebSockets) open at once from one client address: one
+    address holding idle or half-sent requests never takes the server's capacity (under
+    ``chickenfoot serve``; the address is the connection's, a reverse proxy's own)."""
     spectators: int = 64
     """Spectators of one table (seats are counted apart: a seat's link is never refused
     because of spectators)."""
@@ -94,6 +104,11 @@ class Limits:
     """Tables one client address (IPv6: its /64) may make per minute, on average..."""
     tables_burst: int = 10
     """...and at once; beyond, 429 with ``Retry-After``."""
+    reads_per_minute: float = 30.0
+    """Database reads one client address may cause per minute (opening a table not in
+    memory, or an id the server does not hold), on average..."""
+    reads_burst: int = 20
+    """...and at once; beyond, 429 (a WebSocket: 4429) with the seconds to wait."""
     table_key: str | None = None
     """When set, making a table needs this key (the ``X-Table-Key`` header)."""
     finished_seconds: float = 600.0
@@ -105,8 +120,9 @@ class Limits:
     """Tables (finished or not) with no move for this many days are deleted from the
     database (0: never)."""
     max_stored: int = 100_000
-    """Tables in the database at most: making one more first deletes the oldest tables not
-    in memory."""
+    """Tables in the database at most: making one more first deletes the tables with no move
+    for ``keep_days``; when there are none, new tables are refused (503) until there are:
+    a game that had a move within ``keep_days`` is never deleted for room."""
     search_budget: int = 4000
     """Search iterations per decision, summed over a table's ``search`` bots."""
     hosts: tuple[str, ...] | None = None
@@ -168,14 +184,8 @@ class Buckets:
 
     @staticmethod
     def key(address: str) -> str:
-        """The bucket of an address: itself, or its /64 for IPv6."""
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return address[:100]
-        if ip.version == 6:
-            return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-        return str(ip)
+        """The bucket of an address: :func:`address_key`."""
+        return address_key(address)
 
     def take(self, address: str, *, now: float | None = None) -> float:
         """Take a token for ``address``: 0.0 when given, else the seconds to wait."""
@@ -198,6 +208,59 @@ class Buckets:
             del self._state[k]
         if len(self._state) >= self._MAX_KEYS:
             self._state.clear()
+
+
+def address_key(address: str) -> str:
+    """The client an address counts as in every per-address bound: an IPv4 address itself,
+    an IPv6 address its /64 (scope dropped), an IPv4-mapped IPv6 address (``::ffff:a.b.c.d``,
+    from a dual-stack socket or proxy) its IPv4 address; anything else its first 100
+    characters.
+
+    >>> address_key("::ffff:192.0.2.7"), address_key("2001:db8::1"), address_key("192.0.2.7")
+    ('192.0.2.7', '2001:db8::/64', '192.0.2.7')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except (ValueError, TypeError):
+        return str(address)[:100]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
+class MessageBucket:
+    """The messages of one WebSocket connection: ``rate`` a second, ``burst`` at once.
+
+    >>> bucket = MessageBucket(10.0, 2)
+    >>> bucket.take(), bucket.take(), bucket.take(), bucket.refused
+    (True, True, False, 1)
+    """
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = self.burst
+        self.when = time.monotonic()
+        self.refused = 0
+
+    def take(self) -> bool:
+        """Take a token for a message: ``False`` (counted in ``refused``) if none is left."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.when) * self.rate)
+        self.when = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.refused += 1
+        return False
+
+    def give_back(self) -> None:
+        """Return a token: a move that answered the seat's ``go`` and was played. The game
+        paces those (one a go), so a client that answers at once, its only legal move
+        included, never trips the flood limit; refused moves still count."""
+        self.tokens = min(self.burst, self.tokens + 1.0)
 
 
 class HostCheck:
@@ -329,11 +392,12 @@ def _program_name(words: Sequence[str]) -> str:
 
 
 def check_table_cost(specs: Sequence[str], budget: int) -> None:
-    """Refuse a table whose ``search`` bots would take more than ``budget`` iterations per
-    decision, summed over its seats: the CPU one table may take is bounded.
+    """Refuse a table whose searching bots (``search``, ``ismcts``: every bot whose bound
+    says it searches) would take more than ``budget`` iterations per decision, summed over
+    its seats: the CPU one table may take is bounded.
 
-    >>> check_table_cost(["search:2000", "search:2000"], 4000)
-    >>> check_table_cost(["search:2000"] * 8, 4000)
+    >>> check_table_cost(["search:2000", "ismcts:2000"], 4000)
+    >>> check_table_cost(["ismcts:2000"] * 8, 4000)
     Traceback (most recent call last):
     ...
     chickenfoot.server._table.RefusedError: the bots of one table may search 4,000 iterations per decision in all on this server, not 16,000
@@ -347,16 +411,16 @@ def check_table_cost(specs: Sequence[str], budget: int) -> None:
 
 
 def search_cost(spec: str) -> int:
-    """The search iterations per decision of a bot spec (as the server normalizes it).
+    """The search iterations per decision of a bot spec (as the server normalizes it), by
+    its declared bound (:data:`~chickenfoot.server._bots.BOUNDS`); 0 for a spec that is not
+    a searching bot the server offers.
 
-    >>> search_cost("search:500"), search_cost("search"), search_cost("greedy")
-    (500, 32, 0)
+    >>> search_cost("search:500"), search_cost("search"), search_cost("ismcts"), search_cost("greedy")
+    (500, 32, 1000, 0)
     """
-    if spec == "search":
-        return _SEARCH_DEFAULT
-    if spec.startswith("search:"):
-        try:
-            return int(spec.partition(":")[2])
-        except ValueError:
-            return 0
-    return 0
+    try:
+        parsed = parse_spec(spec)
+    except ChickenFootError:
+        return 0
+    bound = bound_of(parsed)
+    return 0 if bound is None else bound.iterations(parsed)

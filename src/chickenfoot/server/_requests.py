@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.rules import PRESETS, Rules
+from chickenfoot.server._bots import BOUNDS, Bound, bound_of
 from chickenfoot.server._table import RefusedError
 from chickenfoot.specs import Trust, UntrustedSpecError, parse_spec
 
@@ -49,8 +50,11 @@ def distinct_names(names: Sequence[str | None], bots: Sequence[bool]) -> list[st
     return out
 
 
-def check_bot_spec(spec: object, engines: Sequence[str]) -> str:
-    """A bot spec the server accepts, normalized; :class:`RefusedError` otherwise.
+def check_bot_spec(
+    spec: object, engines: Sequence[str], *, bounds: Mapping[str, Bound] = BOUNDS
+) -> str:
+    """A bot spec the server accepts, normalized; :class:`RefusedError` otherwise. A bot
+    is offered only with a declared bound (``bounds``: see :mod:`chickenfoot.server._bots`).
 
     >>> check_bot_spec("Greedy", []), check_bot_spec("search:8", [])
     ('greedy', 'search:8')
@@ -82,6 +86,8 @@ def check_bot_spec(spec: object, engines: Sequence[str]) -> str:
         raise RefusedError(
             f"bot {brief(spec)}: module:Class bots cannot be named from the web"
         ) from None
+    if bound_of(parsed, bounds) is None:
+        raise RefusedError(f"bot {brief(spec)} is not offered by this server")
     return parsed.name
 
 

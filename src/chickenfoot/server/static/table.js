@@ -117,7 +117,9 @@ function named(m, text) {
   return String(text).replace(/\bseat (\d+)/g, (_, s) => nameOf(m, Number(s)))
     .replace(/\bYou (wins|has|goes)\b/g, (_, verb) => "You " + {wins: "win", has: "have", goes: "go"}[verb]);
 }
-function tileOf(move) { return move.includes("@") ? move.split("@")[0] : null; }
+// The tile a move lays: "7-4@7-3" lays 7-4; "9-9" (the centre laid from the hand, when the
+// holder opens the round: docs/formats.md, the move notation) lays 9-9; draw and pass none.
+function tileOf(move) { return move === "draw" || move === "pass" ? null : move.split("@")[0]; }
 function describe(move) {
   if (move === "draw") return "drew a tile";
   if (move === "pass") return "passed";
@@ -309,7 +311,7 @@ function drawHand() {
   }
   // a play whose place the picture does not show (it always should): a plain button
   for (const mv of legal) {
-    if (mv.includes("@") && !targets.has(mv) && !m.svg) {
+    if (tileOf(mv) && !targets.has(mv) && !m.svg) {
       const b = el("button", describe(mv), "action"); b.type = "button"; b.dataset.move = mv;
       b.addEventListener("click", () => play(mv)); actions.appendChild(b);
     }

@@ -23,8 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from chickenfoot import _openspiel_serial
-from chickenfoot._openspiel_config import (
+from chickenfoot.errors import ArgumentError, brief
+from chickenfoot.match import Match
+from chickenfoot.moves import DRAW, Draw
+from chickenfoot.openspiel import _serial
+from chickenfoot.openspiel._config import (
     DEFAULTS,
     GAME_NAME,
     INFO_HISTORY,
@@ -35,10 +38,7 @@ from chickenfoot._openspiel_config import (
     pyspiel,
     rules_from_parameters,
 )
-from chickenfoot._openspiel_observer import ChickenFootObserver
-from chickenfoot.errors import ArgumentError, brief
-from chickenfoot.match import Match
-from chickenfoot.moves import DRAW, Draw
+from chickenfoot.openspiel._observer import ChickenFootObserver
 from chickenfoot.render import render_compact
 from chickenfoot.rules import Rules
 from chickenfoot.state import State, apply, is_legal
@@ -159,7 +159,7 @@ class ChickenFootGame(_GameBase):
             raise ArgumentError("the position's rules are not the rules of this game")
         state = ChickenFootState(self)
         state._core = position
-        state._start = _openspiel_serial.Start(position)
+        state._start = _serial.Start(position)
         state._settle()
         return state
 
@@ -183,7 +183,7 @@ class ChickenFootGame(_GameBase):
             state = game.deserialize_state(saved.serialize())
             assert state.history() == saved.history()
         """
-        return _openspiel_serial.deserialize(self, text)  # type: ignore[no-any-return]
+        return _serial.deserialize(self, text)  # type: ignore[no-any-return]
 
 
 class ChickenFootState(_StateBase):
@@ -203,7 +203,7 @@ class ChickenFootState(_StateBase):
         self._scores: tuple[tuple[int, ...], ...] = ()
         self._winners: tuple[int, ...] = ()
         self._over = False
-        self._start: _openspiel_serial.Start | None = None  # the position of new_state_from
+        self._start: _serial.Start | None = None  # the position of new_state_from
 
     # -- what the library sees ------------------------------------------------------------------
 
@@ -408,7 +408,7 @@ class ChickenFootState(_StateBase):
         ``move_number=N`` (and the position a state of ``new_state_from`` started at, as a
         ``start=`` line of its JSON), which :meth:`ChickenFootGame.deserialize_state`
         replays. No pickle, unlike OpenSpiel's C++ serialization of Python states."""
-        return _openspiel_serial.serialize(self, self._start)
+        return _serial.serialize(self, self._start)
 
 
 if pyspiel is not None:
@@ -416,6 +416,6 @@ if pyspiel is not None:
     # OpenSpiel's C++ reader of a Python state unpickles the string's __dict__= line, and C++
     # cannot be told otherwise: its one Python entry point for whole documents is wrapped so
     # that this game's documents are replayed from their history (docs/openspiel.md).
-    pyspiel.deserialize_game_and_state = _openspiel_serial.guard(
+    pyspiel.deserialize_game_and_state = _serial.guard(
         pyspiel.deserialize_game_and_state, GAME_NAME, ChickenFootGame, pyspiel.deserialize_game
     )

@@ -13,9 +13,9 @@ import numpy as np
 
 from chickenfoot._checks import instance
 from chickenfoot._compact import draw_view
-from chickenfoot._openspiel_config import Config, pyspiel
 from chickenfoot.errors import ArgumentError, brief
 from chickenfoot.moves import Draw
+from chickenfoot.openspiel._config import Config, pyspiel
 from chickenfoot.tiles import Tile
 
 if TYPE_CHECKING:

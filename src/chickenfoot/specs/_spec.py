@@ -1,94 +1,39 @@
-"""Agents named in text, and what such text may make run (docs: Agents, "Agent specs").
+"""Agent specs checked, and the trust that decides what they may run: :func:`parse_spec`,
+:class:`AgentSpec`, :class:`Trust` (the forms and the decision: :mod:`chickenfoot.specs`).
 
-An agent spec names an agent: ``--bots`` of ``chickenfoot play``, ``--agents`` of
-``chickenfoot simulate``, the agent of ``chickenfoot engine``, the bots of a saved game,
-the bot seats of ``chickenfoot serve``. Every one of them is read here, in two steps.
-:func:`parse_spec` checks the text and says which form it is, running and importing
-nothing; :meth:`AgentSpec.build` then makes the agent, if the :class:`Trust` it is given
-allows it. The forms, tried in this order:
-
-- a built-in name: ``random``, ``greedy``, ``heuristic``, ``search``, ``ismcts`` (any case);
-- a built-in name with an argument, ``NAME:ARG``, for the names of :data:`_WITH_ARGUMENT`:
-  ``search:N``, a search of ``N`` iterations per decision, ``ismcts:N`` the same for the
-  information-set search (:class:`~chickenfoot.ismcts.ISMCTSAgent`), ``search:Nms`` and
-  ``ismcts:Nms``, ``N`` milliseconds a decision (with heuristic rollouts). A new form
-  with a prefix of its own is one more entry there, taken before the module form;
-- ``engine:COMMAND``: a program speaking the engine protocol (docs: Engine protocol), run
-  as :class:`~chickenfoot.engine.EngineAgent`; ``COMMAND`` is split into arguments as a
-  shell would (:func:`shlex.split`), but no shell runs it;
-- ``policy:PATH``: a trained policy file (:mod:`chickenfoot.policy`, read with numpy and
-  ``allow_pickle=False``: nothing in it runs); a path is the user's to name, so a spec read
-  from a file may not name one, as for the two forms below;
-- ``module:Class``, like ``uvicorn app:app``: ``Class`` (a dotted attribute path) of the
-  module ``module``, importable from the working directory, called with no arguments. The
-  object must have a callable ``choose`` (the :class:`~chickenfoot.Agent` protocol).
-
-Both ``search:16`` and ``mybot:Bot`` hold a colon: the text before it decides.
-
-The last two forms run code: a program, or a module's import. Whether they may is one
-decision, made here by the caller's :class:`Trust`: text the user typed themselves (a
-command-line option, their own program) may run code, :meth:`Trust.user`; text read from
-a file, a document or the network names built-in agents only, :meth:`Trust.data`, unless
-the user said otherwise on the command line (``play --trust-bots``, ``serve --engine``).
-
->>> parse_spec("Search:8")
-AgentSpec(name='search:8', kind='search', value=8)
->>> parse_spec("mybot:Bot")
-AgentSpec(name='mybot:Bot', kind='module', value='mybot:Bot')
->>> parse_spec("engine:node examples/engine.js").runs_code
-True
->>> parse_spec("engine:sh -c 'rm -rf ~'").build(trust=Trust.data())
-Traceback (most recent call last):
-...
-chickenfoot.specs.UntrustedSpecError: agent "engine:sh -c 'rm -rf ~'" was read from a file or the network, which may name built-in agents only (random, greedy, heuristic, search, ismcts, search:N, ismcts:N, search:Nms, ismcts:Nms): it runs the program "sh -c 'rm -rf ~'"
->>> parse_spec("search:Bot")
-Traceback (most recent call last):
-...
-chickenfoot.specs.SpecError: agent 'search:Bot': search:N takes N from 1 to 100,000 (iterations per decision; search:Nms: N milliseconds a decision)
+Checking runs and imports nothing; :meth:`AgentSpec.build` asks the trust, then hands the
+checked value to its kind's builder (``_build``).
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
-import os
 import re
 import shlex
-import sys
 from collections.abc import Callable, Iterable
-from typing import cast
+from typing import Any, Literal, get_args
 
 import attrs
 
-from chickenfoot.agents import Agent, GreedyAgent, HeuristicAgent, RandomAgent, SearchAgent
-from chickenfoot.errors import ArgumentError, ChickenFootError, brief
-from chickenfoot.ismcts import ISMCTSAgent
+from chickenfoot.agents import Agent
+from chickenfoot.errors import ArgumentError, brief
+from chickenfoot.specs._build import BUILDERS, Kind
+from chickenfoot.specs._errors import SpecError, UntrustedSpecError
 
 __all__ = [
     "AGENT_NAMES",
+    "EXPECTED",
     "MAX_COMMAND",
     "MAX_ITERATIONS",
+    "MAX_MS",
     "MAX_SPEC",
     "AgentSpec",
-    "SpecError",
     "Trust",
-    "UntrustedSpecError",
     "agent_of",
     "agents_of",
     "parse_spec",
-    "said",
     "split_specs",
 ]
-
-
-class SpecError(ChickenFootError):
-    """An agent spec that is not one: unknown, malformed, or naming something that cannot
-    be imported or is not an agent. The command line reports it as any usage error."""
-
-
-class UntrustedSpecError(SpecError):
-    """A well-formed spec that would run code (``engine:COMMAND``, ``module:Class``) where
-    the :class:`Trust` it was built with allows built-in agents only."""
 
 
 AGENT_NAMES = ("random", "greedy", "heuristic", "search", "ismcts")
@@ -102,19 +47,14 @@ MAX_SPEC = 200
 """The longest agent spec read (in characters), but for ``engine:COMMAND``."""
 MAX_COMMAND = 2000
 """The longest ``COMMAND`` of ``engine:COMMAND`` (in characters)."""
-_MESSAGE = 200
-"""How much of an exception's message an error line quotes."""
-_UNBOUNDED = 1_000_000
-"""The iterations of ``search:Nms`` and ``ismcts:Nms`` (both agents' most): the time bounds them."""
-
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _DOTTED = re.compile(rf"{_NAME}(\.{_NAME})*")
 _ITERATIONS = re.compile(r"[0-9]{1,6}")
 EXPECTED = (
     f"expected one of {', '.join(AGENT_NAMES)}, search:N or ismcts:N (N iterations), "
     "search:Nms or ismcts:Nms (N milliseconds a decision), engine:COMMAND "
-    "(a program speaking the engine protocol), or module:Class (an agent class of yours, "
-    "importable from the working directory)"
+    "(a program speaking the engine protocol), policy:PATH (a trained policy file), or "
+    "module:Class (an agent class of yours, importable from the working directory)"
 )
 _BUILT_IN = f"{', '.join(AGENT_NAMES)}, search:N, ismcts:N, search:Nms, ismcts:Nms"
 
@@ -170,17 +110,43 @@ class Trust:
         )
 
 
+def _known(spec: AgentSpec, attribute: attrs.Attribute[Any], kind: object) -> None:
+    if kind not in _KINDS:
+        raise SpecError(
+            f"an agent spec of kind {brief(kind, 40)}, which is none of {', '.join(_KINDS)} "
+            "(make one with parse_spec)"
+        )
+
+
+_KINDS: tuple[str, ...] = get_args(Kind)
+
+
 @attrs.frozen
 class AgentSpec:
     """An agent spec, checked but not built.
 
     ``name`` is how the command line names it (``search:16``, ``mybot:Bot``: built-in
-    names in lower case, a module spec as given), ``kind`` its form (``builtin``,
-    ``search``, ``engine``, ``module``) and ``value`` what the form needs to build it.
+    names in lower case, a module spec as given), ``kind`` its form and ``value`` what the
+    form needs to build it:
+
+    - ``builtin``: ``random``, ``greedy``, ``heuristic``, ``search``, ``ismcts``; ``value``
+      the name;
+    - ``search``: ``search:N``, ``value`` the iterations ``N`` (an ``int``);
+    - ``ismcts``: ``ismcts:N``, the same for the information-set search;
+    - ``timed``: ``search:Nms`` and ``ismcts:Nms``, ``value`` ``"search:N"`` or
+      ``"ismcts:N"``, ``N`` the milliseconds a decision;
+    - ``engine``: ``engine:COMMAND``, ``value`` the command (runs a program);
+    - ``policy``: ``policy:PATH``, ``value`` the path of the policy file (reads it);
+    - ``module``: ``module:Class``, ``value`` the spec as given (imports the module).
+
+    Another kind is refused (:class:`SpecError`): make one with :func:`parse_spec`.
+
+    >>> [parse_spec(s).kind for s in ("greedy", "ismcts:8", "search:20ms", "policy:p.npz")]
+    ['builtin', 'ismcts', 'timed', 'policy']
     """
 
     name: str
-    kind: str
+    kind: Kind = attrs.field(validator=_known)
     value: str | int
 
     @property
@@ -213,7 +179,7 @@ class AgentSpec:
         >>> parse_spec("greedy").build(trust=Trust.data())
         GreedyAgent()
         """
-        return _BUILDERS[trust.check(self).kind](self)
+        return BUILDERS[trust.check(self).kind](self.value)
 
 
 def _timed(spec: str, name: str, arg: str) -> AgentSpec:
@@ -226,7 +192,7 @@ def _timed(spec: str, name: str, arg: str) -> AgentSpec:
     return AgentSpec(f"{name}:{n}ms", "timed", f"{name}:{n}")
 
 
-def _iterations(spec: str, arg: str, *, name: str) -> AgentSpec:
+def _iterations(spec: str, arg: str, *, name: Literal["search", "ismcts"]) -> AgentSpec:
     if arg.lower().endswith("ms"):
         return _timed(spec, name, arg.lower())
     n = int(arg) if _ITERATIONS.fullmatch(arg) else 0
@@ -277,7 +243,7 @@ def parse_spec(text: str) -> AgentSpec:
     >>> parse_spec("smart")
     Traceback (most recent call last):
     ...
-    chickenfoot.specs.SpecError: unknown agent 'smart': expected one of random, greedy, heuristic, search, ismcts, search:N or ismcts:N (N iterations), search:Nms or ismcts:Nms (N milliseconds a decision), engine:COMMAND (a program speaking the engine protocol), or module:Class (an agent class of yours, importable from the working directory)
+    chickenfoot.specs.SpecError: unknown agent 'smart': expected one of random, greedy, heuristic, search, ismcts, search:N or ismcts:N (N iterations), search:Nms or ismcts:Nms (N milliseconds a decision), engine:COMMAND (a program speaking the engine protocol), policy:PATH (a trained policy file), or module:Class (an agent class of yours, importable from the working directory)
     """
     if not isinstance(text, str):
         raise ArgumentError(f"an agent spec is a string such as 'heuristic', not {brief(text)}")
@@ -300,150 +266,6 @@ def parse_spec(text: str) -> AgentSpec:
             "each made of Python names (e.g. mybot:Bot, bots.simple:Greedy)"
         )
     raise SpecError(f"unknown agent {brief(spec)}: {EXPECTED}")
-
-
-def _builtin(spec: AgentSpec) -> Agent:
-    made: dict[str, Callable[[], Agent]] = {
-        "random": RandomAgent,
-        "greedy": GreedyAgent,
-        "heuristic": HeuristicAgent,
-        "search": lambda: SearchAgent(iterations=32),
-        "ismcts": ISMCTSAgent,
-    }
-    return made[str(spec.value)]()
-
-
-def _search_agent(spec: AgentSpec) -> Agent:
-    return SearchAgent(iterations=int(spec.value))
-
-
-def _ismcts_agent(spec: AgentSpec) -> Agent:
-    return ISMCTSAgent(iterations=int(spec.value))
-
-
-def _timed_agent(spec: AgentSpec) -> Agent:
-    name, _, ms = str(spec.value).partition(":")
-    seconds = int(ms) / 1000
-    if name == "search":  # the strongest search at a time limit (docs: Agents)
-        return SearchAgent(iterations=_UNBOUNDED, time_limit=seconds, rollout="heuristic")
-    return ISMCTSAgent(iterations=_UNBOUNDED, time_limit=seconds)
-
-
-def said(err: BaseException) -> str:
-    """``Type: message`` of an exception, bounded, on one line.
-
-    >>> said(ValueError("no  good")), said(KeyError())
-    ('ValueError: no good', 'KeyError')
-    """
-    try:
-        text = " ".join(str(err).split())
-    except Exception:  # a hostile __str__
-        text = ""
-    if len(text) > _MESSAGE:
-        text = f"{text[:_MESSAGE]}... ({len(text):,} characters)"
-    return f"{type(err).__name__}: {text}" if text else type(err).__name__
-
-
-def _import(spec: str, module: str) -> object:
-    here = os.getcwd()
-    if here not in sys.path:  # as `uvicorn app:app`: the working directory's modules first
-        sys.path.insert(0, here)
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as err:
-        missing = err.name or ""
-        if missing and (module == missing or module.startswith(missing + ".")):
-            raise SpecError(
-                f"agent {brief(spec)}: no module named {missing!r} (looked in the working "
-                f"directory {brief(here, 80)} and on Python's path)"
-            ) from None
-        raise SpecError(f"agent {brief(spec)}: importing {module} failed: {said(err)}") from None
-    except KeyboardInterrupt:
-        raise
-    except BaseException as err:  # SyntaxError, SystemExit, anything the module raised
-        raise SpecError(f"agent {brief(spec)}: importing {module} raised {said(err)}") from None
-
-
-def _agents_in(module: object) -> list[str]:
-    """Up to five names in ``module`` that look like agent classes (they have ``choose``)."""
-    found = []
-    for name, value in sorted(vars(module).items()):
-        if not name.startswith("_") and isinstance(value, type) and hasattr(value, "choose"):
-            found.append(name)
-    return found[:5]
-
-
-def _module_agent(spec: AgentSpec) -> Agent:
-    text = str(spec.value)
-    module_name, _, path = text.partition(":")
-    target = _import(text, module_name)
-    module = target
-    for part in path.split("."):
-        try:
-            target = getattr(target, part)
-        except AttributeError:
-            some = _agents_in(module)
-            hint = f" (it has {', '.join(some)})" if some else ""
-            raise SpecError(
-                f"agent {brief(text)}: the module {module_name} has no attribute {path!r}{hint}"
-            ) from None
-        except Exception as err:
-            raise SpecError(f"agent {brief(text)}: reading {path} raised {said(err)}") from None
-    if not callable(target):
-        raise SpecError(
-            f"agent {brief(text)}: {path} is {brief(target, 40)}, which cannot be called: give "
-            "a class whose instances have a choose method"
-        )
-    try:
-        agent = target()
-    except KeyboardInterrupt:
-        raise
-    except BaseException as err:
-        raise SpecError(
-            f"agent {brief(text)}: {path}() raised {said(err)} (it is called with no arguments)"
-        ) from None
-    try:
-        choose = getattr(agent, "choose", None)
-    except Exception as err:
-        raise SpecError(f"agent {brief(text)}: reading its choose raised {said(err)}") from None
-    if not callable(choose):
-        raise SpecError(
-            f"agent {brief(text)}: {path}() made {_kind(agent)} without a callable choose "
-            "method (an agent needs choose(view, legal, rng); docs: Agents)"
-        )
-    return cast(Agent, agent)
-
-
-def _kind(value: object) -> str:
-    name = type(value).__name__[:40]
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
-
-
-def _engine_agent(spec: AgentSpec) -> Agent:
-    from chickenfoot.engine import EngineAgent  # specs stand above the engine (docs: layers)
-
-    return EngineAgent(shlex.split(str(spec.value)))
-
-
-def _policy_agent(spec: AgentSpec) -> Agent:
-    try:
-        from chickenfoot.policy import PolicyAgent
-    except ImportError:  # numpy missing
-        raise SpecError(
-            f"agent {brief(spec.name)} needs numpy: pip install 'chickenfoot[batch]'"
-        ) from None
-    return PolicyAgent.load(str(spec.value))
-
-
-_BUILDERS: dict[str, Callable[[AgentSpec], Agent]] = {
-    "builtin": _builtin,
-    "policy": _policy_agent,
-    "search": _search_agent,
-    "ismcts": _ismcts_agent,
-    "timed": _timed_agent,
-    "engine": _engine_agent,
-    "module": _module_agent,
-}
 
 
 def agent_of(spec: str, *, trust: Trust) -> Agent:
