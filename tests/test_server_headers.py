@@ -231,3 +231,14 @@ def test_tables_per_minute_refusal_says_its_range(
 
     with pytest.raises(UsageError, match=r"above 0 and at most 10,000"):
         _serve(["--tables-per-minute", value, "--db", ":memory:"], monkeypatch)
+
+
+def test_the_guards_own_refusal_says_what_a_page_may_do_too() -> None:
+    """The 503 uvicorn's protocol sends itself to an address over its share of requests
+    (``chickenfoot.server._guard``) never reaches the application's middleware."""
+    from chickenfoot.server._guard import _busy
+    from chickenfoot.server._headers import HEADERS
+
+    head = _busy(3).split(b"\r\n\r\n", 1)[0].decode("latin-1").lower()
+    for name, value in HEADERS.items():
+        assert f"\r\n{name}: {value.lower()}\r\n" in head + "\r\n", name
