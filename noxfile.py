@@ -283,11 +283,13 @@ def docs(session: nox.Session) -> None:
 def play_browser(session: nox.Session) -> None:
     """The docs site's Play page in Debian's Chromium (Playwright, never a browser
     download): the site built into ``build/play_site`` and served on the loopback with
-    every other host unreachable, a whole round played by clicking at 390 and 1280 px,
-    no request leaving the loopback, axe-core (from npm, into ``build/axe``) on the Play
-    page, its table and the rules page; screenshots in ``build/play_screens/`` (look at
-    them). Chromium and npm are installed with apt-get when missing and this runs as root.
-    ``python bench/play_page.py`` measures the page (bytes, times) on the same site."""
+    every other host unreachable and the headers of its ``_headers`` (the Play page's
+    Content-Security-Policy: nothing may be refused), a whole round played by clicking at
+    390 and 1280 px, no request leaving the loopback, axe-core (from npm, into
+    ``build/axe``) on the Play page, its table and the rules page; screenshots in
+    ``build/play_screens/`` (look at them). Chromium and npm are installed with apt-get
+    when missing and this runs as root. ``python bench/play_page.py`` measures the page
+    (bytes, times) on the same site."""
     import os
     import shutil
 
@@ -363,7 +365,8 @@ def pictures(session: nox.Session) -> None:
 def serve_browser(session: nox.Session) -> None:
     """The table page of ``chickenfoot serve`` in a real browser: Playwright driving Debian's
     Chromium (never a browser download), two people playing whole rounds by tapping tiles
-    and glowing places at 390, 768 and 1280 px, the round's end and a rematch, axe-core on
+    and glowing places at 390, 768 and 1280 px under the pages' Content-Security-Policy
+    (nothing refused), the round's end and a rematch, axe-core on
     every page (from npm, into ``build/axe``: no CDN), a restart the pages reconnect from;
     screenshots in ``build/serve_screens/`` (look at them). Chromium and npm are installed
     with apt-get when missing and this runs as root."""

@@ -11,8 +11,9 @@ budget. The property is ``fuzz_targets.check``'s (nothing escapes, in time), and
   ``Content-Type``, ``Content-Length``, ``Origin``, ``Host`` and ``Cookie`` headers. The
   answer is never a 5xx, never holds a traceback or a Python exception's name; an error is
   a JSON ``{"error": ...}`` of at most 500 characters (or Starlette's own one-line ``Not
-  Found`` / ``Method Not Allowed`` for a path or method the server has no route for); and
-  the server answers ``GET /api/options`` afterwards.
+  Found`` / ``Method Not Allowed`` for a path or method the server has no route for); every
+  answer says what a page may do (the Content-Security-Policy and the other headers of
+  ``chickenfoot.server._headers``); and the server answers ``GET /api/options`` afterwards.
 * ``server addresses``: a request (an unknown table id, a page, ``/api/play``) from a client
   address in every form: IPv4, IPv6 (compressed, exploded, scoped), IPv4-mapped IPv6 in
   either spelling, bracketed, with a port, empty, 5,000 characters, any text. The answer
@@ -53,6 +54,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient  # the server extra: bench/fuzz.py skips without
 
 from chickenfoot.server import create_app
+from chickenfoot.server._headers import HEADERS
 from fuzz_targets import (
     JSON_VALUES,
     LONG_TEXTS,
@@ -270,6 +272,8 @@ class HttpRun:
     content_type: str
     text: str
     after: int
+    missing: tuple[str, ...] = ()
+    """The page headers (``chickenfoot.server._headers.HEADERS``) the answer lacks."""
 
 
 def request(method: str, path: str, body: bytes, headers: dict[str, Any]) -> HttpRun:
@@ -280,7 +284,8 @@ def request(method: str, path: str, body: bytes, headers: dict[str, Any]) -> Htt
     path = path.replace("UNKNOWN", secrets.token_urlsafe(9))  # a read each (rate-limited)
     r = client.request(method, path, content=body, headers=sent)
     after = client.get("/api/options", headers={"host": HOST}).status_code
-    return HttpRun(r.status_code, r.headers.get("content-type", ""), r.text, after)
+    missing = tuple(k for k, v in HEADERS.items() if r.headers.get(k) != v)
+    return HttpRun(r.status_code, r.headers.get("content-type", ""), r.text, after, missing)
 
 
 _STARLETTE = {404: "Not Found", 405: "Method Not Allowed"}
@@ -291,6 +296,8 @@ def _http_ok(case: Case, run: HttpRun) -> str | None:
         return f"GET /api/options answered {run.after} after the request"
     if run.status >= 500:
         return f"status {run.status}: {describe(run.text, 200)}"
+    if run.missing:
+        return f"status {run.status} without the page headers {', '.join(run.missing)}"
     python = python_text(run.text[:200_000])
     if python is not None:
         return f"status {run.status} shows Python's {python!r}: {describe(run.text, 200)}"
@@ -346,8 +353,9 @@ def from_address(address: str, path: str) -> tuple[str, HttpRun]:
     method, body = ("POST", b'{"players": 2}') if path == "/api/play" else ("GET", b"")
     r = client.request(method, path, content=body, headers={"origin": ORIGIN})
     after = lab().http.get("/api/options", headers={"host": HOST}).status_code
+    missing = tuple(k for k, v in HEADERS.items() if r.headers.get(k) != v)
     return address_key(address), HttpRun(
-        r.status_code, r.headers.get("content-type", ""), r.text, after
+        r.status_code, r.headers.get("content-type", ""), r.text, after, missing
     )
 
 

@@ -8,8 +8,10 @@ then a glowing place on the board (``data-move`` inside the table's ``<svg>``), 
 and pass buttons, until the round's end shows every hand (``data-round-end``); the page,
 visited again, starts from the memory snapshot the first visit left, and plays. Every
 request goes to the loopback (requests elsewhere are blocked, and none is made); the
-worker runs the site's own wheel of the library. axe-core (``AXE_JS``, or ``build/axe``)
-checks the Play page, the table in it and the rules page; screenshots go to
+worker runs the site's own wheel of the library. The site is served with the headers its
+build writes in ``_headers`` (the Play page's Content-Security-Policy among them, as the
+page's "Serving the site" shows), and the policy refuses nothing. axe-core (``AXE_JS``, or
+``build/axe``) checks the Play page, the table in it and the rules page; screenshots go to
 ``SCREENSHOTS`` (or ``build/play_screens``) for a person to look at.
 """
 
@@ -44,8 +46,38 @@ HEIGHT = {390: 844, 1280: 900}
 FIRST_MOVE_MS = 120_000  # a cold start on a busy CI machine: Pyodide is 14 MB to compile
 
 
+def site_headers(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The rules of a ``_headers`` file (Netlify's and Cloudflare Pages' format): a path,
+    ``*`` at its end matching the rest, then its headers, indented, ``Name: value``.
+
+    >>> site_headers("/play/*\\n  X-Frame-Options: SAMEORIGIN\\n")
+    [('/play/*', [('X-Frame-Options', 'SAMEORIGIN')])]
+    """
+    rules: list[tuple[str, list[tuple[str, str]]]] = []
+    for line in text.splitlines():
+        if line.strip() and not line[0].isspace():
+            rules.append((line.strip(), []))
+        elif line.strip():
+            name, _, value = line.strip().partition(":")
+            rules[-1][1].append((name.strip(), value.strip()))
+    return rules
+
+
+def headers_for(path: str, rules: list[tuple[str, list[tuple[str, str]]]]) -> list[tuple[str, str]]:
+    path = path.split("?", 1)[0]
+    return [
+        header
+        for pattern, headers in rules
+        if (path.startswith(pattern[:-1]) if pattern.endswith("*") else path == pattern)
+        for header in headers
+    ]
+
+
 class _Site(SimpleHTTPRequestHandler):
-    """The built site, as a static host serves it (no compression, revalidated caching)."""
+    """The built site, as a static host serves it (no compression, revalidated caching),
+    with the headers its ``_headers`` file gives each path."""
+
+    rules: list[tuple[str, list[tuple[str, str]]]] = []  # noqa: RUF012 - set once, read only
 
     extensions_map = {  # noqa: RUF012 - the base class's attribute, extended
         **SimpleHTTPRequestHandler.extensions_map,
@@ -56,6 +88,8 @@ class _Site(SimpleHTTPRequestHandler):
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
+        for name, value in headers_for(self.path, self.rules):
+            self.send_header(name, value)
         super().end_headers()
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -67,6 +101,8 @@ def site() -> Iterator[str]:
     assert (SITE / "play" / "table.html").is_file(), (
         f"no built site at {SITE}: nox -s play_browser builds it (mkdocs build -d {SITE})"
     )
+    assert (SITE / "_headers").is_file(), f"the build wrote no {SITE / '_headers'}"
+    _Site.rules = site_headers((SITE / "_headers").read_text(encoding="utf-8"))
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Site, directory=str(SITE)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -76,8 +112,10 @@ def site() -> Iterator[str]:
 
 
 def serious_violations(where: sync_api.Page | sync_api.Frame, name: str) -> list[Any]:
-    """axe-core's violations in ``where``; no serious or critical one may remain."""
-    where.add_script_tag(path=str(AXE))
+    """axe-core's violations in ``where``; no serious or critical one may remain. axe-core
+    is evaluated by devtools, which the page's policy does not govern (a ``<script>`` the
+    test added would be inline, and refused)."""
+    where.evaluate(AXE.read_text(encoding="utf-8") + "\n;undefined")
     found: list[Any] = where.evaluate(
         "async () => (await axe.run(document)).violations"
         ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length,"
@@ -126,6 +164,11 @@ def test_a_whole_round_on_the_play_page_by_clicking_with_no_other_host(
     SHOTS.mkdir(parents=True, exist_ok=True)
     left: list[str] = []
     requested: list[str] = []
+    refused: list[str] = []
+
+    def console(message: sync_api.ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text or message.text.startswith("Refused to"):
+            refused.append(message.text)
 
     def only_the_site(route: sync_api.Route) -> None:
         if route.request.url.startswith(site + "/"):
@@ -138,9 +181,18 @@ def test_a_whole_round_on_the_play_page_by_clicking_with_no_other_host(
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         context = browser.new_context(viewport={"width": width, "height": HEIGHT[width]})
         context.route("**/*", only_the_site)
+        context.add_init_script(
+            "document.addEventListener('securitypolicyviolation', e => console.error("
+            "'Refused to ... (Content Security Policy: ' + e.effectiveDirective + ' ' + e.blockedURI + ')'))"
+        )
         page = context.new_page()
         page.on("request", lambda r: requested.append(r.url))
-        page.goto(site + "/play/")
+        page.on("console", console)
+        response = page.goto(site + "/play/")
+        assert response is not None
+        policy = response.headers["content-security-policy"]
+        assert "'wasm-unsafe-eval'" in policy and "'unsafe-inline'" not in policy
+        assert "'unsafe-eval'" not in policy.replace("'wasm-unsafe-eval'", "")
         page.select_option("#play-settings select[name=players]", "2")
         chosen = "table.html?players=2&bot=heuristic&rounds=1"
         with page.expect_event("framenavigated", lambda f: f.url.endswith(chosen)) as event:
@@ -178,6 +230,7 @@ def test_a_whole_round_on_the_play_page_by_clicking_with_no_other_host(
         while not take_turn(frame):  # and it plays
             time.sleep(0.05)
 
+        assert refused == [], refused  # the Play page, its table and workers: nothing refused
         page.goto(site + "/rules/")
         page.locator("figure.rules-picture img").first.wait_for()
         # the game in brief and its numbered table open the page, on the first screen

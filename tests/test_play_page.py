@@ -7,7 +7,10 @@ The page itself, in Chromium, is ``tests/test_play_browser.py`` (``nox -s play_b
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -190,3 +193,63 @@ def test_a_match_waits_between_rounds_until_you_ask_and_a_rematch_starts_again()
     assert waited and game.table.match.rounds_played == 2
     (table, *_) = _messages(game.receive('{"type": "rematch"}'))
     assert table["type"] == "table" and table["round"] == 0 and not table["over"]
+
+
+# -- what the Play site's pages may do ------------------------------------------------------------
+
+INLINE = re.compile(r"<script\b(?![^>]*\bsrc=)[^>]*>|\sstyle=|\son[a-z]+=", re.I)
+
+
+def test_the_play_pages_own_scripts_are_files() -> None:
+    """The Play page, its template and its table run no inline script or style of their
+    own: only the theme's inline scripts remain, allowed by their hashes."""
+    for text in (
+        (PLAY / "index.md").read_text(encoding="utf-8"),
+        (ROOT / "docs_overrides" / "play.html").read_text(encoding="utf-8"),
+        play_site.table_page(),
+    ):
+        assert INLINE.findall(text) == []
+    for name in ("page.js", "no-search.js"):
+        assert (PLAY / name).is_file()
+
+
+def test_the_sites_headers_allow_the_pages_inline_scripts_by_hash_and_nothing_else() -> None:
+    page = (
+        "<head><script>var a = 1;</script><script src='x.js'></script>"
+        '<script id="__config" type="application/json">{"b": 2}</script></head>'
+        "<body><script>\nvar c = 3;\n</script><script>var a = 1;</script></body>"
+    )
+    written = play_site.headers_file(page)
+    blocks = written.split("\n/")
+    assert [b.splitlines()[0].lstrip("/") for b in blocks] == ["play/*", "pyodide/*"]
+    headers = dict(
+        line.strip().split(": ", 1) for line in blocks[0].splitlines()[1:] if line.strip()
+    )
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["X-Frame-Options"] == "SAMEORIGIN"
+    assert headers["Referrer-Policy"] == "no-referrer"
+    policy = dict(
+        (d.split()[0], d.split()[1:]) for d in headers["Content-Security-Policy"].split("; ")
+    )
+
+    def digest(script: str) -> str:
+        return f"'sha256-{base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()}'"
+
+    assert policy["script-src"] == [
+        "'self'", "'wasm-unsafe-eval'", digest("var a = 1;"), digest("\nvar c = 3;\n")
+    ]  # fmt: skip
+    assert policy["default-src"] == ["'none'"] and policy["base-uri"] == ["'none'"]
+    for source in ("connect-src", "worker-src", "style-src", "frame-src", "frame-ancestors"):
+        assert policy[source] == ["'self'"]
+    assert "unsafe-inline" not in written and "'unsafe-eval'" not in written
+
+
+def test_the_documented_headers_are_the_ones_the_build_writes() -> None:
+    """docs/play/index.md, "Serving the site", shows the policy the build writes (its
+    hashes elided), in the _headers example and the nginx one."""
+    docs = (PLAY / "index.md").read_text(encoding="utf-8")
+    shown = play_site.play_policy("".join(f"<script>{n}</script>" for n in range(3)))
+    shown = re.sub(r"'sha256-[^']+'", "'sha256-…'", shown)
+    assert docs.count(shown) == 2, shown
+    for name, value in play_site.PLAY_HEADERS:
+        assert f"{name}: {value}" in docs and f"add_header {name} {value} always;" in docs

@@ -45,9 +45,28 @@ def no_sideways_scroll(page: sync_api.Page, where: str) -> None:
     assert widths[0] <= widths[1], f"{where}: the page is {widths[0]} px wide in {widths[1]}"
 
 
+def watch_policy(page: sync_api.Page, refused: list[str]) -> sync_api.Page:
+    """Collect in ``refused`` what the page's Content-Security-Policy refuses (Chromium says
+    so on the console, "Refused to ..."; the page gets a ``securitypolicyviolation`` event):
+    the served pages must run under their policy with nothing refused."""
+
+    def console(message: sync_api.ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text or message.text.startswith("Refused to"):
+            refused.append(f"{page.url}: {message.text}")
+
+    page.on("console", console)
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', e => console.error("
+        "'Refused to ... (Content Security Policy: ' + e.effectiveDirective + ' ' + e.blockedURI + ')'))"
+    )
+    return page
+
+
 def serious_violations(page: sync_api.Page, where: str, counts: dict[str, Any]) -> None:
-    """Run axe-core on the page; no serious or critical violation may remain."""
-    page.add_script_tag(path=str(AXE))
+    """Run axe-core on the page; no serious or critical violation may remain. axe-core is
+    evaluated by the browser's devtools, which the page's policy does not govern (a
+    ``<script>`` the test added would be inline, and refused)."""
+    page.evaluate(AXE.read_text(encoding="utf-8") + "\n;undefined")
     found = page.evaluate(
         "async () => (await axe.run(document)).violations"
         ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length,"
@@ -139,12 +158,13 @@ def test_two_people_play_a_round_by_tapping_then_see_every_hand_and_rematch(
     db = tmp_path / "tables.db"
     server = Server(db)
     axe: dict[str, Any] = {}
+    refused: list[str] = []
     size = {"width": width, "height": HEIGHT[width]}
     try:
         with sync_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             # a new player: the home page, one click to a table against bots, a first move
-            home = browser.new_page(viewport=size)
+            home = watch_policy(browser.new_page(viewport=size), refused)
             home.goto(server.base + "/")
             home.wait_for_selector("#seats .seat")
             no_sideways_scroll(home, "the home page")
@@ -170,7 +190,7 @@ def test_two_people_play_a_round_by_tapping_then_see_every_hand_and_rematch(
             )  # fmt: skip
             pages = []
             for seat in made["seats"]:
-                page = browser.new_context(viewport=size).new_page()
+                page = watch_policy(browser.new_context(viewport=size).new_page(), refused)
                 page.goto(server.base + seat["link"])
                 page.wait_for_selector(".status:text('connected')", timeout=10_000)
                 pages.append(page)
@@ -234,6 +254,7 @@ def test_two_people_play_a_round_by_tapping_then_see_every_hand_and_rematch(
                 page.wait_for_selector("#hand [data-tile]", timeout=10_000)
                 assert not page.locator("[data-round-end]").is_visible()
             assert ann.locator("#sheet tr").count() == 2  # a new match: no round on its sheet
+            assert refused == []  # the pages' Content-Security-Policy refused nothing
             browser.close()
     finally:
         server.stop()
@@ -338,10 +359,11 @@ def test_every_legal_move_can_be_tapped_under_every_preset(
 
 def test_nothing_scrolls_sideways_at_320_px(tmp_path: Path) -> None:
     server = Server(tmp_path / "tables.db")
+    refused: list[str] = []
     try:
         with sync_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 320, "height": 640})
+            page = watch_policy(browser.new_page(viewport={"width": 320, "height": 640}), refused)
             page.goto(server.base + "/")
             page.wait_for_selector("#seats .seat")
             no_sideways_scroll(page, "the home page at 320 px")
@@ -352,6 +374,7 @@ def test_nothing_scrolls_sideways_at_320_px(tmp_path: Path) -> None:
             page.click("#quick")  # four seats: the widest sheet and seat list
             page.wait_for_selector("#hand button.tile.playable, #actions button[data-move]")
             no_sideways_scroll(page, "a table at 320 px")
+            assert refused == []
             browser.close()
     finally:
         server.stop()
@@ -364,10 +387,11 @@ def test_the_home_pages_form_makes_a_table_and_pages_reconnect_after_a_restart(
     db = tmp_path / "tables.db"
     server = Server(db)
     port = server.port
+    refused: list[str] = []
     try:
         with sync_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            home = browser.new_page(viewport={"width": 1000, "height": 800})
+            home = watch_policy(browser.new_page(viewport={"width": 1000, "height": 800}), refused)
             home.goto(server.base + "/")
             home.fill("input[name=players]", "4")
             home.dispatch_event("input[name=players]", "change")
@@ -390,7 +414,8 @@ def test_the_home_pages_form_makes_a_table_and_pages_reconnect_after_a_restart(
             assert len(links) == 2  # one invite link per person, and a link to watch
             pages = []
             for link in links:
-                page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+                context = browser.new_context(viewport={"width": 1200, "height": 900})
+                page = watch_policy(context.new_page(), refused)
                 page.goto(link)
                 pages.append(page)
             for page in pages:
@@ -409,6 +434,7 @@ def test_the_home_pages_form_makes_a_table_and_pages_reconnect_after_a_restart(
                 page.wait_for_selector(".status:text('connected')", timeout=20_000)
             assert pages[0].locator("#sheet tr").count() >= 3  # the match sheet is back
             pages[0].screenshot(path=str(SHOTS / "reconnected.png"), full_page=True)
+            assert refused == []
             browser.close()
     finally:
         server.stop()
@@ -483,7 +509,10 @@ def test_an_only_move_is_the_persons_unless_they_turn_on_auto_play(tmp_path: Pat
 
 
 def test_the_operator_makes_a_table_with_the_key_on_the_home_page(tmp_path: Path) -> None:
-    server = Server(tmp_path / "tables.db", extra=("--table-key", "our-family-key"))
+    """A key in any script, spaces and a percent sign in it (a browser cannot put its
+    characters in a header as they are: the page sends it percent-encoded)."""
+    key = "ключ нашей семьи: 100%"
+    server = Server(tmp_path / "tables.db", extra=("--table-key", key))
     try:
         with sync_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -491,14 +520,73 @@ def test_the_operator_makes_a_table_with_the_key_on_the_home_page(tmp_path: Path
             home.goto(server.base + "/")
             home.wait_for_selector("#key", state="visible")  # the page asks for the key
             home.click("button[type=submit]")
-            home.wait_for_function("document.getElementById('error').textContent.length > 0")
+            home.wait_for_function("() => document.getElementById('error').textContent.length > 0")
             assert "table key" in home.inner_text("#error")
-            home.fill("#key", "our-family-key")
+            home.fill("#key", key[:-1])
+            home.click("button[type=submit]")
+            home.wait_for_function("() => document.getElementById('error').textContent.length > 0")
+            assert "table key" in home.inner_text("#error")
+            home.fill("#key", key)
             home.click("button[type=submit]")
             home.wait_for_selector("#links a")
             assert home.inner_text("#error") == ""
             home.click("#quick")  # Play now sends the key too
             home.wait_for_url("**/t/**")
+            browser.close()
+    finally:
+        server.stop()
+
+
+def test_the_pages_run_under_their_policy_and_it_refuses_what_they_may_not_do(
+    tmp_path: Path,
+) -> None:
+    """The served pages' Content-Security-Policy in Chromium: the home page and a table
+    (its WebSocket to the same origin, its picture) run with nothing refused; an inline
+    script, an inline style, a connection to another origin and a frame are refused."""
+    server = Server(tmp_path / "tables.db")
+    refused: list[str] = []
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = watch_policy(browser.new_page(viewport={"width": 1000, "height": 800}), refused)
+            page.goto(server.base + "/")
+            page.wait_for_selector("#seats .seat")
+            page.click("#quick")
+            page.wait_for_selector("#hand button.tile.playable, #actions button[data-move]")
+            take_turn(page)
+            assert page.locator("#picture svg").count() == 1
+            assert refused == []
+            # what a page may not do: each is refused, and the refusal is seen
+            page.evaluate(
+                """() => {
+                const s = document.createElement("script");
+                s.textContent = "window.ranInline = true";
+                document.body.appendChild(s);
+                const box = document.createElement("div");
+                box.innerHTML = '<p id="styled" style="color: rgb(255, 0, 0)">x</p>';
+                document.body.appendChild(box);
+                try { new WebSocket("ws://127.0.0.2:9/"); } catch (e) {}
+            }"""
+            )
+            assert page.evaluate("window.ranInline === undefined")
+            colour = page.evaluate("getComputedStyle(document.getElementById('styled')).color")
+            assert colour != "rgb(255, 0, 0)"
+            deadline = time.monotonic() + 5
+            while len(refused) < 3 and time.monotonic() < deadline:
+                page.wait_for_timeout(50)
+            said = " ".join(refused)
+            assert "script-src" in said and "style-src" in said and "connect-src" in said, said
+            # another page cannot show a table in a frame: Chromium refuses it by the policy
+            framer = browser.new_page()
+            said_there: list[str] = []
+            framer.on("console", lambda message: said_there.append(message.text))
+            framer.set_content(f'<iframe src="{page.url}"></iframe>')
+            frame = framer.frames[-1]
+            deadline = time.monotonic() + 10
+            while not frame.url.startswith("chrome-error:") and time.monotonic() < deadline:
+                framer.wait_for_timeout(50)
+            assert frame.url.startswith("chrome-error:"), frame.url
+            assert any("frame-ancestors 'none'" in text for text in said_there), said_there
             browser.close()
     finally:
         server.stop()

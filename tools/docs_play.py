@@ -1,7 +1,9 @@
 """mkdocs hook: the Play page's files (``tools/play_site.py`` makes them) added to the site.
 
 Pyodide's runtime under ``pyodide/``, the wheels under ``play/wheels/``, and the server's
-table page and its client under ``play/``; see ``tools/play_site.py``.
+table page and its client under ``play/``; see ``tools/play_site.py``. Once the Play page is
+written, the site's ``_headers`` (its Content-Security-Policy, with the hashes of the
+theme's inline scripts on that page, and the other headers) goes beside it.
 """
 
 from __future__ import annotations
@@ -60,3 +62,19 @@ def _add(site: Any, files: Files, config: Any) -> Files:
         files.append(File.generated(config, f"play/{static}", abs_src_path=path))
     files.append(File.generated(config, "play/table.html", content=site.table_page()))
     return files
+
+
+_PLAY_PAGE: dict[str, str] = {}
+
+
+def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:
+    if page.file.src_uri == "play/index.md":
+        _PLAY_PAGE["html"] = output
+    return output
+
+
+def on_post_build(config: Any, **kwargs: Any) -> None:
+    if "html" not in _PLAY_PAGE:  # a build without the Play page (mkdocs serve's partial one)
+        return
+    headers = _site().headers_file(_PLAY_PAGE["html"])
+    (Path(config["site_dir"]) / "_headers").write_text(headers, encoding="utf-8")

@@ -200,3 +200,70 @@ def table_page() -> str:
     if "</head>" not in page:
         raise SiteError("src/chickenfoot/server/static/table.html has no head")
     return page.replace("</head>", '<script src="socket.js"></script>\n</head>', 1)
+
+
+PLAY_POLICY = (
+    "default-src 'none'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "worker-src 'self'",
+    "connect-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "frame-src 'self'",
+    "frame-ancestors 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+)
+"""The Content-Security-Policy of the Play page, its table frame and its workers (before
+the hashes of the theme's inline scripts, ``headers_file`` adds them): this site's files
+only; ``'wasm-unsafe-eval'`` for Pyodide's WebAssembly (never ``'unsafe-eval'``), workers
+from this site, the table page in a frame of this site only; ``data:`` pictures for the
+theme's icons, which its style sheet holds."""
+PLAY_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "SAMEORIGIN"),
+    ("Referrer-Policy", "no-referrer"),
+)
+"""The Play site's other headers: no sniffing, frames of this site only (the Play page
+shows its table in one), no referrer."""
+PLAY_PATHS = ("/play/*", "/pyodide/*")
+"""What the policy covers (the Play page, its table, workers and wheels; Pyodide)."""
+
+_SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.S | re.I)
+
+
+def inline_script_hashes(page: str) -> list[str]:
+    """The CSP sources (``'sha256-...'``) of a page's inline scripts that run, in order
+    (a ``src`` script or a JSON data block is not one).
+
+    >>> inline_script_hashes('<script>a=1</script><script src="x.js"></script>'
+    ...     '<script type="application/json">{}</script>')
+    ["'sha256-wi/qXXQo5c9H72NUyXySI8ldbc3D4NIwD/eQVrH/PYU='"]
+    """
+    found = []
+    for attributes, text in _SCRIPT.findall(page):
+        kind = re.search(r"\btype\s*=\s*[\"']?([^\"'\s>]+)", attributes, re.I)
+        runs = kind is None or kind.group(1).lower() in ("text/javascript", "module")
+        if re.search(r"\bsrc\s*=", attributes, re.I) is None and runs:
+            digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest())
+            found.append(f"'sha256-{digest.decode('ascii')}'")
+    return list(dict.fromkeys(found))
+
+
+def play_policy(play_page: str) -> str:
+    """The Play site's Content-Security-Policy: ``PLAY_POLICY`` with the hashes of the
+    inline scripts of the built Play page (the theme's; the page's own are files)."""
+    hashes = inline_script_hashes(play_page)
+    return "; ".join(
+        " ".join([d, *hashes]) if d.startswith("script-src ") else d for d in PLAY_POLICY
+    )
+
+
+def headers_file(play_page: str) -> str:
+    """The site's ``_headers`` (the format of Netlify and Cloudflare Pages; nginx and the
+    others take the same lines, see the Play page, "Serving the site"): the Play site's
+    policy and headers on ``PLAY_PATHS``."""
+    lines = [f"  Content-Security-Policy: {play_policy(play_page)}"]
+    lines += [f"  {name}: {value}" for name, value in PLAY_HEADERS]
+    return "".join(f"{path}\n" + "\n".join(lines) + "\n" for path in PLAY_PATHS)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import unicodedata
 from typing import TextIO
 
 from chickenfoot.cli._common import EXIT_OK, UsageError
@@ -78,8 +79,9 @@ def add_options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument(
         "--table-key", metavar="KEY", default=None,
-        help=f"making a table needs KEY (the home page asks for it); or set {KEY_VARIABLE}, "
-        "which other users cannot see in the process list",
+        help="making a table needs KEY, 8 to 200 characters of any script (the home page "
+        f"asks for it); or set {KEY_VARIABLE}, which other users cannot see in the process "
+        "list",
     )  # fmt: skip
     p.add_argument(
         "--allow-host", action="append", default=[], metavar="NAME",
@@ -102,8 +104,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument(
         "--tables-per-minute", type=float, default=6.0, metavar="N",
-        help="tables one client address may make per minute (10 at once, or 10 seconds' "
-        "worth; default: 6)",
+        help="tables one client address may make per minute, above 0 and at most 10,000 "
+        "(10 at once, or 10 seconds' worth; default: 6)",
     )  # fmt: skip
     p.add_argument(
         "--keep-days", type=float, default=30.0, metavar="DAYS",
@@ -126,6 +128,34 @@ def _hosts(bind: str, extra: list[str]) -> tuple[str, ...] | None:
     if loopback_bind(bind):
         return (*LOOPBACK_HOSTS, *extra)
     return tuple(extra) if extra else None
+
+
+def _check_key(key: str) -> None:
+    """Refuse a table key no ``X-Table-Key`` header can carry, saying why (never the key).
+
+    >>> _check_key("ключ-нашей-семьи")
+    >>> _check_key("our family key ")
+    Traceback (most recent call last):
+    ...
+    chickenfoot.cli._common.UsageError: the table key is invalid: it starts or ends with a space, which a header drops
+    """
+    if not 8 <= len(key) <= 200:
+        raise UsageError("the table key is invalid: 8 to 200 characters")
+    try:
+        key.encode("utf-8")
+    except UnicodeEncodeError:  # bytes of another encoding, from the command line or environment
+        raise UsageError(
+            "the table key is invalid: it is not UTF-8 text (set a UTF-8 locale, or choose "
+            "another key)"
+        ) from None
+    if any(unicodedata.category(c) == "Cc" for c in key):
+        raise UsageError(
+            "the table key is invalid: it holds a control character (a tab, a newline)"
+        )
+    if key != key.strip():
+        raise UsageError(
+            "the table key is invalid: it starts or ends with a space, which a header drops"
+        )
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
@@ -154,12 +184,14 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             f"--max-requests-per-address {args.max_requests_per_address} is invalid: 1 to 100,000"
         )
     if not 0 < args.tables_per_minute <= 10_000:
-        raise UsageError(f"--tables-per-minute {args.tables_per_minute} is invalid: above 0")
+        raise UsageError(
+            f"--tables-per-minute {args.tables_per_minute} is invalid: above 0 and at most 10,000"
+        )
     if not 0 <= args.keep_days <= 100_000:
         raise UsageError(f"--keep-days {args.keep_days} is invalid: 0 (never) or more")
     key = args.table_key if args.table_key is not None else os.environ.get(KEY_VARIABLE)
-    if key is not None and not 8 <= len(key) <= 200:
-        raise UsageError("the table key is invalid: 8 to 200 characters")
+    if key is not None:
+        _check_key(key)
     postgres = args.db.lower().startswith(("postgresql://", "postgres://"))
     if postgres and importlib.util.find_spec("psycopg") is None:
         raise UsageError(

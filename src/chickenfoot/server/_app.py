@@ -13,7 +13,9 @@ Routes:
 Every WebSocket and every ``POST`` must come from this server's own origin when it says
 where it comes from (browsers always do): a page of another site can neither play nor
 make tables here. What one client may take (connections, bodies, tables, the hosts the
-server answers to) is bounded by :class:`~chickenfoot.server._limits.Limits`.
+server answers to) is bounded by :class:`~chickenfoot.server._limits.Limits`. What the pages
+may do (this origin's scripts, styles and connections only) every response says
+(:mod:`~chickenfoot.server._headers`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from chickenfoot._protocol import PROTOCOL, ProtocolError, decode
 from chickenfoot.errors import brief
 from chickenfoot.server._announce import Connection, encode
+from chickenfoot.server._headers import PageHeaders
 from chickenfoot.server._hub import Hub
 from chickenfoot.server._lifecycle import FullError, Lifecycle
 from chickenfoot.server._limits import (
@@ -303,7 +306,7 @@ def make_app(
                     await task
 
     app = Starlette(
-        middleware=[Middleware(HostCheck, hosts=limits.hosts)],
+        middleware=[Middleware(PageHeaders), Middleware(HostCheck, hosts=limits.hosts)],
         routes=[
             Route("/", home),
             Route("/api/options", options),

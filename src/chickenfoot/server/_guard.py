@@ -47,6 +47,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
 from chickenfoot.server._app import MAX_MESSAGE
+from chickenfoot.server._headers import HEADERS
 from chickenfoot.server._limits import Limits, address_key
 
 __all__ = [
@@ -138,13 +139,16 @@ class _GuardedH11(H11Protocol):
 
 
 def _busy(per_address: int) -> bytes:
-    """The whole answer to a connection one beyond its address's share (503)."""
+    """The whole answer to a connection one beyond its address's share (503), with the
+    page headers every answer carries (it never reaches the application's middleware)."""
     body = json.dumps(
         {"error": f"your address has {per_address:,} requests open here already; try again"}
     ).encode()
     head = (
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
-        f"content-length: {len(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n"
+        f"content-length: {len(body)}\r\nretry-after: 1\r\nconnection: close\r\n"
+        + "".join(f"{name}: {value}\r\n" for name, value in HEADERS.items())
+        + "\r\n"
     )
     return head.encode() + body
 

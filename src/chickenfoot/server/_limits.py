@@ -11,7 +11,8 @@ application meets a request:
   IPv4-mapped IPv6 address as its IPv4 address);
 - :class:`Buckets`: a token bucket per client address, for making tables and for reading
   the database;
-- :func:`key_matches`: the operator's table key, compared in constant time;
+- :func:`key_matches`: the operator's table key, compared as bytes in constant time, as
+  clients send it (UTF-8, percent-encoded, Latin-1);
 - :func:`host_allowed`: the ``Host`` header against the names the server answers to (a
   page of another site that renames itself to this server's address, DNS rebinding, is
   refused);
@@ -38,6 +39,7 @@ import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
+from urllib.parse import unquote_to_bytes
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -284,16 +286,37 @@ class HostCheck:
 
 
 def key_matches(given: str | None, key: str | None) -> bool:
-    """Whether ``given`` is the table key (always, when there is none); constant time.
+    """Whether ``given`` (an ``X-Table-Key`` header) is the table key (always, when there is
+    none), compared as bytes in constant time. A header's value reaches the application as
+    its bytes read as Latin-1; it matches when those bytes are the key's UTF-8 (what curl
+    and most HTTP libraries send), the key's UTF-8 percent-encoded (what the home page
+    sends: a browser cannot put other characters in a header), or the key's Latin-1 (what
+    browsers and Python's ``http.client`` send of a Latin-1 key). Never raises.
 
     >>> key_matches(None, None), key_matches("a", "a"), key_matches("b", "a"), key_matches(None, "a")
     (True, True, False, False)
+    >>> utf8 = "clé".encode().decode("latin-1")  # the bytes c3 a9, as a header carries them
+    >>> key_matches(utf8, "clé"), key_matches("cl%C3%A9", "clé"), key_matches("clé", "clé")
+    (True, True, True)
     """
     if key is None:
         return True
     if given is None:
         return False
-    return hmac.compare_digest(given.encode("utf-8", "replace"), key.encode("utf-8"))
+    try:
+        sent = given.encode("latin-1")  # the bytes on the wire
+    except UnicodeEncodeError:  # not from a header: a str of the caller's
+        sent = given.encode("utf-8", "surrogatepass")
+    want = key.encode("utf-8", "surrogatepass")
+    try:
+        latin = key.encode("latin-1")
+    except UnicodeEncodeError:
+        latin = want
+    # every form compared, each in constant time, so the time says nothing of which matched
+    found = hmac.compare_digest(sent, want)
+    found |= hmac.compare_digest(unquote_to_bytes(sent), want)
+    found |= hmac.compare_digest(sent, latin)
+    return found
 
 
 def _host_name(host: str) -> str:

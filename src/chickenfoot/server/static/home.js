@@ -1,0 +1,105 @@
+// The home page of chickenfoot serve: make a table (its seats, rules and invite links), or
+// play against bots in one click. A file of its own: the pages run no inline script.
+"use strict";
+const form = document.getElementById("make");
+const seatsBox = document.getElementById("seats");
+let engines = [];
+function bots() {
+  return ["heuristic", "greedy", "random", "search:64"].concat(engines.map(e => "engine:" + e));
+}
+function drawSeats() {
+  const n = Math.max(2, Math.min(8, parseInt(form.players.value, 10) || 4));
+  const old = [...seatsBox.querySelectorAll(".seat")].map(d => [d.querySelector("select").value, d.querySelector("input").value]);
+  seatsBox.textContent = "";
+  for (let i = 0; i < n; i++) {
+    const div = document.createElement("div");
+    div.className = "seat";
+    const label = document.createElement("label");
+    label.textContent = "Seat " + (i + 1) + " ";
+    const sel = document.createElement("select");
+    for (const v of ["person"].concat(bots())) {
+      const o = document.createElement("option"); o.value = v; o.textContent = v === "person" ? "a person (invite link)" : "bot: " + v; sel.appendChild(o);
+    }
+    sel.value = old[i] ? old[i][0] : (i < 2 ? "person" : "heuristic");
+    const name = document.createElement("input"); name.placeholder = "name"; name.maxLength = 40;
+    name.setAttribute("aria-label", "Seat " + (i + 1) + " name");
+    name.value = old[i] ? old[i][1] : "";
+    label.appendChild(sel); label.appendChild(document.createTextNode(" ")); label.appendChild(name);
+    div.appendChild(label); seatsBox.appendChild(div);
+  }
+}
+async function post(url, data) {
+  const headers = {"Content-Type": "application/json"};
+  const key = document.getElementById("key").value;
+  // percent-encoded: a header cannot carry every character a key may have (the server
+  // takes the key's UTF-8 bytes as they are, or percent-encoded)
+  if (key) { headers["X-Table-Key"] = encodeURIComponent(key); sessionStorage.setItem("tableKey", key); }
+  const r = await fetch(url, {method: "POST", headers, body: JSON.stringify(data)});
+  const out = await r.json();
+  if (!r.ok) throw new Error(out.error || r.statusText);
+  return out;
+}
+form.players.addEventListener("change", drawSeats);
+form.addEventListener("submit", async ev => {
+  ev.preventDefault();
+  const err = document.getElementById("error"); err.textContent = "";
+  const rules = {};
+  if (form.max_pip.value) rules.max_pip = parseInt(form.max_pip.value, 10);
+  if (form.hand_size.value) rules.hand_size = parseInt(form.hand_size.value, 10);
+  if (form.rounds.value) rules.match = {rounds: parseInt(form.rounds.value, 10)};
+  if (form.draw.value) rules.draw = form.draw.value;
+  if (form.centre.value) rules.centre = form.centre.value;
+  const seats = [...seatsBox.querySelectorAll(".seat")].map(d => {
+    const kind = d.querySelector("select").value, name = d.querySelector("input").value || undefined;
+    return kind === "person" ? {kind: "person", name} : {kind: "bot", spec: kind, name};
+  });
+  try {
+    const made = await post("/api/tables", {preset: form.preset.value, players: seats.length, rules, seats});
+    const ul = document.getElementById("links"); ul.textContent = "";
+    const invite = (who, link, note) => {
+      const url = location.origin + link;
+      const li = document.createElement("li");
+      const title = document.createElement("span"); title.className = "who"; title.textContent = who; li.appendChild(title);
+      const box = document.createElement("input"); box.readOnly = true; box.value = url; box.setAttribute("aria-label", "Link for " + who);
+      box.addEventListener("focus", () => box.select()); li.appendChild(box);
+      const buttons = document.createElement("div"); buttons.className = "buttons";
+      const open = document.createElement("a"); open.className = "button"; open.href = link; open.textContent = note; open.target = "_blank"; open.rel = "noopener";
+      buttons.appendChild(open);
+      const copy = document.createElement("button"); copy.type = "button"; copy.textContent = "Copy link"; copy.dataset.copy = url;
+      copy.addEventListener("click", async () => {
+        try { await navigator.clipboard.writeText(url); } catch (e) { box.focus(); box.select(); document.execCommand("copy"); }
+        copy.textContent = "Copied ✓";
+      });
+      buttons.appendChild(copy);
+      if (navigator.share) {
+        const share = document.createElement("button"); share.type = "button"; share.textContent = "Share…";
+        share.addEventListener("click", () => navigator.share({title: "Chicken Foot", text: "Your seat at our Chicken Foot table (" + who + ")", url}).catch(() => {}));
+        buttons.appendChild(share);
+      }
+      li.appendChild(buttons);
+      ul.appendChild(li);
+    };
+    let first = true;
+    for (const s of made.seats) {
+      if (!s.link) continue;
+      invite(s.name, s.link, first ? "Open my seat" : "Open this seat");
+      first = false;
+    }
+    invite("Anyone watching (no hand)", made.watch, "Watch");
+    document.getElementById("made").hidden = false;
+    document.getElementById("made-title").focus();
+  } catch (e) { err.textContent = e.message; }
+});
+document.getElementById("quick").addEventListener("click", async () => {
+  try {
+    const made = await post("/api/play", {players: parseInt(document.getElementById("quick-players").value, 10), bot: document.getElementById("quick-bot").value});
+    location.href = made.link;
+  } catch (e) { document.getElementById("quick-error").textContent = e.message; }
+});
+document.getElementById("key").value = sessionStorage.getItem("tableKey") || "";
+fetch("/api/options").then(r => r.json()).then(o => {
+  engines = o.engines || [];
+  document.getElementById("key-row").hidden = !o.key;
+  drawSeats();
+}).catch(drawSeats);
+drawSeats();
