@@ -1,0 +1,332 @@
+"""Reading the notation one game at a time, in constant memory (docs/notation.md).
+
+The parser drives a :class:`~chickenfoot.notation.Visitor`; :func:`read_game` builds a
+:class:`~chickenfoot.notation.Game`, :func:`read_headers` skims the headers and skips the
+moves without replaying them, :func:`scan_offsets` lists where each game starts so that a
+reader can ``seek`` to game N. Handles may be text or binary (bytes are read as UTF-8;
+a line that is not is an error at its line and column). Lines longer than
+:data:`MAX_LINE`, comments longer than :data:`MAX_COMMENT` and variations nested deeper
+than :data:`MAX_DEPTH` are errors found in bounded memory.
+
+>>> import io
+>>> text = '[Notation "1"]\\n[Event "a"]\\n\\n*\\n\\n[Notation "1"]\\n[Event "b"]\\n\\n*\\n'
+>>> list(scan_offsets(io.BytesIO(text.encode())))
+[0, 31]
+>>> handle = io.StringIO(text)
+>>> read_headers(handle), read_headers(handle), read_headers(handle)
+((('Notation', '1'), ('Event', 'a')), (('Notation', '1'), ('Event', 'b')), None)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+from typing import IO, Any, Final, TypeVar
+
+from chickenfoot.notation._headers import is_known, unescape
+from chickenfoot.notation._model import GLYPHS, Game, NotationError
+from chickenfoot.notation._visitor import GameBuilder, HeadersBuilder, Visitor
+
+__all__ = [
+    "MAX_COMMENT",
+    "MAX_DEPTH",
+    "MAX_LINE",
+    "iter_games",
+    "read_game",
+    "read_headers",
+    "scan_offsets",
+    "skip_game",
+    "visit_game",
+]
+
+T = TypeVar("T")
+
+MAX_LINE: Final = 100_000
+"""The longest line read (characters); a longer one is an error, skipped in chunks."""
+MAX_COMMENT: Final = 100_000
+"""The longest comment (characters)."""
+MAX_DEPTH: Final = 100
+"""The deepest nesting of variations."""
+_CHUNK: Final = 1 << 16
+
+_HEADER: Final = re.compile(r'\[([A-Za-z][A-Za-z0-9_]{0,39}) "((?:[^"\\]|\\.)*)"\]\s*\Z')
+_TOKEN: Final = re.compile(r"[ \t\r\f\v]*(?:(\{)|(\()|(\))|(\*)|([0-9]{1,3})\.|([^\s{}()*]+))")
+_GLYPH: Final = frozenset(GLYPHS)
+
+
+class _Lines:
+    """The lines of a text or binary handle, numbered from 1, each at most MAX_LINE long."""
+
+    __slots__ = ("_back", "_handle", "errors", "number")
+
+    def __init__(self, handle: IO[Any]) -> None:
+        self._handle = handle
+        self._back: str | None = None
+        self.number = 0
+        self.errors: list[NotationError] = []
+
+    def push_back(self, line: str) -> None:
+        self._back = line
+        self.number -= 1
+
+    def next(self) -> str | None:
+        """The next line without its line break, or ``None`` at the end."""
+        if self._back is not None:
+            line, self._back = self._back, None
+            self.number += 1
+            return line
+        try:
+            raw = self._handle.readline(MAX_LINE + 1)
+        except UnicodeDecodeError as err:
+            self.number += 1
+            self.errors.append(NotationError(self.number, 1, f"not UTF-8 text ({err.reason})"))
+            return None
+        if not raw:
+            return None
+        self.number += 1
+        if isinstance(raw, (bytes, bytearray)):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                self.errors.append(
+                    NotationError(self.number, err.start + 1, f"not UTF-8 text ({err.reason})")
+                )
+                raw = raw.decode("utf-8", "replace")
+        elif not isinstance(raw, str):
+            raise TypeError(f"expected a text or binary file, got lines of {type(raw).__name__}")
+        text: str = raw
+        if text.endswith("\n"):
+            return text[:-1]
+        if len(raw) > MAX_LINE:
+            self.errors.append(
+                NotationError(
+                    self.number, MAX_LINE + 1, f"a line longer than {MAX_LINE:,} characters"
+                )
+            )
+            while True:  # skip the rest of the line in bounded pieces
+                rest = self._handle.readline(_CHUNK)
+                if not rest or rest.endswith(b"\n" if isinstance(rest, bytes) else "\n"):
+                    break
+            return ""
+        return text
+
+
+def _is_blank(line: str) -> bool:
+    return not line or line.isspace()
+
+
+def visit_game(handle: IO[Any], visitor: Visitor[T]) -> T | None:
+    """Read the next game of ``handle`` into ``visitor``; ``None`` at the end of the file.
+
+    Errors go to ``visitor.handle_error`` with their line and column; reading goes on to
+    the end of the game (the base visitor raises the first one).
+    """
+    lines = _lines_of(handle)
+    line = lines.next()
+    while line is not None and _is_blank(line):
+        line = lines.next()
+    _flush(lines, visitor)
+    if line is None:
+        return None
+    visitor.begin_game()
+    if not line.startswith("["):
+        visitor.handle_error(
+            NotationError(lines.number, 1, "a game starts with its headers ('[Name \"value\"]')")
+        )
+    seen: set[str] = set()
+    while line is not None and line.startswith("["):
+        _header(line, lines.number, seen, visitor)
+        line = lines.next()
+        _flush(lines, visitor)
+    wants_moves = visitor.end_headers()
+    ended = _movetext(lines, line, visitor, wants_moves)
+    _flush(lines, visitor)
+    if not ended:
+        visitor.handle_error(
+            NotationError(
+                lines.number + 1, 1, "the game ends without its terminator '*' (a truncated file?)"
+            )
+        )
+    visitor.end_game()
+    return visitor.result()
+
+
+def _lines_of(handle: IO[Any]) -> _Lines:
+    if not hasattr(handle, "readline"):
+        raise TypeError(f"expected an open text or binary file, got {type(handle).__name__}")
+    lines: _Lines | None = getattr(handle, "_chickenfoot_lines", None)
+    if lines is None or lines._handle is not handle:
+        lines = _Lines(handle)
+        with contextlib.suppress(AttributeError):  # kept for a line read one game too far
+            handle._chickenfoot_lines = lines  # type: ignore[attr-defined]
+    return lines
+
+
+def _flush(lines: _Lines, visitor: Visitor[Any]) -> None:
+    while lines.errors:
+        visitor.handle_error(lines.errors.pop(0))
+
+
+def _header(line: str, number: int, seen: set[str], visitor: Visitor[Any]) -> None:
+    m = _HEADER.match(line)
+    if m is None:
+        visitor.handle_error(NotationError(number, 1, 'not a header line: expected [Name "value"]'))
+        return
+    name = m.group(1)
+    if not is_known(name):
+        visitor.handle_error(NotationError(number, 2, f"unknown header {name!r}"))
+    elif name in seen:
+        visitor.handle_error(NotationError(number, 2, f"the header {name!r} appears twice"))
+    else:
+        seen.add(name)
+        visitor.visit_header(name, unescape(m.group(2)), number)
+
+
+def _movetext(lines: _Lines, line: str | None, visitor: Visitor[Any], wants: bool) -> bool:
+    """Read moves up to the terminator ``*`` at depth 0; whether it was found."""
+    depth = 0
+    comment: list[str] | None = None
+    comment_size = comment_line = comment_col = 0
+    while line is not None:
+        number = lines.number
+        if comment is None and line.startswith("["):
+            lines.push_back(line)
+            return False
+        pos, end = 0, len(line)
+        while pos < end:
+            if comment is not None:
+                close = line.find("}", pos)
+                piece = line[pos:] if close < 0 else line[pos:close]
+                comment_size += len(piece) + 1
+                if comment_size > MAX_COMMENT:
+                    visitor.handle_error(
+                        NotationError(
+                            comment_line,
+                            comment_col,
+                            f"a comment longer than {MAX_COMMENT:,} characters",
+                        )
+                    )
+                    comment, comment_size = None, -(1 << 62)  # skip to its end, unread
+                    if close < 0:
+                        pos = end
+                        continue
+                    pos = close + 1
+                    continue
+                if comment_size < 0:
+                    if close >= 0:
+                        comment_size = 0
+                    pos = end if close < 0 else close + 1
+                    continue
+                comment.append(piece)
+                if close < 0:
+                    pos = end
+                    continue
+                if wants:
+                    visitor.visit_comment("\n".join(comment).strip(), comment_line, comment_col)
+                comment, pos = None, close + 1
+                continue
+            m = _TOKEN.match(line, pos)
+            if m is None:  # only spaces left
+                break
+            start, pos = m.start() + len(m.group(0)) - len(m.group(0).lstrip()), m.end()
+            col = start + 1
+            brace, opened, closed, star, seat, word = m.groups()
+            if brace:
+                comment, comment_size, comment_line, comment_col = [], 0, number, col
+            elif opened:
+                depth += 1
+                if depth == MAX_DEPTH + 1:
+                    visitor.handle_error(
+                        NotationError(number, col, f"variations nested deeper than {MAX_DEPTH}")
+                    )
+                if wants and depth <= MAX_DEPTH:
+                    visitor.begin_variation(number, col)
+            elif closed:
+                if depth == 0:
+                    visitor.handle_error(NotationError(number, col, "')' closes no variation"))
+                    continue
+                if wants and depth <= MAX_DEPTH:
+                    visitor.end_variation()
+                depth -= 1
+            elif star:
+                if depth:
+                    visitor.handle_error(
+                        NotationError(number, col, "'*' ends the game inside a variation")
+                    )
+                    for _ in range(min(depth, MAX_DEPTH)):
+                        if wants:
+                            visitor.end_variation()
+                if pos < end and line[pos:].strip():
+                    visitor.handle_error(
+                        NotationError(number, pos + 1, "text after the terminator '*'")
+                    )
+                return True
+            elif depth <= MAX_DEPTH and wants:
+                if seat is not None:
+                    visitor.visit_seat(int(seat), number, col)
+                elif word in _GLYPH:
+                    visitor.visit_glyph(word, number, col)
+                else:
+                    visitor.visit_move(word, number, col)
+        line = lines.next()
+        _flush(lines, visitor)
+    if comment is not None:
+        visitor.handle_error(
+            NotationError(comment_line, comment_col, "a comment '{' is never closed")
+        )
+    return False
+
+
+def read_game(handle: IO[Any], *, strict: bool = False) -> Game | None:
+    """The next game of ``handle``, every move replayed; ``None`` at the end of the file.
+
+    Tolerant by default: the game's problems are in ``game.errors`` (each a
+    :class:`~chickenfoot.notation.NotationError` with its line and column) and reading
+    goes on; a full copy's ``record`` stops before its first move that cannot be played.
+    ``strict=True`` raises the first problem instead.
+
+    >>> import io
+    >>> game = read_game(io.StringIO('[Notation "1"]\\n[Colour "red"]\\n\\n*\\n'))
+    >>> [str(e) for e in game.errors][:1]
+    ["line 2, column 2: unknown header 'Colour'"]
+    >>> read_game(io.StringIO('[Notation "1"]\\n[Colour "red"]\\n\\n*\\n'), strict=True)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.notation._model.NotationError: line 2, column 2: unknown header 'Colour'
+    """
+    return visit_game(handle, GameBuilder(strict=strict))
+
+
+def read_headers(handle: IO[Any]) -> tuple[tuple[str, str], ...] | None:
+    """The headers of the next game, its moves skipped unread; ``None`` at the end."""
+    return visit_game(handle, HeadersBuilder())
+
+
+def skip_game(handle: IO[Any]) -> bool:
+    """Skip the next game; whether there was one."""
+    return visit_game(handle, HeadersBuilder()) is not None
+
+
+def iter_games(handle: IO[Any], *, strict: bool = False) -> Iterator[Game]:
+    """Every game of ``handle`` in order, one at a time (as :func:`read_game`)."""
+    while (game := read_game(handle, strict=strict)) is not None:
+        yield game
+
+
+def scan_offsets(handle: IO[bytes]) -> Iterator[int]:
+    """The byte offset where each game of a binary ``handle`` starts (its first header),
+    from the current position: ``handle.seek(offset)`` then :func:`read_game` reads it."""
+    pos = handle.tell()
+    in_game = False
+    while True:
+        line = handle.readline(_CHUNK)
+        if not line:
+            return
+        head = line[:1]
+        if head == b"[" and not in_game:
+            in_game = True
+            yield pos
+        elif head != b"[" and in_game and line.strip():
+            in_game = False
+        pos += len(line)
