@@ -10,6 +10,14 @@
 (True, 'club', ())
 """
 
+from chickenfoot.notation._commands import (
+    Evaluation,
+    comment_clock,
+    comment_eval,
+    set_clock,
+    set_eval,
+)
+from chickenfoot.notation._match import MatchGames, read_match, write_match, write_match_rounds
 from chickenfoot.notation._model import (
     GLYPHS,
     NOTATION_VERSION,
@@ -33,6 +41,15 @@ from chickenfoot.notation._visitor import GameBuilder, HeadersBuilder, Visitor
 from chickenfoot.notation._writer import game_of, write_game
 
 __all__ = [
+    "Evaluation",
+    "MatchGames",
+    "comment_clock",
+    "comment_eval",
+    "read_match",
+    "set_clock",
+    "set_eval",
+    "write_match",
+    "write_match_rounds",
     "GLYPHS",
     "MAX_COMMENT",
     "MAX_DEPTH",
