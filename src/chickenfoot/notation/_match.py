@@ -105,8 +105,11 @@ def write_match_rounds(
     given = dict(headers or {})
     parts = [_begin(rules, seed, aud, match.is_over(), given)]
     seats = {k: v for k, v in given.items() if k not in _BEGIN_GIVEN}
+    # The match's seed deals every round: a round that is over may not reveal it to a
+    # seat or a spectator while later rounds are still to be played.
+    seeded = {"Seed": str(seed)} if match.is_over() or aud.kind == "full" else {}
     for i, record in enumerate(rounds):
-        extra = {**seats, "Seed": str(seed), "Round": str(i)}
+        extra = {**seats, **seeded, "Round": str(i)}
         parts.append(write_game(record, audience=aud, headers=extra))
     parts.append(_end(match))
     return "".join(parts)

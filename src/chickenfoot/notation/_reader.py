@@ -124,12 +124,15 @@ def visit_game(handle: IO[Any], visitor: Visitor[T]) -> T | None:
     """
     lines = _lines_of(handle)
     line = lines.next()
-    while line is not None and _is_blank(line):
+    while line is not None and _is_blank(line) and not lines.errors:
         line = lines.next()
-    _flush(lines, visitor)
-    if line is None:
+    if line is None and not lines.errors:
         return None
     visitor.begin_game()
+    _flush(lines, visitor)
+    if line is None:  # only an unreadable line: a game of its errors
+        visitor.end_game()
+        return visitor.result()
     if not line.startswith("["):
         visitor.handle_error(
             NotationError(lines.number, 1, "a game starts with its headers ('[Name \"value\"]')")

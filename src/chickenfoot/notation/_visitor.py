@@ -18,14 +18,20 @@ the moves unread), then each seat number, move, glyph, comment and variation, an
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Final, Generic, TypeVar
 
 from chickenfoot.notation._model import Game, Node, NotationError
 from chickenfoot.notation._replay import replay
 
-__all__ = ["GameBuilder", "HeadersBuilder", "Visitor"]
+__all__ = ["MAX_ERRORS", "MAX_NODES", "GameBuilder", "HeadersBuilder", "Visitor"]
 
 T = TypeVar("T")
+
+MAX_ERRORS: Final = 100
+"""A game keeps at most this many errors (then one saying that more follow)."""
+MAX_NODES: Final = 100_000
+"""A game holds at most this many moves, variations included (a round of the largest
+table has a few thousand); the moves after are an error, read but not kept."""
 
 
 class Visitor(Generic[T]):
@@ -119,6 +125,7 @@ class GameBuilder(Visitor[Game]):
         self.comment: list[str] = []
         self.errors: list[NotationError] = []
         self.seat: int | None = None
+        self.nodes = 0
         self.game: Game | None = None
 
     def visit_header(self, name: str, value: str, line: int) -> None:
@@ -131,8 +138,13 @@ class GameBuilder(Visitor[Game]):
         self.seat = seat
 
     def visit_move(self, text: str, line: int, column: int) -> None:
-        self.stack[-1].append(_Open(self.seat, text, (line, column)))
-        self.seat = None
+        seat, self.seat = self.seat, None
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            if self.nodes == MAX_NODES + 1:
+                self.handle_error(NotationError(line, column, f"more than {MAX_NODES:,} moves"))
+            return
+        self.stack[-1].append(_Open(seat, text, (line, column)))
 
     def _last(self, what: str, line: int, column: int) -> _Open | None:
         if self.seat is not None:
@@ -179,7 +191,10 @@ class GameBuilder(Visitor[Game]):
     def handle_error(self, error: NotationError) -> None:
         if self.strict:
             raise error
-        self.errors.append(error)
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(error)
+        elif len(self.errors) == MAX_ERRORS:
+            self.errors.append(NotationError(error.line, error.column, "more problems, not listed"))
 
     def end_game(self) -> None:
         record = replay(self.headers, self.header_lines, self.main, self.handle_error)
