@@ -46,7 +46,7 @@ from chickenfoot.notation import (
     write_match_rounds,
 )
 from chickenfoot.record import Record
-from strategies import games, preset_or_tiny_rules
+from strategies import games, preset_or_tiny_rules, rules
 
 HOUSE = cf.Rules()
 
@@ -93,6 +93,38 @@ def test_every_copy_reads_back_without_error_and_a_full_one_as_the_same_record(
     else:
         assert game.record is None
         assert [n.seat for n in game.moves] == [e.seat for e in rec.final().history]
+
+
+@settings(max_examples=40, deadline=None)
+@given(games(rules(max_pip=6)), st.integers(0, 9))
+def test_hidden_copies_of_every_variant_read_back_without_error(
+    path: list[cf.State], k: int
+) -> None:
+    rec = record_of(path)
+    for audience in ("spectator", f"seat {k % rec.start.players}"):
+        game = strict(write_game(rec, audience=audience))
+        assert game is not None and game.errors == ()
+
+
+def test_a_seat_copy_is_checked_against_the_rules() -> None:
+    rec = played(3)
+    text = write_game(rec, audience="seat 1")
+    body = text.split("\n\n")[1]
+    first_play = re.search(r"1\. (\d+-\d+@\d+-\d+)", body)
+    assert first_play is not None
+    passed = text.replace(first_play.group(0), "1. pass", 1)
+    with pytest.raises(NotationError, match="cannot be played"):
+        strict(passed)
+    other = re.search(r"2\. (\d+-\d+)@(\d+-\d+)", body)
+    assert other is not None
+    nowhere = text.replace(other.group(0), f"2. {other.group(1)}@0-0", 1)
+    with pytest.raises(NotationError, match=r"line 16, column \d+: cannot be played: .*0-0"):
+        strict(nowhere)
+    spectator = write_game(rec, audience="spectator")
+    with pytest.raises(NotationError, match="the anchor 0-0 was not played earlier"):
+        strict(spectator.replace(other.group(0), f"2. {other.group(1)}@0-0", 1))
+    with pytest.raises(NotationError, match="seat 1 moves, but seat 2 is to act"):
+        strict(spectator.replace(other.group(0), f"1. {other.group(1)}@{other.group(2)}", 1))
 
 
 def test_plain_draws_stay_plain_in_the_full_copy() -> None:

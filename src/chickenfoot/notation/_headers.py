@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from chickenfoot.errors import FormatError, brief
+from chickenfoot.errors import FormatError, RulesError, brief
 from chickenfoot.formats import rules_from_dict
 from chickenfoot.rules import PRESETS, Rules
 
@@ -81,11 +81,11 @@ def rules_text(rules: Rules) -> str:
     mine = rules.to_dict()
     players = [] if rules.players == 4 else [f"players={rules.players}"]
     for name in PRESETS:
-        base = Rules.preset(name, players=rules.players).to_dict()
+        base = _base(name, rules.players)
         changes = [
             f"{key}={json.dumps(value, separators=(',', ':'))}"
             for key, value in mine.items()
-            if base[key] != value
+            if base[key] != value and key != "players"
         ]
         if best is None or len(changes) < best[0]:
             best = (len(changes), name, changes)
@@ -110,12 +110,21 @@ def rules_from_text(text: str) -> Rules:
     players = changes.get("players", 4)
     if type(players) is not int or not 2 <= players <= 100:
         raise FormatError("Rules", f"players={brief(players)} is not a number of seats")
-    fields = Rules.preset(name, players=players).to_dict()
+    fields = _base(name, players)
     fields.update(changes)
     return rules_from_dict(fields, "Rules")
 
 
 _FIELDS: Final = frozenset(Rules().to_dict())
+
+
+def _base(name: str, players: int) -> dict[str, Any]:
+    """The fields a ``Rules`` header starts from: the preset for ``players`` seats, or for
+    4 seats when the R2 table has no row for ``players`` (then every field is written)."""
+    try:
+        return Rules.preset(name, players=players).to_dict()
+    except RulesError:
+        return Rules.preset(name).to_dict()
 
 
 def _tiles(tiles: Any) -> str:
