@@ -9,6 +9,7 @@ Rounds(count=3)
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from chickenfoot.errors import FormatError, RulesError, brief
 from chickenfoot.formats import rules_from_dict
 from chickenfoot.rules import PRESETS, Rules
+from chickenfoot.tiles import BY_ID
 
 if TYPE_CHECKING:
     from chickenfoot.notation._model import Audience
@@ -74,6 +76,7 @@ def is_known(name: str) -> bool:
     return name in _FIXED or _PER_SEAT.match(name) is not None
 
 
+@functools.lru_cache(maxsize=256)
 def rules_text(rules: Rules) -> str:
     """The ``Rules`` header: the nearest preset's name, ``players=K`` when not 4, then
     each field that differs from that preset for that many players, as ``field=JSON``."""
@@ -127,8 +130,12 @@ def _base(name: str, players: int) -> dict[str, Any]:
         return Rules.preset(name).to_dict()
 
 
+_TILE_TEXT: Final = tuple(str(t) for t in BY_ID)
+
+
 def _tiles(tiles: Any) -> str:
-    return " ".join(map(str, tiles))
+    text = _TILE_TEXT
+    return " ".join([text[t.id] for t in tiles])
 
 
 def deal_headers(start: State, audience: Audience) -> list[tuple[str, str]]:

@@ -143,7 +143,7 @@ def visit_game(handle: IO[Any], visitor: Visitor[T]) -> T | None:
         line = lines.next()
         _flush(lines, visitor)
     wants_moves = visitor.end_headers()
-    ended = _movetext(lines, line, visitor, wants_moves)
+    ended = _movetext(lines, line, visitor, True) if wants_moves else _skip_movetext(lines, line)
     _flush(lines, visitor)
     if not ended:
         visitor.handle_error(
@@ -278,6 +278,32 @@ def _movetext(lines: _Lines, line: str | None, visitor: Visitor[Any], wants: boo
         visitor.handle_error(
             NotationError(comment_line, comment_col, "a comment '{' is never closed")
         )
+    return False
+
+
+def _skip_movetext(lines: _Lines, line: str | None) -> bool:
+    """Skip moves up to the terminator ``*`` outside comments; whether it was found."""
+    in_comment = False
+    while line is not None:
+        if not in_comment and line.startswith("["):
+            lines.push_back(line)
+            return False
+        if in_comment:
+            close = line.find("}")
+            if close >= 0:
+                in_comment = False
+                line = line[close + 1 :]
+                continue
+        elif "{" in line:
+            brace = line.find("{")
+            if "*" in line[:brace]:
+                return True
+            in_comment = True
+            line = line[brace + 1 :]
+            continue
+        elif "*" in line:
+            return True
+        line = lines.next()
     return False
 
 

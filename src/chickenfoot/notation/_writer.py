@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from chickenfoot.errors import FormatError, brief
-from chickenfoot.moves import DRAW, Draw
+from chickenfoot.moves import DRAW, Draw, Move
 from chickenfoot.notation._headers import (
     HIDDEN,
     deal_headers,
@@ -91,27 +91,44 @@ def game_of(
     return Game(tuple(pairs), tuple(_nodes(record, Audience.FULL)), record=record)
 
 
-def _nodes(record: Record, audience: Audience) -> list[Node]:
-    """One node per move of ``record`` as ``audience`` sees it (no annotations).
+def _texts(record: Record, audience: Audience) -> tuple[list[int], list[str]]:
+    """The seat and the text of every move of ``record`` as ``audience`` sees it.
 
     A seat's copy takes its moves from that seat's view (:func:`~chickenfoot.view`): its
     own draws name their tile, the others' do not.
     """
-    final, n = record.final(), len(record.moves)
-    seen = final.view(audience.seat).history if audience.seat is not None else final.history
-    events = seen[len(seen) - n :]
-    out = []
-    for move, event in zip(record.moves, events, strict=True):
-        text = str(move)
-        if audience.kind != "full":
-            shown = event.move
-            text = (
-                f"draw:{HIDDEN}"
-                if shown is DRAW or (not audience.sees(event.seat) and isinstance(shown, Draw))
-                else str(shown)
-            )
-        out.append(Node(event.seat, text))
-    return out
+    states = record.states()
+    seats = [states[i].turn for i in range(len(record.moves))]
+    if audience.kind == "full":
+        return seats, [_MOVE_TEXT.get(m) or _text(m) for m in record.moves]
+    if audience.seat is None:
+        texts = [
+            _HIDDEN_DRAW if isinstance(m, Draw) else _MOVE_TEXT.get(m) or _text(m)
+            for m in record.moves
+        ]
+        return seats, texts
+    seen = record.final().view(audience.seat).history
+    events = seen[len(seen) - len(record.moves) :]
+    texts = [
+        _HIDDEN_DRAW if e.move is DRAW else _MOVE_TEXT.get(e.move) or _text(e.move) for e in events
+    ]
+    return seats, texts
+
+
+_MOVE_TEXT: dict[Move, str] = {}
+_HIDDEN_DRAW: Final = f"draw:{HIDDEN}"
+
+
+def _text(move: Move) -> str:
+    """The notation of ``move`` (moves are interned: kept once made)."""
+    text = _MOVE_TEXT[move] = move.notation()
+    return text
+
+
+def _nodes(record: Record, audience: Audience) -> list[Node]:
+    """One node per move of ``record`` as ``audience`` sees it (no annotations)."""
+    seats, texts = _texts(record, audience)
+    return [Node(seat, text) for seat, text in zip(seats, texts, strict=True)]
 
 
 def _headers(record: Record, audience: Audience, given: dict[str, str]) -> list[tuple[str, str]]:
@@ -164,16 +181,40 @@ def movetext(game: Game) -> str:
     tokens = [f"{{{c}}}" for c in game.comment]
     _tokens(game.moves, tokens, 0)
     tokens.append("*")
+    return _wrap(tokens)
+
+
+def _plain_movetext(record: Record, audience: Audience) -> str:
+    """:func:`movetext` of a record's moves without annotations (the same bytes)."""
+    seats, texts = _texts(record, audience)
+    tokens: list[str] = []
+    seat_tokens = _SEAT_TOKENS
+    for seat, text in zip(seats, texts, strict=True):
+        tokens.append(seat_tokens[seat] if seat < len(seat_tokens) else f"{seat}.")
+        tokens.append(text)
+    tokens.append("*")
+    return _wrap(tokens)
+
+
+_SEAT_TOKENS: Final = tuple(f"{k}." for k in range(100))
+
+
+def _wrap(tokens: list[str]) -> str:
     lines: list[str] = []
     line = ""
+    size = 0
     for token in tokens:
         if not line:
-            line = token
-        elif len(line) + 1 + len(token) <= WIDTH or token == ")" or line[-1] == "(":
-            line = f"{line}{'' if token == ')' or line[-1] == '(' else ' '}{token}"
+            line, size = token, len(token)
+        elif token == ")" or line[-1] == "(":
+            line += token
+            size += len(token)
+        elif size + 1 + len(token) <= WIDTH:
+            line = f"{line} {token}"
+            size += 1 + len(token)
         else:
             lines.append(line)
-            line = token
+            line, size = token, len(token)
     lines.append(line)
     return "\n".join(lines)
 
@@ -228,8 +269,8 @@ def write_game(
     elif isinstance(source, Record):
         if aud.seat is not None and aud.seat >= source.start.players:
             raise FormatError("audience", f"seat {aud.seat} is not a seat of this round")
-        record = source
-        game = Game(tuple(_headers(record, aud, _given(headers))), tuple(_nodes(record, aud)))
+        pairs = _headers(source, aud, _given(headers))
+        return f"{headers_text(pairs)}\n{_plain_movetext(source, aud)}\n\n"
     else:
         raise FormatError("source", f"expected a Record or a Game, got {brief(source)}")
     if aud.seat is not None and aud.seat >= record.start.players:
