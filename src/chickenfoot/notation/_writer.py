@@ -162,8 +162,7 @@ def _tokens(nodes: Sequence[Node], out: list[str], depth: int) -> None:
     if depth > 100:
         raise FormatError("moves", "variations nested deeper than 100")
     for node in nodes:
-        out.append(f"{node.seat}.")
-        out.append(node.move)
+        out.append(f"{node.seat}. {node.move}")  # a move is never cut from its seat
         out.extend(node.glyphs)
         for text in node.comments:
             if "}" in text:
@@ -190,13 +189,12 @@ def _plain_movetext(record: Record, audience: Audience) -> str:
     tokens: list[str] = []
     seat_tokens = _SEAT_TOKENS
     for seat, text in zip(seats, texts, strict=True):
-        tokens.append(seat_tokens[seat] if seat < len(seat_tokens) else f"{seat}.")
-        tokens.append(text)
+        tokens.append(f"{seat_tokens[seat] if seat < len(seat_tokens) else seat}. {text}")
     tokens.append("*")
     return _wrap(tokens)
 
 
-_SEAT_TOKENS: Final = tuple(f"{k}." for k in range(100))
+_SEAT_TOKENS: Final = tuple(str(k) for k in range(100))
 
 
 def _wrap(tokens: list[str]) -> str:
