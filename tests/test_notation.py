@@ -406,3 +406,56 @@ def test_commands_in_comments() -> None:
     assert set_clock("x", 3725.3) == "x [%clk 1:02:05.3]"
     with pytest.raises(cf.FormatError):
         Evaluation((1.0,), (0.5,), iterations=1, ms=1)
+
+
+class _Recorder(Visitor[list[tuple[str, str, int, int]]]):
+    def begin_game(self) -> None:
+        self.seen: list[tuple[str, str, int, int]] = []
+
+    def visit_seat(self, seat: int, line: int, column: int) -> None:
+        self.seen.append(("seat", str(seat), line, column))
+
+    def visit_move(self, text: str, line: int, column: int) -> None:
+        self.seen.append(("move", text, line, column))
+
+    def visit_glyph(self, glyph: str, line: int, column: int) -> None:
+        self.seen.append(("glyph", glyph, line, column))
+
+    def handle_error(self, error: NotationError) -> None:
+        self.seen.append(("error", error.reason, error.line, error.column))
+
+    def result(self) -> list[tuple[str, str, int, int]]:
+        return self.seen
+
+
+_WORDS = st.sampled_from(
+    [
+        "0.",
+        "12.",
+        "9-4@9-9",
+        "draw:??",
+        "pass",
+        "!?",
+        "??",
+        "*",
+        "3-0*",
+        "1.2-1",
+        "x.y",
+        "٣.",
+        "\t",
+        " ",
+        "draw",
+        "0.draw",
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_WORDS, max_size=12).map("".join), st.lists(_WORDS, max_size=12).map(" ".join))
+def test_a_line_of_words_reads_the_same_on_the_fast_path(glued: str, spaced: str) -> None:
+    for body in (glued, spaced):
+        head = '[Notation "1"]\n\n'
+        fast = visit_game(io.StringIO(f"{head}{body}\n*\n"), _Recorder())
+        general = visit_game(io.StringIO(f"{head}{{}} {body}\n*\n"), _Recorder())
+        assert fast is not None and general is not None
+        assert fast == [(k, t, line, col - 3 if line == 3 else col) for k, t, line, col in general]

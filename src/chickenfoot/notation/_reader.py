@@ -51,7 +51,7 @@ MAX_DEPTH: Final = 100
 _CHUNK: Final = 1 << 16
 
 _HEADER: Final = re.compile(r'\[([A-Za-z][A-Za-z0-9_]{0,39}) "((?:[^"\\]|\\.)*)"\]\s*\Z')
-_TOKEN: Final = re.compile(r"[ \t\r\f\v]*(?:(\{)|(\()|(\))|(\*)|([0-9]{1,3})\.|([^\s{}()*]+))")
+_TOKEN: Final = re.compile(r"\s*(?:(\{)|(\()|(\))|(\*)|([0-9]{1,3})\.|([^\s{}()*]+))")
 _GLYPH: Final = frozenset(GLYPHS)
 
 
@@ -189,96 +189,133 @@ def _header(line: str, number: int, seen: set[str], visitor: Visitor[Any]) -> No
 def _movetext(lines: _Lines, line: str | None, visitor: Visitor[Any], wants: bool) -> bool:
     """Read moves up to the terminator ``*`` at depth 0; whether it was found."""
     depth = 0
-    comment: list[str] | None = None
+    comment: list[str] | None = None  # the comment being read, across lines
+    skipping = False  # inside a comment too long to keep
     comment_size = comment_line = comment_col = 0
     while line is not None:
         number = lines.number
-        if comment is None and line.startswith("["):
-            lines.push_back(line)
-            return False
+        if comment is None and not skipping:
+            if line.startswith("["):
+                lines.push_back(line)
+                return False
+            if _PLAIN.search(line) is None:  # no comment, no variation: words only
+                ended = _plain_line(line, number, visitor, wants and depth <= MAX_DEPTH, depth)
+                if ended:
+                    return True
+                line = lines.next()
+                _flush(lines, visitor)
+                continue
         pos, end = 0, len(line)
         while pos < end:
-            if comment is not None:
+            if comment is not None or skipping:
                 close = line.find("}", pos)
                 piece = line[pos:] if close < 0 else line[pos:close]
-                comment_size += len(piece) + 1
-                if comment_size > MAX_COMMENT:
-                    visitor.handle_error(
-                        NotationError(
-                            comment_line,
-                            comment_col,
-                            f"a comment longer than {MAX_COMMENT:,} characters",
-                        )
-                    )
-                    comment, comment_size = None, -(1 << 62)  # skip to its end, unread
-                    if close < 0:
-                        pos = end
-                        continue
-                    pos = close + 1
-                    continue
-                if comment_size < 0:
-                    if close >= 0:
-                        comment_size = 0
-                    pos = end if close < 0 else close + 1
-                    continue
-                comment.append(piece)
+                if comment is not None:
+                    comment_size += len(piece) + 1
+                    if comment_size > MAX_COMMENT:
+                        message = f"a comment longer than {MAX_COMMENT:,} characters"
+                        visitor.handle_error(NotationError(comment_line, comment_col, message))
+                        comment, skipping = None, True
+                    else:
+                        comment.append(piece)
                 if close < 0:
-                    pos = end
-                    continue
-                if wants:
+                    break
+                if comment is not None and wants:
                     visitor.visit_comment("\n".join(comment).strip(), comment_line, comment_col)
-                comment, pos = None, close + 1
+                comment, skipping, pos = None, False, close + 1
                 continue
             m = _TOKEN.match(line, pos)
             if m is None:  # only spaces left
                 break
-            start, pos = m.start() + len(m.group(0)) - len(m.group(0).lstrip()), m.end()
-            col = start + 1
-            brace, opened, closed, star, seat, word = m.groups()
-            if brace:
+            pos = m.end()
+            kind = m.lastindex or 0
+            col = m.start(kind) + 1
+            if kind == 1:
                 comment, comment_size, comment_line, comment_col = [], 0, number, col
-            elif opened:
+            elif kind == 2:
                 depth += 1
                 if depth == MAX_DEPTH + 1:
-                    visitor.handle_error(
-                        NotationError(number, col, f"variations nested deeper than {MAX_DEPTH}")
-                    )
+                    message = f"variations nested deeper than {MAX_DEPTH}"
+                    visitor.handle_error(NotationError(number, col, message))
                 if wants and depth <= MAX_DEPTH:
                     visitor.begin_variation(number, col)
-            elif closed:
+            elif kind == 3:
                 if depth == 0:
                     visitor.handle_error(NotationError(number, col, "')' closes no variation"))
                     continue
                 if wants and depth <= MAX_DEPTH:
                     visitor.end_variation()
                 depth -= 1
-            elif star:
-                if depth:
-                    visitor.handle_error(
-                        NotationError(number, col, "'*' ends the game inside a variation")
-                    )
-                    for _ in range(min(depth, MAX_DEPTH)):
-                        if wants:
-                            visitor.end_variation()
-                if pos < end and line[pos:].strip():
-                    visitor.handle_error(
-                        NotationError(number, pos + 1, "text after the terminator '*'")
-                    )
-                return True
+            elif kind == 4:
+                return _terminator(line, pos, number, col, depth, visitor, wants)
             elif depth <= MAX_DEPTH and wants:
-                if seat is not None:
-                    visitor.visit_seat(int(seat), number, col)
-                elif word in _GLYPH:
-                    visitor.visit_glyph(word, number, col)
-                else:
-                    visitor.visit_move(word, number, col)
+                _word(m.group(kind), kind, number, col, visitor)
         line = lines.next()
         _flush(lines, visitor)
-    if comment is not None:
+    if comment is not None or skipping:
         visitor.handle_error(
             NotationError(comment_line, comment_col, "a comment '{' is never closed")
         )
     return False
+
+
+_PLAIN: Final = re.compile(r"[{}()]")
+
+
+def _word(word: str, kind: int, number: int, col: int, visitor: Visitor[Any]) -> None:
+    if kind == 5:
+        visitor.visit_seat(int(word), number, col)
+    elif word in _GLYPH:
+        visitor.visit_glyph(word, number, col)
+    else:
+        visitor.visit_move(word, number, col)
+
+
+def _plain_line(line: str, number: int, visitor: Visitor[Any], wants: bool, depth: int) -> bool:
+    """A line of words only (no braces or parentheses); whether it ends the game.
+
+    Reads as the general tokenizer does: a seat number ``K.``, a glyph or a move per word;
+    a word holding ``*`` or a ``.`` elsewhere is split by that tokenizer.
+    """
+    pos = 0
+    for word in line.split():
+        start = line.find(word, pos)
+        pos = start + len(word)
+        if word[-1] == "." and 1 < len(word) <= 4 and word.isascii() and word[:-1].isdigit():
+            if wants:
+                visitor.visit_seat(int(word[:-1]), number, start + 1)
+        elif "*" in word or "." in word:
+            at = start
+            while at < pos:
+                m = _TOKEN.match(line, at)
+                if m is None:
+                    break
+                kind = m.lastindex or 6
+                at = m.end()
+                if kind == 4:
+                    return _terminator(line, at, number, m.start(4) + 1, depth, visitor, wants)
+                if wants:
+                    _word(m.group(kind), kind, number, m.start(kind) + 1, visitor)
+        elif wants:
+            if word in _GLYPH:
+                visitor.visit_glyph(word, number, start + 1)
+            else:
+                visitor.visit_move(word, number, start + 1)
+    return False
+
+
+def _terminator(
+    line: str, pos: int, number: int, col: int, depth: int, visitor: Visitor[Any], wants: bool
+) -> bool:
+    """The terminator ``*`` at ``col``: close what is open, refuse text after it."""
+    if depth:
+        visitor.handle_error(NotationError(number, col, "'*' ends the game inside a variation"))
+        for _ in range(min(depth, MAX_DEPTH)):
+            if wants:
+                visitor.end_variation()
+    if pos < len(line) and line[pos:].strip():
+        visitor.handle_error(NotationError(number, pos + 1, "text after the terminator '*'"))
+    return True
 
 
 def _skip_movetext(lines: _Lines, line: str | None) -> bool:
