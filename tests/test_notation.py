@@ -459,3 +459,25 @@ def test_a_line_of_words_reads_the_same_on_the_fast_path(glued: str, spaced: str
         general = visit_game(io.StringIO(f"{head}{{}} {body}\n*\n"), _Recorder())
         assert fast is not None and general is not None
         assert fast == [(k, t, line, col - 3 if line == 3 else col) for k, t, line, col in general]
+
+
+def test_seeking_after_a_game_cut_short_reads_the_game_sought() -> None:
+    one, two = write_game(played(1, plies=4)), write_game(played(2, plies=4), audience="spectator")
+    data = (one.replace(" *", "") + two).encode()  # the first game has no terminator
+    handle = io.BytesIO(data)
+    first = read_game(handle)
+    assert first is not None and "without its terminator" in str(first.errors[-1])
+    handle.seek(0)
+    again = read_game(handle)
+    assert again is not None and again.headers == first.headers
+    assert [e.line for e in again.errors] == [e.line for e in first.errors]
+    second = read_game(handle)
+    assert second is not None and second.header("Audience") == "spectator" and not second.errors
+
+
+def test_a_comment_too_long_is_skipped_to_its_end() -> None:
+    body = GOOD.split("\n\n")[1]
+    long = "{" + "9-4@9-9 " * (MAX_LINE // 16) + "\n" + "pass " * (MAX_LINE // 10) + "}"
+    game = tolerant(GOOD.replace(body, body.replace(" *", f" {long} *")))
+    assert game is not None
+    assert [e.reason for e in game.errors] == ["a comment longer than 100,000 characters"]

@@ -58,12 +58,13 @@ _GLYPH: Final = frozenset(GLYPHS)
 class _Lines:
     """The lines of a text or binary handle, numbered from 1, each at most MAX_LINE long."""
 
-    __slots__ = ("_back", "_handle", "errors", "number")
+    __slots__ = ("_back", "_handle", "errors", "number", "position")
 
     def __init__(self, handle: IO[Any]) -> None:
         self._handle = handle
         self._back: str | None = None
         self.number = 0
+        self.position: int | None = None  # where the handle was when the last game ended
         self.errors: list[NotationError] = []
 
     def push_back(self, line: str) -> None:
@@ -131,6 +132,7 @@ def visit_game(handle: IO[Any], visitor: Visitor[T]) -> T | None:
     visitor.begin_game()
     _flush(lines, visitor)
     if line is None:  # only an unreadable line: a game of its errors
+        lines.position = _where(handle)
         visitor.end_game()
         return visitor.result()
     if not line.startswith("["):
@@ -145,6 +147,7 @@ def visit_game(handle: IO[Any], visitor: Visitor[T]) -> T | None:
     wants_moves = visitor.end_headers()
     ended = _movetext(lines, line, visitor, True) if wants_moves else _skip_movetext(lines, line)
     _flush(lines, visitor)
+    lines.position = _where(handle)
     if not ended:
         visitor.handle_error(
             NotationError(
@@ -156,14 +159,24 @@ def visit_game(handle: IO[Any], visitor: Visitor[T]) -> T | None:
 
 
 def _lines_of(handle: IO[Any]) -> _Lines:
+    """The lines of ``handle``, kept on it between games (a line read one game too far is
+    the next game's); started afresh, with lines counted from 1, when the handle has been
+    moved (``seek``) since."""
     if not hasattr(handle, "readline"):
         raise TypeError(f"expected an open text or binary file, got {type(handle).__name__}")
     lines: _Lines | None = getattr(handle, "_chickenfoot_lines", None)
-    if lines is None or lines._handle is not handle:
+    if lines is None or lines._handle is not handle or _where(handle) != lines.position:
         lines = _Lines(handle)
-        with contextlib.suppress(AttributeError):  # kept for a line read one game too far
+        with contextlib.suppress(AttributeError):
             handle._chickenfoot_lines = lines  # type: ignore[attr-defined]
     return lines
+
+
+def _where(handle: IO[Any]) -> int | None:
+    try:
+        return int(handle.tell())
+    except (OSError, ValueError, AttributeError, TypeError):
+        return None
 
 
 def _flush(lines: _Lines, visitor: Visitor[Any]) -> None:
