@@ -66,8 +66,9 @@ class Context:
         self.report(NotationError(self.at.get(name, 1), 1, f"{name}: {message}"))
 
 
-def check_hidden(ctx: Context, rules: Rules, audience: Audience, main: list[_Open]) -> None:
-    """Check a ``seat K`` or ``spectator`` copy; report its first problem."""
+def check_hidden(ctx: Context, rules: Rules, audience: Audience, main: list[_Open]) -> View | None:
+    """Check a ``seat K`` or ``spectator`` copy; report its first problem. A seat's copy
+    of a round from its deal that reads gives that seat's view at its end."""
     h = ctx.headers
     n = rules.max_pip
     sizes: list[int] = []
@@ -79,17 +80,17 @@ def check_hidden(ctx: Context, rules: Rules, audience: Audience, main: list[_Ope
         if audience.sees(k) != bool(shown) and raw:
             what = "names tiles" if shown else "hides its tiles"
             ctx.fail(f"Hand{k}", f"the hand {what}, but this is a copy for {audience}")
-            return
+            return None
         for text in shown:
             try:
                 known.add(Tile.parse(text, max_pip=n))
             except ChickenFootError as err:
                 ctx.fail(f"Hand{k}", str(err)[:200])
-                return
+                return None
     bone = tiles_of(h.get("Boneyard", ""))
     if any(t != HIDDEN for t in bone):
         ctx.fail("Boneyard", f"a copy for {audience} may not name the boneyard's tiles")
-        return
+        return None
     hand = set(known)
     left = len(bone)
     laid: set[Tile] = set()
@@ -99,7 +100,7 @@ def check_hidden(ctx: Context, rules: Rules, audience: Audience, main: list[_Ope
         seat = node.seat
         if seat is None or not 0 <= seat < rules.players:
             ctx.report(NotationError(line, col, f"a copy for {audience} gives every move's seat"))
-            return
+            return None
         problem, move = "", None
         if node.move == _DRAW_HIDDEN:
             if audience.sees(seat):
@@ -111,7 +112,7 @@ def check_hidden(ctx: Context, rules: Rules, audience: Audience, main: list[_Ope
                 move = move_of(node.move, n)
             except ChickenFootError as err:
                 ctx.report(NotationError(line, col, str(err)[:200]))
-                return
+                return None
             if isinstance(move, Draw):
                 if not audience.sees(seat) or move.tile is None:
                     problem = f"{move} names a tile that {audience} could not have seen"
@@ -136,12 +137,11 @@ def check_hidden(ctx: Context, rules: Rules, audience: Audience, main: list[_Ope
             problem = "more tiles leave a hand or the boneyard than it held"
         if problem:
             ctx.report(NotationError(line, col, problem))
-            return
+            return None
         moves.append((seat, move))
-    if not _public_replay(ctx, rules, main, moves):
-        return
-    if audience.seat is not None:
-        _check_view(ctx, rules, audience.seat, main, moves, hand, sizes, left)
+    if not _public_replay(ctx, rules, main, moves) or audience.seat is None:
+        return None
+    return _check_view(ctx, rules, audience.seat, main, moves, hand, sizes, left)
 
 
 def _public_replay(
@@ -199,13 +199,13 @@ def _check_view(
     hand: set[Tile],
     sizes: list[int],
     left: int,
-) -> None:
+) -> View | None:
     """Rebuild seat ``seat``'s view at the end of the copy and have the library check it."""
     h = ctx.headers
     centre = h.get("Centre", "")
     board = tiles_of(h.get("Board", ""))
     if board not in ([], [centre]) or not h.get("Turn", "").isdigit():
-        return  # not a round from its deal: the history does not say how the table came to be
+        return None  # not a round from its deal: the history does not say how the table came to be
     players = rules.players
     turn = int(h["Turn"][:4])
     over = h.get("Result", "*") != "*"
@@ -262,7 +262,9 @@ def _check_view(
             ctx.report(NotationError(line, col, f"cannot be played: {err.reason}"[:240]))
         else:
             ctx.fail("Audience", f"the copy is not what seat {seat} could have seen: {err}"[:240])
-        return
+        return None
     result = h.get("Result", "*").split()
     if over and len(result) == players and result[seat] != str(view.penalty):
         ctx.fail("Result", f"seat {seat}'s penalty is {view.penalty}, not {result[seat][:20]}")
+        return None
+    return view

@@ -23,6 +23,7 @@ from chickenfoot.errors import FormatError, brief
 
 if TYPE_CHECKING:
     from chickenfoot.record import Record
+    from chickenfoot.view import View
 
 __all__ = ["GLYPHS", "NOTATION_VERSION", "Audience", "Game", "Node", "NotationError"]
 
@@ -133,7 +134,9 @@ class Game:
     ``headers`` keeps the header lines in order, as ``(name, value)`` pairs; ``moves`` the
     main line; ``comment`` the comments before the first move; ``record`` the replayed
     round for a ``full`` copy (``None`` for other audiences, or when the start could not be
-    read); ``errors`` what a tolerant reader found (empty for a good game).
+    read); ``view`` the :class:`~chickenfoot.View` at the end of a seat's copy of a round
+    from its deal (what the seat saw, ready for an agent); ``errors`` what a tolerant
+    reader found (empty for a good game).
 
     >>> g = Game((("Notation", "1"), ("Event", "club")), ())
     >>> g.header("Event"), g.header("Site"), dict(g.headers)["Notation"]
@@ -144,6 +147,7 @@ class Game:
     moves: tuple[Node, ...]
     comment: tuple[str, ...] = attrs.field(default=(), kw_only=True)
     record: Record | None = attrs.field(default=None, kw_only=True, eq=False)
+    view: View | None = attrs.field(default=None, kw_only=True, eq=False)
     errors: tuple[NotationError, ...] = attrs.field(default=(), kw_only=True, eq=False)
 
     def header(self, name: str) -> str | None:

@@ -20,6 +20,7 @@ from chickenfoot.notation._headers import result_headers, rules_from_text
 from chickenfoot.notation._hidden import Context, Report, check_hidden, move_of, tiles_of
 from chickenfoot.notation._model import NOTATION_VERSION, Audience, NotationError
 from chickenfoot.record import Record, RecordMoveError
+from chickenfoot.view import View
 
 if TYPE_CHECKING:
     from chickenfoot.notation._visitor import _Open
@@ -33,8 +34,9 @@ _PARTS: Final = {"centre": "Centre", "board": "Board", "boneyard": "Boneyard", "
 
 def replay(
     headers: Sequence[tuple[str, str]], lines: dict[str, int], main: list[_Open], report: Report
-) -> Record | None:
-    """Check the game; the replayed record of a ``full`` copy (``None`` otherwise)."""
+) -> Record | View | None:
+    """Check the game: the replayed record of a ``full`` copy, the view at the end of a
+    seat's copy of a round from its deal, else ``None``."""
     ctx = Context(dict(headers), lines, report)
     h = ctx.headers
     if not h:
@@ -55,8 +57,7 @@ def replay(
         ctx.fail("Audience", f"seat {audience.seat} is not a seat of this round")
         return None
     if audience.kind != "full":
-        check_hidden(ctx, rules, audience, main)
-        return None
+        return check_hidden(ctx, rules, audience, main)
     start = _start(ctx, rules)
     if start is None:
         return None

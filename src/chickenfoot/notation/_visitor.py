@@ -22,6 +22,8 @@ from typing import Final, Generic, TypeVar
 
 from chickenfoot.notation._model import Game, Node, NotationError
 from chickenfoot.notation._replay import replay
+from chickenfoot.record import Record
+from chickenfoot.view import View
 
 __all__ = ["MAX_ERRORS", "MAX_NODES", "GameBuilder", "HeadersBuilder", "Visitor"]
 
@@ -197,12 +199,13 @@ class GameBuilder(Visitor[Game]):
             self.errors.append(NotationError(error.line, error.column, "more problems, not listed"))
 
     def end_game(self) -> None:
-        record = replay(self.headers, self.header_lines, self.main, self.handle_error)
+        read = replay(self.headers, self.header_lines, self.main, self.handle_error)
         self.game = Game(
             tuple(self.headers),
             _freeze(self.main),
             comment=tuple(self.comment),
-            record=record,
+            record=read if isinstance(read, Record) else None,
+            view=read if isinstance(read, View) else None,
             errors=tuple(self.errors),
         )
 
