@@ -483,3 +483,28 @@ def test_a_comment_too_long_is_skipped_to_its_end() -> None:
     game = tolerant(GOOD.replace(body, body.replace(" *", f" {long} *")))
     assert game is not None
     assert [e.reason for e in game.errors] == ["a comment longer than 100,000 characters"]
+
+
+def test_moves_without_seat_numbers_read_with_the_seat_to_act() -> None:
+    rec = played(6, plies=8)
+    text = write_game(rec)
+    bare = re.sub(r"(?m)(^| )\d+\. ", r"\1", text.split("\n\n")[1])
+    game = strict(text.replace(text.split("\n\n")[1], bare))
+    assert game is not None and game.record == rec
+    assert [n.seat for n in game.moves] == [s.turn for s in rec.states()[:-1]]
+    assert write_game(game) == text
+
+
+def test_the_writer_refuses_what_would_not_read_back() -> None:
+    rec = played(6, plies=3)
+    base = game_of(rec)
+    with pytest.raises(cf.FormatError, match="glyph"):
+        write_game(
+            Game(
+                base.headers,
+                (Node(0, base.moves[0].move, glyphs=("wow",)), *base.moves[1:]),
+                record=rec,
+            )
+        )
+    with pytest.raises(cf.FormatError, match="do not match the record"):
+        write_game(Game(base.headers, base.moves[:-1], record=rec))

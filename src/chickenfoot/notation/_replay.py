@@ -107,7 +107,9 @@ def _main_line(ctx: Context, start: State, main: list[_Open]) -> Record:
     states = record.states()
     for i, node in enumerate(main[: len(record.moves)]):
         state = states[i]
-        if node.seat is not None and node.seat != state.turn:
+        if node.seat is None:
+            node.seat = state.turn  # a move written without its seat: the seat to act
+        elif node.seat != state.turn:
             line, col = node.at
             ctx.report(
                 NotationError(line, col, f"seat {node.seat} moves, but seat {state.turn} is to act")
@@ -126,7 +128,9 @@ def _variation(ctx: Context, state: State, nodes: list[_Open]) -> None:
             _variation(ctx, state, variation)
         try:
             move = move_of(node.move, state.rules.max_pip)
-            if node.seat is not None and node.seat != state.turn:
+            if node.seat is None:
+                node.seat = state.turn
+            elif node.seat != state.turn:
                 raise FormatError("", f"seat {node.seat} moves, but seat {state.turn} is to act")
             state = state.apply(move)
         except ChickenFootError as err:

@@ -25,7 +25,7 @@ from chickenfoot.notation._headers import (
     result_headers,
     rules_text,
 )
-from chickenfoot.notation._model import NOTATION_VERSION, Audience, Game, Node
+from chickenfoot.notation._model import GLYPHS, NOTATION_VERSION, Audience, Game, Node
 from chickenfoot.record import Record
 
 __all__ = ["game_of", "headers_text", "movetext", "write_game"]
@@ -162,7 +162,11 @@ def _tokens(nodes: Sequence[Node], out: list[str], depth: int) -> None:
     if depth > 100:
         raise FormatError("moves", "variations nested deeper than 100")
     for node in nodes:
-        out.append(f"{node.seat}. {node.move}")  # a move is never cut from its seat
+        # A move is never cut from its seat; a move read without one (seat -1) has none.
+        out.append(f"{node.seat}. {node.move}" if node.seat >= 0 else node.move)
+        for glyph in node.glyphs:
+            if glyph not in GLYPHS:
+                raise FormatError("glyphs", f"{brief(glyph)} is not a glyph ({' '.join(GLYPHS)})")
         out.extend(node.glyphs)
         for text in node.comments:
             if "}" in text:
@@ -261,6 +265,9 @@ def write_game(
         given = {k: v for k, v in source.headers if k in _GIVEN or k.startswith(_PER_SEAT)}
         given.update(_given(headers))
         if aud.kind == "full":
+            seats, texts = _texts(record, aud)
+            if [(n.seat, n.move) for n in source.moves] != list(zip(seats, texts, strict=True)):
+                raise FormatError("game", "its moves do not match the record's (seat and notation)")
             game = Game(tuple(_headers(record, aud, given)), source.moves, comment=source.comment)
         else:
             game = Game(tuple(_headers(record, aud, given)), tuple(_nodes(record, aud)))
