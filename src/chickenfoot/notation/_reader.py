@@ -185,6 +185,16 @@ def _flush(lines: _Lines, visitor: Visitor[Any]) -> None:
 
 
 def _header(line: str, number: int, seen: set[str], visitor: Visitor[Any]) -> None:
+    if line.endswith('"]'):  # the common case, without the regular expression
+        cut = line.find(' "')
+        name, value = line[1:cut], line[cut + 2 : -2]
+        if cut > 1 and '"' not in value and "\\" not in value and is_known(name):
+            if name in seen:
+                visitor.handle_error(NotationError(number, 2, f"the header {name!r} appears twice"))
+            else:
+                seen.add(name)
+                visitor.visit_header(name, value, number)
+            return
     m = _HEADER.match(line)
     if m is None:
         visitor.handle_error(NotationError(number, 1, 'not a header line: expected [Name "value"]'))
