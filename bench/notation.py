@@ -93,8 +93,11 @@ def main(argv: list[str] | None = None) -> int:
     moves = sum(len(r.moves) for r in recs) / n
     full = "".join(write_game(r, headers={"Round": "0"}) for r in recs).encode()
     print(
-        f"{n} rounds of the house rules, 4 seats, {moves:.1f} moves a round, {len(full) / n:.0f} bytes a round"
+        f"{n} rounds of the house rules, 4 seats, {moves:.1f} moves a round, "
+        f"{len(full) / n:.0f} bytes a round"
     )
+    if hasattr(os, "getloadavg"):  # figures on a busy machine are lower: say how busy
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     w = timed(args.repeats, n, lambda: [write_game(r) for r in recs])
     ws = timed(args.repeats, n, lambda: [write_game(r, audience="spectator") for r in recs])
     r = timed(args.repeats, n, lambda: sum(1 for _ in iter_games(io.BytesIO(full))))
