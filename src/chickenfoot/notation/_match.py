@@ -98,7 +98,14 @@ def write_match_rounds(
     headers: Mapping[str, str] | None = None,
 ) -> str:
     """A whole match played round by round: the begin block, every round's record (with
-    ``Seed`` and ``Round``), then the scores and standings of the finished rounds."""
+    ``Seed`` and ``Round``), then the scores and standings of the finished rounds.
+
+    >>> from chickenfoot import Rules, Rounds, deal
+    >>> rules = Rules(players=2, match=Rounds(2))
+    >>> text = write_match_rounds(rules, seed=1, rounds=[Record(deal(rules, 1, 0))])
+    >>> [line for line in text.splitlines() if line.startswith(("[Match", "[Round", "[Scores"))]
+    ['[Match "begin"]', '[Round "0"]', '[Match "end"]', '[Scores ""]']
+    """
     aud = audience if isinstance(audience, Audience) else Audience.parse(audience)
     scores = [r.final().penalties() for r in rounds if r.final().is_over()]
     match = Match.from_scores(rules, seed=seed, scores=scores)
@@ -151,7 +158,14 @@ class MatchGames:
 
 def read_match(handle: IO[Any], *, strict: bool = False) -> MatchGames | None:
     """The next match of ``handle`` (``None`` at the end of the file): a begin block, the
-    rounds up to the end block (``end`` is ``None`` when the file stops before it)."""
+    rounds up to the end block (``end`` is ``None`` when the file stops before it).
+
+    >>> import io
+    >>> from chickenfoot import Match, Rules
+    >>> games = read_match(io.StringIO(write_match(Match.start(Rules(players=2), seed=4))))
+    >>> games.begin.header("Seed"), len(games.rounds), games.end.header("Winners")
+    ('4', 1, '*')
+    """
     begin = read_game(handle, strict=strict)
     if begin is None:
         return None

@@ -122,6 +122,12 @@ def visit_game(handle: IO[Any], visitor: Visitor[T]) -> T | None:
 
     Errors go to ``visitor.handle_error`` with their line and column; reading goes on to
     the end of the game (the base visitor raises the first one).
+
+    >>> import io
+    >>> visit_game(io.StringIO('[Notation "1"]\\n\\n*\\n'), HeadersBuilder())
+    (('Notation', '1'),)
+    >>> visit_game(io.StringIO(""), HeadersBuilder()) is None
+    True
     """
     lines = _lines_of(handle)
     line = lines.next()
@@ -388,17 +394,34 @@ def read_game(handle: IO[Any], *, strict: bool = False) -> Game | None:
 
 
 def read_headers(handle: IO[Any]) -> tuple[tuple[str, str], ...] | None:
-    """The headers of the next game, its moves skipped unread; ``None`` at the end."""
+    """The headers of the next game, its moves skipped unread; ``None`` at the end.
+
+    >>> import io
+    >>> read_headers(io.StringIO('[Notation "1"]\\n[Round "3"]\\n\\n0. 9-3@9-9 *\\n'))
+    (('Notation', '1'), ('Round', '3'))
+    """
     return visit_game(handle, HeadersBuilder())
 
 
 def skip_game(handle: IO[Any]) -> bool:
-    """Skip the next game; whether there was one."""
+    """Skip the next game; whether there was one.
+
+    >>> import io
+    >>> handle = io.StringIO('[Notation "1"]\\n\\n*\\n')
+    >>> skip_game(handle), skip_game(handle)
+    (True, False)
+    """
     return visit_game(handle, HeadersBuilder()) is not None
 
 
 def iter_games(handle: IO[Any], *, strict: bool = False) -> Iterator[Game]:
-    """Every game of ``handle`` in order, one at a time (as :func:`read_game`)."""
+    """Every game of ``handle`` in order, one at a time (as :func:`read_game`).
+
+    >>> import io
+    >>> text = '[Notation "1"]\\n[Round "0"]\\n\\n*\\n\\n[Notation "1"]\\n[Round "1"]\\n\\n*\\n'
+    >>> [g.header("Round") for g in iter_games(io.StringIO(text))]
+    ['0', '1']
+    """
     while (game := read_game(handle, strict=strict)) is not None:
         yield game
 
