@@ -242,6 +242,7 @@ def bench(session: nox.Session) -> None:
     """Speed figures beside the shared reference engine, as medians and ratios."""
     session.install(".[fast]")  # numpy and numba: the batched engine's figures, both backends
     session.run("python", "bench/run.py", *session.posargs)
+    session.run("python", "bench/notation.py")  # the notation: docs/notation.md
 
 
 @nox.session

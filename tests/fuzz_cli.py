@@ -383,6 +383,7 @@ _COMMANDS = [
     ["perft", "POS", "--depth", "1"],
     ["replay", "REC"],
     ["replay", "REC", "--final"],
+    ["convert", "REC", "-", "--to", "notation", "--audience", "seat:1"],
     ["show", "-"],
     ["validate", "-"],
     ["moves", "-"],

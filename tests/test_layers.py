@@ -49,6 +49,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "ismcts",
         "simulation",
         "_protocol",
+        "notation.",
     ),
     # 5. Adapters and programs: the OpenSpiel game, the PettingZoo environment, batched
     #    play, the engine protocol's host and server.

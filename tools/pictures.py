@@ -89,6 +89,19 @@ def tutorial_position() -> cf.State:
     return s
 
 
+NOTATION_MOVES = "4-2@4-4 4-1@4-4 1-1@4-1 draw pass 2-1@1-1 2-0@2-1 draw 3-0@2-0 3-3@3-0 3-1@3-3"
+"""The example round of the notation's page (docs/notation.md)."""
+
+
+def notation_example() -> cf.State:
+    """The notation page's example round at its end: two seats on the double-4 set."""
+    rules = cf.Rules(players=2, max_pip=4, hand_size=4, opening_toes=2, foot_toes=1)
+    s = cf.deal(rules, seed=21)
+    for move in NOTATION_MOVES.split():
+        s = s.apply(move)
+    return s
+
+
 def catalogue() -> list[Picture]:
     """The positions drawn by ``nox -s pictures``, checked by the tests, shown in the docs."""
     house = cf.Rules()
@@ -176,6 +189,7 @@ def docs_images() -> list[DocsImage]:
         ("tutorial-table.svg", tutorial_position(), {"seat": 1, "size": 600}),
         ("eight-players.png", *pictures["eight-players"]),
         ("foot-pending.png", *pictures["foot-pending"]),
+        ("notation-example.svg", notation_example(), {"hands": "all", "size": 480}),
     ]
 
 

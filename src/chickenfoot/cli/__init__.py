@@ -301,11 +301,34 @@ def _build_parser() -> Parser:
     validate = command(
         "validate",
         "check any chickenfoot document",
-        "Read and check a document (position, record, match, view, or a rules object) and "
-        "say what it is; an invalid one gives the path of the bad part and exit status 2.",
+        "Read and check a document (position, record, match, view, or a rules object) or a "
+        "notation file (every game, every move) and say what it is; an invalid one gives "
+        "the path (or line and column) of the bad part and exit status 2.",
         "chickenfoot validate game.json",
     )
-    file_argument(validate, "the document")
+    file_argument(validate, "the document, or a notation file")
+
+    convert = command(
+        "convert",
+        "convert a record or match between JSON and the notation",
+        "Convert a JSON record or match document to the notation (docs/notation.md) for an "
+        "audience, a full notation file to another audience's copy, or a full notation file "
+        "of one round or one match back to its JSON document.",
+        "chickenfoot convert round.json round.cfn --to notation",
+        "chickenfoot convert round.json - --to notation --audience seat:2",
+        "chickenfoot convert round.cfn round.json --to json",
+    )
+    convert.add_argument("input", metavar="IN", help="a JSON record or match, or a notation file")
+    convert.add_argument("output", metavar="OUT", help="where to write ('-': standard output)")
+    convert.add_argument(
+        "--to", choices=("notation", "json"), required=True, help="the form to write"
+    )
+    convert.add_argument(
+        "--audience",
+        default="full",
+        metavar="WHO",
+        help="with --to notation: full, spectator or seat:K (default: full)",
+    )
 
     # -- rules and demo --
     rules = command(
@@ -400,7 +423,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
     """Parse ``argv`` and run the command; every error but :class:`OutputError` is mapped to
     its exit status here."""
     from chickenfoot.cli import compile as compile_
-    from chickenfoot.cli import demo, engine, files, ladder, play, serve, sim
+    from chickenfoot.cli import demo, engine, files, ladder, play, records, serve, sim
 
     try:
         args = _build_parser().parse_args(argv)
@@ -418,6 +441,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
             "perft": files.cmd_perft,
             "replay": files.cmd_replay,
             "validate": files.cmd_validate,
+            "convert": records.cmd_convert,
             "compile": compile_.cmd_compile,
         }[args.command]
         return command(args, out)

@@ -129,6 +129,10 @@ def describe(doc: Document) -> str:
 
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    from chickenfoot.cli.records import is_notation, validate_notation
+
+    if is_notation(args.file):
+        return validate_notation(args.file, out)
     write(out, describe(read_document(args.file)))
     return 0
 

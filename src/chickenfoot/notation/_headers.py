@@ -1,0 +1,197 @@
+"""Headers of the notation: their names, the rules' text, and the deal and result headers.
+
+>>> from chickenfoot import Rules
+>>> rules_text(Rules()), rules_text(Rules.preset("classic", players=3, double_blank=25))
+('house', 'classic players=3 double_blank=25')
+>>> rules_from_text('house players=6 match={"rounds":3}').match
+Rounds(count=3)
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+from chickenfoot.errors import FormatError, RulesError, brief
+from chickenfoot.formats import rules_from_dict
+from chickenfoot.rules import PRESETS, Rules
+from chickenfoot.tiles import BY_ID
+
+if TYPE_CHECKING:
+    from chickenfoot.notation._model import Audience
+    from chickenfoot.state import State
+
+__all__ = [
+    "HIDDEN",
+    "ROUND_HEADERS",
+    "deal_headers",
+    "escape",
+    "hidden_run",
+    "is_known",
+    "result_headers",
+    "rules_from_text",
+    "rules_text",
+    "unescape",
+]
+
+HIDDEN: Final = "??"
+"""A tile the audience may not see."""
+
+ROUND_HEADERS: Final = (
+    "Notation",
+    "Match",
+    "Event",
+    "Site",
+    "Date",
+    "Time",
+    "Annotator",
+    "Rules",
+    "Seed",
+    "Round",
+    "Commitment",
+    "DealSeed",
+    "Audience",
+    "Centre",
+    "Board",
+    "Boneyard",
+    "Turn",
+    "Drawn",
+    "Result",
+    "Termination",
+    "Winner",
+    "Scores",
+    "Totals",
+    "Winners",
+)
+"""The fixed header names; per seat ``Name{K}``, ``Agent{K}`` and ``Hand{K}`` as well."""
+_FIXED: Final = frozenset(ROUND_HEADERS)
+_PER_SEAT: Final = re.compile(r"(?:Name|Agent|Hand)(?:0|[1-9][0-9]?)\Z")
+
+
+def is_known(name: str) -> bool:
+    """Whether ``name`` is a header of the notation (``Hand3`` is; ``Colour`` is not)."""
+    return name in _FIXED or _PER_SEAT.match(name) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def rules_text(rules: Rules) -> str:
+    """The ``Rules`` header: the nearest preset's name, ``players=K`` when not 4, then
+    each field that differs from that preset for that many players, as ``field=JSON``."""
+    best: tuple[int, str, list[str]] | None = None
+    mine = rules.to_dict()
+    players = [] if rules.players == 4 else [f"players={rules.players}"]
+    for name in PRESETS:
+        base = _base(name, rules.players)
+        changes = [
+            f"{key}={json.dumps(value, separators=(',', ':'))}"
+            for key, value in mine.items()
+            if base[key] != value and key != "players"
+        ]
+        if best is None or len(changes) < best[0]:
+            best = (len(changes), name, changes)
+    assert best is not None
+    return " ".join([best[1], *players, *best[2]])
+
+
+def rules_from_text(text: str) -> Rules:
+    """Read a ``Rules`` header (a preset's name and ``field=JSON`` changes)."""
+    name, *words = text.split(" ")
+    if name not in PRESETS:
+        raise FormatError("Rules", f"{brief(name)} is not a preset ({', '.join(PRESETS)})")
+    changes: dict[str, Any] = {}
+    for change in words:
+        key, sep, raw = change.partition("=")
+        if not sep or key not in _FIELDS or key in changes or len(raw) > 200:
+            raise FormatError("Rules", f"{brief(change)} is not a change FIELD=VALUE")
+        try:
+            changes[key] = json.loads(raw)
+        except ValueError:
+            raise FormatError("Rules", f"{brief(raw)} is not a JSON value") from None
+    players = changes.get("players", 4)
+    if type(players) is not int or not 2 <= players <= 100:
+        raise FormatError("Rules", f"players={brief(players)} is not a number of seats")
+    fields = _base(name, players)
+    fields.update(changes)
+    return rules_from_dict(fields, "Rules")
+
+
+_FIELDS: Final = frozenset(Rules().to_dict())
+
+
+def _base(name: str, players: int) -> dict[str, Any]:
+    """The fields a ``Rules`` header starts from: the preset for ``players`` seats, or for
+    4 seats when the R2 table has no row for ``players`` (then every field is written)."""
+    try:
+        return Rules.preset(name, players=players).to_dict()
+    except RulesError:
+        return Rules.preset(name).to_dict()
+
+
+_TILE_TEXT: Final = tuple(str(t) for t in BY_ID)
+
+
+def _tiles(tiles: Any) -> str:
+    text = _TILE_TEXT
+    return " ".join([text[t.id] for t in tiles])
+
+
+def deal_headers(start: State, audience: Audience) -> list[tuple[str, str]]:
+    """The headers of the start position, as ``audience`` may see it."""
+    out = [("Centre", str(start.centre))]
+    if start.board:
+        out.append(("Board", " ".join(m.notation() for m in start.board)))
+    for seat, hand in enumerate(start.hands):
+        shown = _tiles(hand) if audience.sees(seat) else " ".join([HIDDEN] * len(hand))
+        out.append((f"Hand{seat}", shown))
+    shown = _tiles(start.boneyard) if audience.kind == "full" else hidden_run(start.boneyard_size)
+    out.append(("Boneyard", shown))
+    out.append(("Turn", str(start.turn)))
+    drawn = start.drawn
+    if drawn is not None:
+        out.append(("Drawn", str(drawn) if audience.sees(start.turn) else HIDDEN))
+    return out
+
+
+def hidden_run(n: int) -> str:
+    """``n`` hidden tiles: ``?? ?? ??``."""
+    return " ".join([HIDDEN] * n)
+
+
+def result_headers(final: State) -> list[tuple[str, str]]:
+    """``Result`` (every seat's penalty), ``Termination`` and ``Winner``; ``*`` while the
+    round goes on. A round's end reveals them to every audience."""
+    outcome = final.outcome()
+    if outcome is None:
+        return [("Result", "*"), ("Termination", "*"), ("Winner", "*")]
+    pens = final.penalties()
+    if outcome.seat is not None:
+        winners: list[int] = [outcome.seat]
+    else:
+        low = min(pens)
+        winners = [s for s, p in enumerate(pens) if p == low]
+    return [
+        ("Result", " ".join(map(str, pens))),
+        ("Termination", outcome.termination.value),
+        ("Winner", " ".join(map(str, winners))),
+    ]
+
+
+def escape(value: str) -> str:
+    """A header value with ``\\`` and ``"`` escaped; line breaks are refused."""
+    if "\n" in value or "\r" in value:
+        raise FormatError("headers", f"a header value is one line: {brief(value)}")
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+_UNESCAPE: Final = re.compile(r"\\(.)")
+
+
+def unescape(raw: str) -> str:
+    """The value of a header as written between its quotes."""
+    if "\\" not in raw:
+        return raw
+    replace: Callable[[re.Match[str]], str] = lambda m: m.group(1)  # noqa: E731
+    return _UNESCAPE.sub(replace, raw)

@@ -1,0 +1,283 @@
+"""Writing rounds in the notation, for any audience (docs/notation.md).
+
+>>> from chickenfoot import Rules, deal
+>>> from chickenfoot.record import Record
+>>> rec = Record(deal(Rules(), seed=1), ["9-3@9-9", "draw", "pass"])
+>>> text = write_game(rec, audience="spectator", headers={"Event": "club"})
+>>> print(text.split("\\n\\n")[1])
+0. 9-3@9-9 1. draw:?? 1. pass *
+>>> "Hand0" in text, "5-3" in text.split("Hand0")[1].split("\\n")[0]
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
+
+from chickenfoot.errors import FormatError, brief
+from chickenfoot.moves import DRAW, Draw, Move
+from chickenfoot.notation._headers import (
+    HIDDEN,
+    deal_headers,
+    escape,
+    is_known,
+    result_headers,
+    rules_text,
+)
+from chickenfoot.notation._model import GLYPHS, NOTATION_VERSION, Audience, Game, Node
+from chickenfoot.record import Record
+
+__all__ = ["game_of", "headers_text", "movetext", "write_game"]
+
+_GIVEN: Final = (
+    "Event",
+    "Site",
+    "Date",
+    "Time",
+    "Annotator",
+    "Seed",
+    "Round",
+    "Commitment",
+    "DealSeed",
+)
+_SECRET_UNTIL_END: Final = frozenset({"Seed", "DealSeed"})
+_PER_SEAT: Final = ("Name", "Agent")
+WIDTH: Final = 79
+
+
+def _audience(audience: Audience | str) -> Audience:
+    if isinstance(audience, Audience):
+        return audience
+    if not isinstance(audience, str):
+        raise FormatError(
+            "audience", f"expected 'full', 'spectator' or 'seat K', got {brief(audience)}"
+        )
+    return Audience.parse(audience)
+
+
+def _given(headers: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> dict[str, str]:
+    pairs = headers.items() if isinstance(headers, Mapping) else (headers or ())
+    out: dict[str, str] = {}
+    for name, value in pairs:
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise FormatError(
+                "headers", f"expected text names and values, got {brief((name, value))}"
+            )
+        per_seat = name.startswith(_PER_SEAT) and is_known(name)
+        if name not in _GIVEN and not per_seat:
+            raise FormatError(
+                f"headers.{brief(name, 40)}",
+                "not a header a caller gives (Event, Site, Date, Time, Annotator, Seed, Round, "
+                "Commitment, DealSeed, NameK, AgentK; the rest are written from the round)",
+            )
+        out[name] = value
+    return out
+
+
+def game_of(
+    record: Record, *, headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None
+) -> Game:
+    """The ``full`` :class:`Game` of ``record``: its headers and one node per move.
+
+    >>> from chickenfoot import Rules, deal
+    >>> g = game_of(Record(deal(Rules(), seed=1), ["9-3@9-9"]), headers={"Round": "0"})
+    >>> g.moves, g.header("Round"), g.header("Result")
+    ((Node(seat=0, move='9-3@9-9', glyphs=(), comments=(), variations=()),), '0', '*')
+    """
+    if not isinstance(record, Record):
+        raise FormatError("record", f"expected a Record, got {brief(record)}")
+    pairs = _headers(record, Audience.FULL, _given(headers))
+    return Game(tuple(pairs), tuple(_nodes(record, Audience.FULL)), record=record)
+
+
+def _texts(record: Record, audience: Audience) -> tuple[list[int], list[str]]:
+    """The seat and the text of every move of ``record`` as ``audience`` sees it.
+
+    A seat's copy takes its moves from that seat's view (:func:`~chickenfoot.view`): its
+    own draws name their tile, the others' do not.
+    """
+    states = record.states()
+    seats = [states[i].turn for i in range(len(record.moves))]
+    if audience.kind == "full":
+        return seats, [_MOVE_TEXT.get(m) or _text(m) for m in record.moves]
+    if audience.seat is None:
+        texts = [
+            _HIDDEN_DRAW if isinstance(m, Draw) else _MOVE_TEXT.get(m) or _text(m)
+            for m in record.moves
+        ]
+        return seats, texts
+    seen = record.final().view(audience.seat).history
+    events = seen[len(seen) - len(record.moves) :]
+    texts = [
+        _HIDDEN_DRAW if e.move is DRAW else _MOVE_TEXT.get(e.move) or _text(e.move) for e in events
+    ]
+    return seats, texts
+
+
+_MOVE_TEXT: dict[Move, str] = {}
+_HIDDEN_DRAW: Final = f"draw:{HIDDEN}"
+
+
+def _text(move: Move) -> str:
+    """The notation of ``move`` (moves are interned: kept once made)."""
+    text = _MOVE_TEXT[move] = move.notation()
+    return text
+
+
+def _nodes(record: Record, audience: Audience) -> list[Node]:
+    """One node per move of ``record`` as ``audience`` sees it (no annotations)."""
+    seats, texts = _texts(record, audience)
+    return [Node(seat, text) for seat, text in zip(seats, texts, strict=True)]
+
+
+def _headers(record: Record, audience: Audience, given: dict[str, str]) -> list[tuple[str, str]]:
+    final = record.final()
+    over = final.is_over()
+    out: list[tuple[str, str]] = [("Notation", str(NOTATION_VERSION))]
+    for name in _GIVEN[:5]:
+        if name in given:
+            out.append((name, given[name]))
+    out.append(("Rules", rules_text(record.start.rules)))
+    for name in _GIVEN[5:]:
+        if name in given and (over or audience.kind == "full" or name not in _SECRET_UNTIL_END):
+            out.append((name, given[name]))
+    out.append(("Audience", str(audience)))
+    for seat in range(record.start.players):
+        for kind in _PER_SEAT:
+            key = f"{kind}{seat}"
+            if key in given:
+                out.append((key, given[key]))
+    out.extend(deal_headers(record.start, audience))
+    out.extend(result_headers(final))
+    return out
+
+
+def headers_text(pairs: Iterable[tuple[str, str]]) -> str:
+    """The header lines of ``pairs``, each ``[Name "value"]``."""
+    return "".join(f'[{name} "{escape(value)}"]\n' for name, value in pairs)
+
+
+def _tokens(nodes: Sequence[Node], out: list[str], depth: int) -> None:
+    if depth > 100:
+        raise FormatError("moves", "variations nested deeper than 100")
+    for node in nodes:
+        # A move is never cut from its seat; a move read without one (seat -1) has none.
+        out.append(f"{node.seat}. {node.move}" if node.seat >= 0 else node.move)
+        for glyph in node.glyphs:
+            if glyph not in GLYPHS:
+                raise FormatError("glyphs", f"{brief(glyph)} is not a glyph ({' '.join(GLYPHS)})")
+        out.extend(node.glyphs)
+        for text in node.comments:
+            if "}" in text:
+                raise FormatError("comments", f"a comment may not hold '}}': {brief(text)}")
+            out.append(f"{{{text}}}")
+        for line in node.variations:
+            out.append("(")
+            _tokens(line, out, depth + 1)
+            out.append(")")
+
+
+def movetext(game: Game) -> str:
+    """The moves of ``game`` with their glyphs, comments and variations, then ``*``,
+    wrapped at 79 columns (a comment is never cut)."""
+    tokens = [f"{{{c}}}" for c in game.comment]
+    _tokens(game.moves, tokens, 0)
+    tokens.append("*")
+    return _wrap(tokens)
+
+
+def _plain_movetext(record: Record, audience: Audience) -> str:
+    """:func:`movetext` of a record's moves without annotations (the same bytes)."""
+    seats, texts = _texts(record, audience)
+    tokens: list[str] = []
+    seat_tokens = _SEAT_TOKENS
+    for seat, text in zip(seats, texts, strict=True):
+        tokens.append(f"{seat_tokens[seat] if seat < len(seat_tokens) else seat}. {text}")
+    tokens.append("*")
+    return _wrap(tokens)
+
+
+_SEAT_TOKENS: Final = tuple(str(k) for k in range(100))
+
+
+def _wrap(tokens: list[str]) -> str:
+    lines: list[str] = []
+    line = ""
+    size = 0
+    for token in tokens:
+        if not line:
+            line, size = token, len(token)
+        elif token == ")" or line[-1] == "(":
+            line += token
+            size += len(token)
+        elif size + 1 + len(token) <= WIDTH:
+            line = f"{line} {token}"
+            size += 1 + len(token)
+        else:
+            lines.append(line)
+            line, size = token, len(token)
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def write_game(
+    source: Record | Game,
+    *,
+    audience: Audience | str = "full",
+    headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
+) -> str:
+    """The text of one round (headers, a blank line, the moves, a blank line after).
+
+    ``source`` is a :class:`~chickenfoot.Record`, or a ``full`` :class:`Game` whose
+    annotations (glyphs, comments, variations) are kept in the ``full`` copy. A ``seat K``
+    or ``spectator`` copy holds what that audience may know at the end of the record: the
+    other hands and the boneyard as ``??``, another seat's draw as ``draw:??``, no
+    annotation (they may speak of hidden tiles), and ``Seed``/``DealSeed`` only once the
+    round is over. ``headers`` adds the headers a caller gives (Event, Site, Date, Time,
+    Annotator, Seed, Round, Commitment, DealSeed, NameK, AgentK).
+
+    >>> from chickenfoot import Rules, deal
+    >>> rules = Rules(players=2, max_pip=3, hand_size=3, opening_toes=2, foot_toes=1)
+    >>> rec = Record(deal(rules, seed=2), ["3-2@3-3"])
+    >>> print(write_game(rec, audience="seat 1"), end="")
+    [Notation "1"]
+    [Rules "house players=2 max_pip=3 hand_size=3 opening_toes=2 foot_toes=1 match={\\"rounds\\":4}"]
+    [Audience "seat 1"]
+    [Centre "3-3"]
+    [Board "3-3"]
+    [Hand0 "?? ?? ??"]
+    [Hand1 "0-0 2-0 2-2"]
+    [Boneyard "?? ?? ??"]
+    [Turn "0"]
+    [Result "*"]
+    [Termination "*"]
+    [Winner "*"]
+    <BLANKLINE>
+    0. 3-2@3-3 *
+    <BLANKLINE>
+    """
+    aud = _audience(audience)
+    if isinstance(source, Game):
+        if source.record is None:
+            raise FormatError("game", "only a full game with its record can be written")
+        record = source.record
+        given = {k: v for k, v in source.headers if k in _GIVEN or k.startswith(_PER_SEAT)}
+        given.update(_given(headers))
+        if aud.kind == "full":
+            seats, texts = _texts(record, aud)
+            if [(n.seat, n.move) for n in source.moves] != list(zip(seats, texts, strict=True)):
+                raise FormatError("game", "its moves do not match the record's (seat and notation)")
+            game = Game(tuple(_headers(record, aud, given)), source.moves, comment=source.comment)
+        else:
+            game = Game(tuple(_headers(record, aud, given)), tuple(_nodes(record, aud)))
+    elif isinstance(source, Record):
+        if aud.seat is not None and aud.seat >= source.start.players:
+            raise FormatError("audience", f"seat {aud.seat} is not a seat of this round")
+        pairs = _headers(source, aud, _given(headers))
+        return f"{headers_text(pairs)}\n{_plain_movetext(source, aud)}\n\n"
+    else:
+        raise FormatError("source", f"expected a Record or a Game, got {brief(source)}")
+    if aud.seat is not None and aud.seat >= record.start.players:
+        raise FormatError("audience", f"seat {aud.seat} is not a seat of this round")
+    return f"{headers_text(game.headers)}\n{movetext(game)}\n\n"
