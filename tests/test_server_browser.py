@@ -440,6 +440,77 @@ def test_the_home_pages_form_makes_a_table_and_pages_reconnect_after_a_restart(
         server.stop()
 
 
+def test_typing_the_number_of_players_then_clicking_a_name_keeps_the_name(tmp_path: Path) -> None:
+    # Type a number into Players, then click a name box and type: the click and the typing
+    # went nowhere (leaving Players remade every seat's row), and "Ann" became "Player 1"
+    # (issue 50, item 2).
+    server = Server(tmp_path / "tables.db")
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            home = browser.new_page(viewport={"width": 390, "height": 844})
+            home.goto(server.base + "/")
+            home.wait_for_selector("#seats .seat")
+            players = home.locator("input[name=players]")
+            players.click()
+            players.press("Control+a")
+            players.type("3")  # typed, as a person does: no change event until it is left
+            assert home.locator("#seats .seat").count() == 3  # the rows follow the typing
+            first = home.locator("#seats .seat input").nth(0)
+            first.click()  # leaves Players: its change event
+            home.keyboard.type("Ann")
+            home.locator("#seats .seat input").nth(1).click()
+            home.keyboard.type("Bo")
+            assert home.locator("#seats .seat input").nth(0).input_value() == "Ann"
+            players.click()
+            players.press("Control+a")
+            players.type("2")  # a row taken away...
+            players.press("Control+a")
+            players.type("3")  # ... comes back as it was
+            assert home.locator("#seats .seat").count() == 3
+            home.locator("#seats .seat select").nth(2).select_option("greedy")
+            home.click("button[type=submit]")
+            home.wait_for_selector("#links a")
+            titles = home.locator("#links .who").all_inner_texts()
+            assert titles[:2] == ["Ann", "Bo"], titles
+            browser.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("invite", [None, "http://192.0.2.10:8123"])
+def test_invite_links_say_where_they_work(tmp_path: Path, invite: str | None) -> None:
+    # A host who opened the page as 127.0.0.1 sent links that cannot work from a friend's
+    # phone (issue 50, item 8): the links use the address the network reaches the server
+    # at, and the page says so; a server on the loopback says its links work here only.
+    # (192.0.2.10 is a documentation address: nothing here connects to it.)
+    extra = () if invite is None else ("--invite-url", invite)
+    server = Server(tmp_path / "tables.db", extra=extra)
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            home = browser.new_page(viewport={"width": 390, "height": 844})
+            home.goto(server.base + "/")
+            home.wait_for_selector("#seats .seat")
+            home.wait_for_function("() => inviteUrls !== null")  # the options are in
+            home.click("button[type=submit]")
+            home.wait_for_selector("#links a")
+            boxes = home.locator("#links input").evaluate_all("bs => bs.map(b => b.value)")
+            note = home.locator("#invite-note")
+            assert note.is_visible()
+            if invite is None:
+                assert all(b.startswith(server.base + "/t/") for b in boxes), boxes
+                assert "this computer only" in note.inner_text()
+                assert "--host 0.0.0.0" in note.inner_text()
+            else:
+                assert all(b.startswith(invite + "/t/") for b in boxes), boxes
+                assert "You opened this page as 127.0.0.1" in note.inner_text()
+                assert invite in note.inner_text()
+            browser.close()
+    finally:
+        server.stop()
+
+
 def _only_move_position() -> tuple[dict[str, Any], dict[str, Any]]:
     """A table message and a go for seat 0 with one legal move, from a real table."""
     import random

@@ -20,6 +20,7 @@ import unicodedata
 from typing import TextIO
 
 from chickenfoot.cli._common import EXIT_OK, UsageError
+from chickenfoot.errors import brief
 
 __all__ = ["KEY_VARIABLE", "add_options", "cmd_serve"]
 
@@ -112,6 +113,12 @@ def add_options(p: argparse.ArgumentParser) -> None:
         help="delete tables with no move for DAYS (finished or not; 0: never; default: 30)",
     )  # fmt: skip
     p.add_argument(
+        "--invite-url", action="append", default=[], metavar="URL",
+        help="where people reach this server, for the invite links the home page makes "
+        "(default: found from --host: on 0.0.0.0 this computer's network addresses; on "
+        "127.0.0.1, none: the page says its links work on this computer only) (repeatable)",
+    )  # fmt: skip
+    p.add_argument(
         "--prune", action="store_true",
         help="delete the tables older than --keep-days from --db, say how many, and exit",
     )  # fmt: skip
@@ -128,6 +135,51 @@ def _hosts(bind: str, extra: list[str]) -> tuple[str, ...] | None:
     if loopback_bind(bind):
         return (*LOOPBACK_HOSTS, *extra)
     return tuple(extra) if extra else None
+
+
+def invite_urls(bind: str, port: int, given: list[str]) -> tuple[str, ...]:
+    """Where people on the network reach a server listening on ``bind``: the ``given``
+    URLs (``--invite-url``, checked), or, on a wildcard bind, this computer's own
+    addresses (from its name, no packet sent), or the bind address itself; none on a
+    loopback bind (that server is this computer's only).
+
+    >>> invite_urls("127.0.0.1", 8000, []), invite_urls("192.0.2.7", 8000, [])
+    ((), ('http://192.0.2.7:8000',))
+    >>> invite_urls("0.0.0.0", 80, ["https://cf.example.org/"])
+    ('https://cf.example.org',)
+    """
+    import ipaddress
+    import socket
+    from urllib.parse import urlsplit
+
+    from chickenfoot.server import loopback_bind
+
+    out: list[str] = []
+    for url in given:
+        try:
+            parts = urlsplit(url) if len(url) <= 200 and url.isprintable() else None
+        except ValueError:  # an unclosed [ of an IPv6 address
+            parts = None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
+            raise UsageError(f"--invite-url {brief(url)} is invalid: must be http(s)://HOST[:PORT]")
+        out.append(f"{parts.scheme}://{parts.netloc}")
+    if out or loopback_bind(bind):
+        return tuple(out)
+    if bind not in ("0.0.0.0", "::", ""):
+        host = f"[{bind}]" if ":" in bind else bind
+        return (f"http://{host}:{port}",)
+    try:
+        found = socket.getaddrinfo(socket.gethostname(), None, type=socket.SOCK_STREAM)
+    except OSError:
+        return ()
+    for family, *_, address in found:
+        ip = ipaddress.ip_address(address[0])
+        if ip.is_loopback or ip.is_link_local or (family == socket.AF_INET6 and bind != "::"):
+            continue
+        url = f"http://[{ip}]:{port}" if ip.version == 6 else f"http://{ip}:{port}"
+        if url not in out:
+            out.append(url)
+    return tuple(out)
 
 
 def _check_key(key: str) -> None:
@@ -212,6 +264,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         table_key=key or None,
         hosts=_hosts(args.host, args.allow_host),
     )
+    urls = invite_urls(args.host, args.port, args.invite_url)
     try:
         app = create_app(
             args.db,
@@ -220,6 +273,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             bot_delay=args.bot_delay,
             round_pause=args.round_pause,
             limits=limits,
+            invite_urls=urls,
         )
     except StoreError as err:  # not reached, not a database; says which, without a password
         raise UsageError(str(err)) from None
@@ -232,6 +286,10 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         print(f"chickenfoot: pruned {pruned:,} tables from {where}", file=out)
         return EXIT_OK
     print(f"chickenfoot: serving on http://{args.host}:{args.port}/ (tables in {where})", file=out)
+    if urls:
+        print(f"chickenfoot: people on your network: {', '.join(u + '/' for u in urls)}", file=out)
+    else:
+        print("chickenfoot: this computer only (to invite others: --host 0.0.0.0)", file=out)
     out.flush()
     uvicorn.Server(uvicorn_config(app, host=args.host, port=args.port, limits=limits)).run()
     return EXIT_OK

@@ -62,6 +62,7 @@ def create_app(
     bot_delay: float = 0.0,
     round_pause: float = 0.0,
     limits: Limits | None = None,
+    invite_urls: Sequence[str] | None = None,
 ) -> Starlette:
     """The ASGI application serving the tables stored in ``db_path``: a SQLite file
     (created if missing), or a PostgreSQL database given by a ``postgresql://`` URL (the
@@ -79,7 +80,11 @@ def create_app(
     - ``round_pause``: seconds the next round waits after one ends (unless every person
       connected says ``next`` sooner), so that people can see the hands revealed; 0: none;
     - ``limits``: what one client may take (:class:`Limits`: connections, bodies, tables
-      per minute, a table key, the table life cycle, the hosts answered).
+      per minute, a table key, the table life cycle, the hosts answered);
+    - ``invite_urls``: where people on the network reach this server
+      (``http://192.168.1.20:8000``), for the invite links of a host who opened the page
+      on this computer (``127.0.0.1`` works nowhere else); ``()``: it listens on this
+      computer only, and the page says so; ``None`` (the default): not known.
 
     >>> app = create_app(":memory:", limits=Limits(table_key="s3cret", hosts=LOOPBACK_HOSTS))
     >>> sorted(r.path for r in app.routes)[:3]
@@ -92,4 +97,5 @@ def create_app(
         bot_delay=bot_delay,
         round_pause=round_pause,
         limits=limits,
+        invite_urls=None if invite_urls is None else tuple(invite_urls),
     )

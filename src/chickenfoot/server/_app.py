@@ -91,6 +91,7 @@ def make_app(
     bot_delay: float = 0.0,
     round_pause: float = 0.0,
     limits: Limits | None = None,
+    invite_urls: tuple[str, ...] | None = None,
 ) -> Starlette:
     """The application serving the tables stored in ``db_path``; see :func:`create_app`."""
     limits = Limits() if limits is None else limits
@@ -197,6 +198,9 @@ def make_app(
                 "presets": ["classic", "house", "four-toe"],
                 "engines": list(hub.engines),  # names only: never the commands
                 "key": limits.table_key is not None,
+                # where the network reaches this server, for invite links ([]: this
+                # computer only; null: not known)
+                "invite_urls": None if invite_urls is None else list(invite_urls),
             }
         )
 

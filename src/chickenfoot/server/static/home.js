@@ -3,30 +3,62 @@
 "use strict";
 const form = document.getElementById("make");
 const seatsBox = document.getElementById("seats");
-let engines = [];
+let engines = [], inviteUrls = null;
+// Opened as 127.0.0.1 or localhost, the page is on this computer: links made from its own
+// address would work nowhere else. The server says where the network reaches it.
+const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
+function inviteBase() {
+  if (!LOOPBACK.test(location.hostname) || !inviteUrls || !inviteUrls.length) return location.origin;
+  return inviteUrls[0];
+}
+function inviteNote() {
+  if (!LOOPBACK.test(location.hostname) || inviteUrls === null) return "";
+  if (!inviteUrls.length) {
+    return "This server listens on this computer only, so these links open here and nowhere else. " +
+      "To invite people on your network, start it again with chickenfoot serve --host 0.0.0.0.";
+  }
+  return "You opened this page as " + location.hostname + ", which is this computer: the links below use " +
+    inviteUrls[0] + ", where the people on your network reach this server" +
+    (inviteUrls.length > 1 ? " (it also answers at " + inviteUrls.slice(1).join(", ") + ")." : ".");
+}
 function bots() {
   return ["heuristic", "greedy", "random", "search:64"].concat(engines.map(e => "engine:" + e));
 }
+// The seats' rows, made once each and kept: changing the number of players adds or takes
+// rows at the end and never remakes a row, so a name being typed (or a box just clicked)
+// stays where it is, and a row taken away comes back as it was.
+const rows = [];
+function seatRow(i) {
+  const div = document.createElement("div");
+  div.className = "seat";
+  const label = document.createElement("label");
+  label.textContent = "Seat " + (i + 1) + " ";
+  const sel = document.createElement("select");
+  sel.dataset.first = i < 2 ? "person" : "heuristic";
+  const name = document.createElement("input"); name.placeholder = "name"; name.maxLength = 40;
+  name.setAttribute("aria-label", "Seat " + (i + 1) + " name");
+  label.appendChild(sel); label.appendChild(document.createTextNode(" ")); label.appendChild(name);
+  div.appendChild(label);
+  return div;
+}
+function fillBots(sel) {  // the choices of a seat, the engines included once they are known
+  const values = ["person"].concat(bots());
+  if (sel.options.length === values.length) return;
+  const chosen = sel.value || sel.dataset.first;
+  sel.textContent = "";
+  for (const v of values) {
+    const o = document.createElement("option"); o.value = v; o.textContent = v === "person" ? "a person (invite link)" : "bot: " + v; sel.appendChild(o);
+  }
+  sel.value = values.includes(chosen) ? chosen : sel.dataset.first;
+}
 function drawSeats() {
   const n = Math.max(2, Math.min(8, parseInt(form.players.value, 10) || 4));
-  const old = [...seatsBox.querySelectorAll(".seat")].map(d => [d.querySelector("select").value, d.querySelector("input").value]);
-  seatsBox.textContent = "";
-  for (let i = 0; i < n; i++) {
-    const div = document.createElement("div");
-    div.className = "seat";
-    const label = document.createElement("label");
-    label.textContent = "Seat " + (i + 1) + " ";
-    const sel = document.createElement("select");
-    for (const v of ["person"].concat(bots())) {
-      const o = document.createElement("option"); o.value = v; o.textContent = v === "person" ? "a person (invite link)" : "bot: " + v; sel.appendChild(o);
-    }
-    sel.value = old[i] ? old[i][0] : (i < 2 ? "person" : "heuristic");
-    const name = document.createElement("input"); name.placeholder = "name"; name.maxLength = 40;
-    name.setAttribute("aria-label", "Seat " + (i + 1) + " name");
-    name.value = old[i] ? old[i][1] : "";
-    label.appendChild(sel); label.appendChild(document.createTextNode(" ")); label.appendChild(name);
-    div.appendChild(label); seatsBox.appendChild(div);
-  }
+  while (rows.length < n) rows.push(seatRow(rows.length));
+  rows.forEach((row, i) => {
+    if (i < n && row.parentNode !== seatsBox) seatsBox.appendChild(row);
+    else if (i >= n && row.parentNode === seatsBox) row.remove();
+    fillBots(row.querySelector("select"));
+  });
 }
 async function post(url, data) {
   const headers = {"Content-Type": "application/json"};
@@ -39,6 +71,7 @@ async function post(url, data) {
   if (!r.ok) throw new Error(out.error || r.statusText);
   return out;
 }
+form.players.addEventListener("input", drawSeats);  // as it is typed, not on leaving it
 form.players.addEventListener("change", drawSeats);
 form.addEventListener("submit", async ev => {
   ev.preventDefault();
@@ -57,7 +90,7 @@ form.addEventListener("submit", async ev => {
     const made = await post("/api/tables", {preset: form.preset.value, players: seats.length, rules, seats});
     const ul = document.getElementById("links"); ul.textContent = "";
     const invite = (who, link, note) => {
-      const url = location.origin + link;
+      const url = inviteBase() + link;
       const li = document.createElement("li");
       const title = document.createElement("span"); title.className = "who"; title.textContent = who; li.appendChild(title);
       const box = document.createElement("input"); box.readOnly = true; box.value = url; box.setAttribute("aria-label", "Link for " + who);
@@ -86,6 +119,9 @@ form.addEventListener("submit", async ev => {
       first = false;
     }
     invite("Anyone watching (no hand)", made.watch, "Watch");
+    const note = document.getElementById("invite-note");
+    note.textContent = inviteNote();
+    note.hidden = !note.textContent;
     document.getElementById("made").hidden = false;
     document.getElementById("made-title").focus();
   } catch (e) { err.textContent = e.message; }
@@ -99,6 +135,7 @@ document.getElementById("quick").addEventListener("click", async () => {
 document.getElementById("key").value = sessionStorage.getItem("tableKey") || "";
 fetch("/api/options").then(r => r.json()).then(o => {
   engines = o.engines || [];
+  inviteUrls = Array.isArray(o.invite_urls) ? o.invite_urls : null;
   document.getElementById("key-row").hidden = !o.key;
   drawSeats();
 }).catch(drawSeats);
