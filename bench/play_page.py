@@ -100,7 +100,11 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3, help="fresh profiles, each cold then warm")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--settle", type=float, default=25, help="seconds between cold and warm")
+    ap.add_argument(
+        "--width", type=int, default=1280, help="the window's width: 390 is a phone's (844 high)"
+    )
     args = ap.parse_args()
+    height = {390: 844}.get(args.width, 900)
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Site, directory=args.site))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}"
@@ -113,7 +117,9 @@ def main() -> None:
                 tempfile.mkdtemp(prefix="play-bench-"),
                 executable_path=args.chromium,
                 args=["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
-                viewport={"width": 1280, "height": 900},
+                viewport={"width": args.width, "height": height},
+                is_mobile=args.width < 600,
+                has_touch=args.width < 600,
             )
             page = context.new_page()
             cold.append(load(page, url))
@@ -124,6 +130,7 @@ def main() -> None:
             bots += bot_moves(page, 12)
             context.close()
     server.shutdown()
+    print(f"at {args.width} px wide:")
     for name, runs in (("cold", cold), ("warm", warm)):
         each = ", ".join(f"{r['seconds']:.2f}" for r in runs)
         print(

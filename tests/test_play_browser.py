@@ -201,6 +201,29 @@ def test_a_whole_round_on_the_play_page_by_clicking_with_no_other_host(
         first = frame.locator("#hand button.tile.playable, #actions button[data-move]").first
         first.wait_for(timeout=FIRST_MOVE_MS)
         assert frame.evaluate("window.playTimings.version") == chickenfoot.__version__
+        # where the game sits (issue 50, item 4): on a phone the frame was shifted left with
+        # a 32 px gap on the right and the game began about 950 px down; at 1280 px the frame
+        # was 686 px wide. The hand is on the first screen, the frame fills the phone's
+        # width, and on a desktop the page gives the game its width (no side bars).
+        box = page.evaluate(
+            "() => { const r = document.getElementById('play-table').getBoundingClientRect();"
+            " return [r.left, innerWidth - r.right, r.width, r.top + scrollY]; }"
+        )
+        hand = frame.evaluate(
+            "() => document.getElementById('hand-box').getBoundingClientRect().top"
+        )
+        assert box[3] + hand < HEIGHT[width], (box, hand)
+        if width < 600:
+            assert abs(box[0]) < 1 and abs(box[1]) < 1, box
+        else:
+            assert box[2] >= 1000, box
+        # the picture's caption is text of the page, wrapping, not cut at the picture's edge
+        caption = frame.locator("#board-caption")
+        assert caption.inner_text().endswith("to play") or "to play ·" in caption.inner_text()
+        assert frame.evaluate(
+            "() => { const c = document.getElementById('board-caption');"
+            " return c.scrollWidth <= c.clientWidth; }"
+        )
         page.screenshot(path=str(SHOTS / f"play-{width}.png"), full_page=True)
         serious_violations(page, f"the Play page at {width} px")
         serious_violations(frame, f"the table at {width} px")

@@ -6,10 +6,12 @@ adds to the site, all from our own files (no CDN; the built site works offline):
 
 - ``pyodide/``: Pyodide's runtime from the npm package ``pyodide`` (``PYODIDE``), installed
   with npm into ``build/play/npm`` on the first build;
-- ``play/wheels/``: the wheels the worker installs with micropip from the site's own URL:
-  chickenfoot's, made here from ``src/chickenfoot`` (pure Python: numba does not exist in
-  Pyodide, the pure path serves), and attrs', micropip's and packaging's, downloaded once
-  with pip into ``build/play/wheels``; ``play/wheels/wheels.json`` names them;
+- ``play/wheels/``: the wheels the worker unpacks into Python's site-packages, from the
+  site's own URL: chickenfoot's, made here from ``src/chickenfoot`` (pure Python: numba
+  does not exist in Pyodide, the pure path serves), and attrs' (its one dependency),
+  downloaded once with pip into ``build/play/wheels``; ``play/wheels/wheels.json`` names
+  them (no micropip: two pure-Python wheels need no resolving, and loading micropip and
+  packaging cost a first visit about two seconds);
 - ``play/table.html``, ``table.js``, ``style.css``, ``favicon.svg``: the table page of
   ``chickenfoot serve`` (``src/chickenfoot/server/static``), the page only pointed at these
   files and given ``socket.js`` (in its head), the Worker transport of the same client.
@@ -38,7 +40,7 @@ class SiteError(Exception):
 
 
 PYODIDE = "0.26.4"
-"""The npm ``pyodide`` release (Python 3.12); its micropip is 0.6.0 and packaging 23.2."""
+"""The npm ``pyodide`` release (Python 3.12)."""
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.js",
@@ -47,9 +49,8 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 """What the worker loads of the npm package (its maps, types and consoles stay out)."""
-WHEELS = ("micropip==0.6.0", "packaging==23.2", "attrs==25.4.0")
-"""Installed in the worker before chickenfoot: micropip (which needs packaging) and attrs,
-chickenfoot's one dependency."""
+WHEELS = ("attrs==25.4.0",)
+"""Unpacked in the worker beside chickenfoot: attrs, its one dependency."""
 SERVER_STATIC = ("table.js", "style.css", "favicon.svg")
 LEFT_OUT = (
     "__main__.py", "_jit/", "batch/", "cli/", "encoding.py", "openspiel/",
@@ -58,10 +59,10 @@ LEFT_OUT = (
 """What the browser's wheel leaves out of ``src/chickenfoot``: what needs numba or numpy
 (the compiled kernels, the batch engine, the encodings), the command line and the
 adapters, and the server's page files (served beside it): 0.35 MB of wheel down to 0.2."""
-LOCK_KEPT = ("micropip", "packaging")
-"""What the served ``pyodide-lock.json`` keeps of Pyodide's 310 packages: the two the worker
-loads, and the standard library's modules Pyodide leaves out (for its error messages);
-the whole file is 0.1 MB the page never needs."""
+LOCK_KEPT: tuple[str, ...] = ()
+"""What the served ``pyodide-lock.json`` keeps of Pyodide's 310 packages: none (the worker
+loads none of them), but the standard library's modules Pyodide leaves out (for its error
+messages); the whole file is 0.1 MB the page never needs."""
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "chickenfoot"
@@ -98,7 +99,7 @@ def _version(where: Path) -> str | None:
 
 
 def downloaded_wheels(cache: Path) -> list[Path]:
-    """micropip's, packaging's and attrs' wheels, downloaded once with pip."""
+    """The wheels of ``WHEELS`` (attrs'), downloaded once with pip."""
     folder = cache / "wheels"
     names = [w.replace("==", "-") + "-" for w in WHEELS]
     found = [next(iter(sorted(folder.glob(f"{n}*.whl"))), None) for n in names]

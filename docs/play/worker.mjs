@@ -4,8 +4,8 @@
 // from this site: Pyodide (../pyodide/), and the wheels in wheels/ (wheels.json names them).
 // No CDN, no other host.
 //
-// The first visit installs the wheels with micropip. Then (snapshot.mjs, in the
-// background) the browser keeps a memory snapshot of Python with the library imported, in
+// The first visit unpacks the wheels into Python's site-packages. Then (snapshot.mjs, in
+// the background) the browser keeps a memory snapshot of Python with the library imported, in
 // its Cache Storage under wheels.json's key; a later visit starts from it, unpacking the
 // same wheels for their files, and is ready in a fraction of the time. A snapshot that does
 // not load is deleted, and the page starts as on a first visit.
@@ -64,16 +64,18 @@ async function fromSnapshot(wheels, mark) {
   }
 }
 
+// A first visit: Python started while the two wheels download, then their files unpacked
+// into site-packages, as a later visit does (no micropip: chickenfoot and attrs are pure
+// Python, and attrs is its one dependency, so there is nothing to resolve).
 async function fresh(wheels, mark) {
+  const files = ["attrs", "chickenfoot"].map(
+    name => fetch(new URL("wheels/" + wheels[name], here)).then(r => r.arrayBuffer()));
   const pyodide = await loadPyodide({ indexURL: new URL("../pyodide/", here).href });
   mark("pyodide");
   post("status", { text: "installing chickenfoot…" });
-  const url = name => new URL("wheels/" + wheels[name], here).href;
-  await pyodide.loadPackage([url("micropip"), url("packaging")]);
-  const micropip = pyodide.pyimport("micropip");
-  mark("micropip");
-  await micropip.install(url("attrs"));        // first: chickenfoot's one dependency
-  await micropip.install(url("chickenfoot"));  // its requirement is then met here
+  for (const data of await Promise.all(files)) {
+    pyodide.unpackArchive(data, "wheel", { extractDir: SITE_PACKAGES });
+  }
   await glue(pyodide, here);
   mark("installed");
   return pyodide;

@@ -102,6 +102,7 @@ const $ = id => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const token = location.hash.slice(1);
 const AUTO = "chickenfoot.autoplay";
+const TOUCH = window.matchMedia("(hover: none)").matches;  // a touch screen: no Esc key to speak of
 let fullEnd = null, last = null, go = null, goId = null, selected = null, targets = new Map(), zoom = null, dismissed = null, shownEnd = null, tick = null;
 
 function el(tag, text, cls) {
@@ -209,6 +210,7 @@ function drawPicture(m) {
   $("board-box").hidden = !svg;
   if (!svg) return;
   nameTexts(m, svg);
+  boardCaption(svg);
   svg.dataset.w = svg.getAttribute("width");
   svg.removeAttribute("width"); svg.removeAttribute("height");
   applyZoom();
@@ -226,6 +228,17 @@ function setTargets(list) {
 function nameTexts(m, svg) {
   for (const t of svg.querySelectorAll("text, title")) {
     if (/\bseat \d/.test(t.textContent)) t.textContent = named(m, t.textContent.replace(/seat \d+'s view · /, ""));
+  }
+}
+// The picture's caption (whose turn, the boneyard, a pending double) as text of the page,
+// which wraps on a phone where the picture pans: its copy in the picture is taken out,
+// and so is the picture's "last:" line, which the page shows above it already.
+function boardCaption(svg) {
+  const title = svg.querySelector("title");
+  const status = title ? title.textContent.replace(/^Chicken Foot: /, "") : "";
+  $("board-caption").textContent = status;
+  for (const t of svg.querySelectorAll(":scope > text")) {
+    if (t.textContent === status || t.textContent.startsWith("last: ")) t.remove();
   }
 }
 function showTargets() {
@@ -317,7 +330,7 @@ function drawHand() {
     }
   }
   if (!go) hint.textContent = m.turn === m.you ? "" : "Waiting for " + nameOf(m, m.turn) + ".";
-  else if (selected) hint.textContent = "Tap a glowing place on the table for " + selected + " (Esc to choose another tile).";
+  else if (selected) hint.textContent = "Tap a glowing place on the table for " + selected + (TOUCH ? " (tap it again to choose another tile)." : " (Esc to choose another tile).");
   else if (legal.length === 1) hint.textContent = "Your only move: " + (tileOf(legal[0]) ? "tap " + tileOf(legal[0]) : (legal[0] === "draw" ? "draw a tile" : "pass")) + ".";
   else if (playable.size) hint.textContent = "Tap a tile that can be played (outlined), then where it goes.";
   else hint.textContent = "No tile fits: " + (legal.includes("draw") ? "draw one." : "pass.");
@@ -400,8 +413,9 @@ function drawRoundEnd(m) {
   box.textContent = "";
   const low = Math.min(...end.penalties);
   const winners = end.out !== null && end.out !== undefined ? [end.out] : end.penalties.map((p, s) => p === low ? s : -1).filter(s => s >= 0);
-  const title = el("h2", "Round " + (end.round + 1) + ": " + winners.map(s => nameOf(m, s)).join(" and ") +
-    (end.out !== null && end.out !== undefined ? " went out" : (winners.length > 1 ? " share the lowest hand" : " has the lowest hand (blocked)")));
+  // named(): "You has the lowest hand" reads "You have the lowest hand"
+  const title = el("h2", named(m, "Round " + (end.round + 1) + ": " + winners.map(s => nameOf(m, s)).join(" and ") +
+    (end.out !== null && end.out !== undefined ? " went out" : (winners.length > 1 ? " share the lowest hand" : " has the lowest hand (blocked)"))));
   title.id = "round-end-title";
   box.appendChild(title);
   const list = el("ul", null, "reveal");
@@ -440,7 +454,7 @@ function drawRoundEnd(m) {
     box.insertBefore(ol, bar);
     if (me) {
       const asked = (m.rematch || []).includes(m.you);
-      const b = el("button", asked ? "Waiting for " + waitingFor(m.rematch || []).join(", ") : "Rematch: same seats, same links", "primary");
+      const b = el("button", asked ? "Waiting for " + waitingFor(m.rematch || []).join(", ") : "Rematch: a new match, same seats", "primary");
       b.type = "button"; b.dataset.rematch = ""; b.disabled = asked;
       b.addEventListener("click", () => { client.send("rematch"); b.disabled = true; b.textContent = "Waiting for the others…"; });
       bar.appendChild(b);
