@@ -29,11 +29,15 @@ from typing import TYPE_CHECKING, Any, Final
 
 from chickenfoot.errors import brief
 from chickenfoot.server._rows import (
+    Asked,
     ConflictError,
     MoveRow,
     SeatRow,
     StoredTable,
     StoreError,
+    check_moves,
+    decide_ask,
+    ready_bits,
     redact,
     scrub,
 )
@@ -80,8 +84,13 @@ CREATE TABLE IF NOT EXISTS chickenfoot_moves (
     move TEXT NOT NULL,
     forced BOOLEAN NOT NULL,
     PRIMARY KEY (table_id, idx)
-)
+);
+ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS pause_at INTEGER;
+ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS pause_until DOUBLE PRECISION;
+ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS ready_at INTEGER;
+ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS ready INTEGER NOT NULL DEFAULT 0
 """
+_TABLE = "id, rules, seed, pause_at, pause_until, ready_at, ready"
 
 # Each table's row is locked first, in order of id (two batches never wait on each other
 # in a circle), and touched; then each move is stored if it extends its table (after a
@@ -124,6 +133,16 @@ WITH batch AS (
     RETURNING table_id, idx
 )
 SELECT table_id, idx, pg_notify(%s, table_id || ' ' || (idx + 1)) FROM stored
+"""
+
+# The rounds dealt by the moves of this transaction that end a round wait from its commit.
+_PAUSE = """
+UPDATE chickenfoot_tables t SET pause_at = p.idx + 1, pause_until = %s + p.pause,
+    ready_at = NULL, ready = 0
+FROM unnest(%s::text[], %s::int[], %s::float8[]) AS p(t, idx, pause)
+WHERE t.id = p.t AND EXISTS (SELECT 1 FROM chickenfoot_moves m
+                             WHERE m.table_id = p.t AND m.idx = p.idx
+                               AND m.xmin = pg_current_xact_id()::xid)
 """
 
 
@@ -274,6 +293,13 @@ class PostgresStore:
             db.execute(_LOCK_AND_TOUCH, (now, ids))
             batch = db.execute(_ADD_MOVES, (*columns, self.channel)) if alone else None
             cursors = [db.execute(_ADD_MOVE, p) for p in params]
+            pauses = [r for r in rows if r.pause is not None]
+            if pauses:
+                db.execute(
+                    _PAUSE,
+                    (now, [r.table_id for r in pauses], [r.idx for r in pauses],
+                     [r.pause for r in pauses]),
+                )  # fmt: skip
         done = {(t, idx) for t, idx, _ in batch.fetchall()} if batch is not None else set()
         stored = [(row.table_id, row.idx) in done for row in rows]
         for i, cursor in zip(several, cursors, strict=True):
@@ -303,12 +329,87 @@ class PostgresStore:
         """A rematch: the table's new ``seed``, its moves deleted, its match no longer
         finished (one transaction)."""
         with self._lock, self._transaction() as db:
+            self._restart(db, table_id, seed)
+
+    def _restart(self, db: psycopg.Connection[Any], table_id: str, seed: int) -> None:
+        db.execute(
+            "WITH changed AS (UPDATE chickenfoot_tables SET seed = %s, finished = NULL, "
+            "touched = %s, pause_at = NULL, ready_at = NULL, ready = 0 WHERE id = %s "
+            "RETURNING id) SELECT pg_notify(%s, id) FROM changed",
+            (str(seed), time.time(), table_id, self.channel),
+        )
+        db.execute("DELETE FROM chickenfoot_moves WHERE table_id = %s", (table_id,))
+
+    def ask(
+        self, table_id: str, seat: int, *, seed: int, at: int, rematch: int | None = None
+    ) -> Asked | None:
+        """A person's ``next`` (or, with ``rematch``, the new match's seed, a
+        ``rematch``), asked at the record's length ``at`` of the match of ``seed`` (see
+        :meth:`Store.ask <chickenfoot.server._store.Store.ask>`; one transaction, the
+        table's row locked, the change sent on the channel)."""
+        with self._lock, self._transaction() as db:
+            row = db.execute(
+                f"SELECT {_TABLE} FROM chickenfoot_tables WHERE id = %s FOR NO KEY UPDATE",
+                (table_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            asked = decide_ask(
+                self._stored(db, [row])[0], seat, seed=seed, at=at,
+                rematch=rematch is not None, now=time.time(),
+            )  # fmt: skip
+            if asked is None:
+                return None
+            if asked.done and rematch is not None:
+                self._restart(db, table_id, rematch)
+                return asked
+            if asked.done:
+                change = "pause_at = NULL, ready_at = NULL, ready = 0"
+                values: tuple[object, ...] = ()
+            else:
+                change, values = "ready_at = %s, ready = %s", (at, ready_bits(asked.ready))
             db.execute(
-                "WITH changed AS (UPDATE chickenfoot_tables SET seed = %s, finished = NULL, "
-                "touched = %s WHERE id = %s RETURNING id) SELECT pg_notify(%s, id) FROM changed",
-                (str(seed), time.time(), table_id, self.channel),
+                f"WITH changed AS (UPDATE chickenfoot_tables SET {change} WHERE id = %s "
+                "RETURNING id) SELECT pg_notify(%s, id) FROM changed",
+                (*values, table_id, self.channel),
             )
-            db.execute("DELETE FROM chickenfoot_moves WHERE table_id = %s", (table_id,))
+        return asked
+
+    def catch_up(
+        self, table_id: str, *, seed: int, since: int
+    ) -> tuple[StoredTable, list[tuple[int, str, bool]]] | None:
+        """The table and its moves from number ``since`` on (from 0 when its seed is no
+        longer ``seed``: a rematch), read in one snapshot; ``None`` if it is gone."""
+        with self._lock, self._transaction(repeatable=True) as db:
+            found = db.execute(
+                f"SELECT {_TABLE} FROM chickenfoot_tables WHERE id = %s", (table_id,)
+            ).fetchall()
+            if not found:
+                return None
+            stored = self._stored(db, found)[0]
+            start = since if stored.seed == seed else 0
+            rows = db.execute(
+                "SELECT idx, seat, move, forced FROM chickenfoot_moves "
+                "WHERE table_id = %s AND idx >= %s ORDER BY idx",
+                (table_id, start),
+            ).fetchall()
+        return stored, check_moves(table_id, rows, start)
+
+    @staticmethod
+    def _stored(db: psycopg.Connection[Any], rows: Sequence[Any]) -> list[StoredTable]:
+        """The tables of ``rows`` (read as ``_TABLE`` says), with their seats, in order."""
+        seats = db.execute(
+            "SELECT table_id, seat, kind, spec, token, name FROM chickenfoot_seats "
+            "WHERE table_id = ANY(%s) ORDER BY table_id, seat",
+            ([row[0] for row in rows],),
+        ).fetchall()
+        by_table: dict[str, list[SeatRow]] = {}
+        for table_id, *rest in seats:
+            by_table.setdefault(table_id, []).append(SeatRow(*rest))
+        return [
+            StoredTable(table_id, rules, int(seed), tuple(by_table.get(table_id, ())), *agreed)
+            for table_id, rules, seed, *agreed in rows
+        ]
 
     def count(self) -> int:
         """The number of tables stored."""
@@ -365,21 +466,10 @@ class PostgresStore:
             where, args = " WHERE finished IS NULL AND touched >= %s", [live_since]
         with self._lock, self._transaction(repeatable=True) as db:
             rows = db.execute(
-                f"SELECT id, rules, seed FROM chickenfoot_tables{where} ORDER BY n DESC LIMIT %s",
+                f"SELECT {_TABLE} FROM chickenfoot_tables{where} ORDER BY n DESC LIMIT %s",
                 (*args, None if limit < 0 else limit),
             ).fetchall()
-            seats = db.execute(
-                "SELECT table_id, seat, kind, spec, token, name FROM chickenfoot_seats "
-                "WHERE table_id = ANY(%s) ORDER BY table_id, seat",
-                ([table_id for table_id, _rules, _seed in rows],),
-            ).fetchall()
-        by_table: dict[str, list[SeatRow]] = {}
-        for table_id, *rest in seats:
-            by_table.setdefault(table_id, []).append(SeatRow(*rest))
-        return [
-            StoredTable(table_id, rules, int(seed), tuple(by_table.get(table_id, ())))
-            for table_id, rules, seed in reversed(rows)
-        ]
+            return self._stored(db, rows[::-1])
 
     def moves(self, table_id: str, *, since: int = 0) -> list[tuple[int, str, bool]]:
         """A table's moves from number ``since`` on, in order: ``(seat, move, forced)``."""
@@ -389,10 +479,7 @@ class PostgresStore:
                 "WHERE table_id = %s AND idx >= %s ORDER BY idx",
                 (table_id, since),
             ).fetchall()
-        for expected, (idx, *_rest) in enumerate(rows, start=since):
-            if idx != expected:
-                raise ValueError(f"table {table_id}: move {expected} is missing from the database")
-        return [(seat, move, bool(forced)) for _idx, seat, move, forced in rows]
+        return check_moves(table_id, rows, since)
 
     def changed_since(self, when: float) -> list[str]:
         """The ids of the tables changed since ``when`` (Unix seconds)."""
