@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 from chickenfoot.server import create_app
 from chickenfoot.server._keeper import WAITING
 from chickenfoot.server._store import open_store
-from server_helpers import Proxy, Server, hello, make_table, token_of
+from server_helpers import ORIGIN, Proxy, Server, hello, make_table, token_of
 
 BOTS = [{"kind": "bot", "spec": "random"}, {"kind": "bot", "spec": "random"}]
 LONG = {"preset": "house", "rules": {"match": {"rounds": 10}}}  # bots play on for a while
@@ -193,3 +193,14 @@ def test_the_writer_stops_trying_when_the_server_stops(tmp_path: Path) -> None:
     assert isinstance(result, StoreError)
     assert store.moves("t") == []
     store.close()
+
+
+def test_making_a_table_while_the_file_is_locked_is_a_clear_answer(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with TestClient(create_app(db), raise_server_exceptions=False) as client:
+        with _locked(db):
+            body = {"players": 2, "seats": BOTS}
+            r = client.post("/api/tables", json=body, headers={"origin": ORIGIN})
+            assert r.status_code == 503 and "database is not answering" in r.json()["error"]
+            assert r.headers["retry-after"] == "5"
+        assert make_table(client, BOTS)["table"]  # and once it answers, tables are made
