@@ -20,7 +20,6 @@ on start, every hour, and from ``chickenfoot serve --prune``. It holds at most
 
 >>> import asyncio
 >>> from chickenfoot.server._hub import Hub
-from chickenfoot.server._store import StoreError
 >>> from chickenfoot.server._limits import Limits
 >>> from chickenfoot.server._store import open_store
 >>> hub = Hub(open_store(":memory:"), limits=Limits(finished_seconds=0, abandoned_seconds=0))
