@@ -28,6 +28,14 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
 from chickenfoot.errors import brief
+from chickenfoot.server._postgres_sql import (
+    ADD_MOVE,
+    ADD_MOVES,
+    LOCK_AND_TOUCH,
+    PAUSE,
+    SCHEMA,
+    TABLE,
+)
 from chickenfoot.server._rows import (
     Asked,
     ConflictError,
@@ -57,93 +65,6 @@ seconds before it was last known alive are announced again (the changes it may h
 missed, with room for the clocks of the processes to differ)."""
 _WAIT: Final = 0.5
 """How often the subscription's thread looks whether the store is closing (seconds)."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS chickenfoot_tables (
-    n BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
-    id TEXT PRIMARY KEY,
-    rules TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    touched DOUBLE PRECISION NOT NULL,
-    finished DOUBLE PRECISION
-);
-CREATE INDEX IF NOT EXISTS chickenfoot_tables_touched ON chickenfoot_tables (touched);
-CREATE TABLE IF NOT EXISTS chickenfoot_seats (
-    table_id TEXT NOT NULL REFERENCES chickenfoot_tables(id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('person', 'bot')),
-    spec TEXT NOT NULL,
-    token TEXT,
-    name TEXT NOT NULL,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS chickenfoot_moves (
-    table_id TEXT NOT NULL REFERENCES chickenfoot_tables(id) ON DELETE CASCADE,
-    idx INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    forced BOOLEAN NOT NULL,
-    PRIMARY KEY (table_id, idx)
-);
-ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS pause_at INTEGER;
-ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS pause_until DOUBLE PRECISION;
-ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS ready_at INTEGER;
-ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS ready INTEGER NOT NULL DEFAULT 0
-"""
-_TABLE = "id, rules, seed, pause_at, pause_until, ready_at, ready"
-
-# Each table's row is locked first, in order of id (two batches never wait on each other
-# in a circle), and touched; then each move is stored if it extends its table (after a
-# move of the same batch, only if that one was stored: its row is this transaction's),
-# its table's id sent on the channel (once per table: PostgreSQL folds repeats) if it was.
-_LOCK_AND_TOUCH = """
-UPDATE chickenfoot_tables t SET touched = %s
-FROM (SELECT id FROM chickenfoot_tables WHERE id = ANY(%s) ORDER BY id FOR NO KEY UPDATE) l
-WHERE t.id = l.id
-"""
-_ADD_MOVE = """
-WITH stored AS (
-    INSERT INTO chickenfoot_moves (table_id, idx, seat, move, forced)
-    SELECT %(t)s, %(idx)s, %(seat)s, %(move)s, %(forced)s
-    WHERE EXISTS (SELECT 1 FROM chickenfoot_tables
-                  WHERE id = %(t)s AND (%(seed)s::text IS NULL OR seed = %(seed)s::text))
-      AND (%(idx)s = 0 OR EXISTS (SELECT 1 FROM chickenfoot_moves m
-                                  WHERE table_id = %(t)s AND idx = %(idx)s - 1
-                                    AND (%(first)s OR m.xmin = pg_current_xact_id()::xid)))
-    ON CONFLICT DO NOTHING
-    RETURNING table_id, idx
-)
-SELECT pg_notify(%(channel)s, table_id || ' ' || (idx + 1)) FROM stored
-"""
-
-# The same for a batch's tables that have one move in it (the usual: a table's next move
-# waits for the commit of the one before), all in one statement.
-_ADD_MOVES = """
-WITH batch AS (
-    SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[], %s::bool[], %s::text[])
-                  AS b(t, idx, seat, move, forced, seed)
-), stored AS (
-    INSERT INTO chickenfoot_moves (table_id, idx, seat, move, forced)
-    SELECT b.t, b.idx, b.seat, b.move, b.forced FROM batch b
-    WHERE EXISTS (SELECT 1 FROM chickenfoot_tables
-                  WHERE id = b.t AND (b.seed IS NULL OR seed = b.seed))
-      AND (b.idx = 0 OR EXISTS (SELECT 1 FROM chickenfoot_moves
-                                WHERE table_id = b.t AND idx = b.idx - 1))
-    ON CONFLICT DO NOTHING
-    RETURNING table_id, idx
-)
-SELECT table_id, idx, pg_notify(%s, table_id || ' ' || (idx + 1)) FROM stored
-"""
-
-# The rounds dealt by the moves of this transaction that end a round wait from its commit.
-_PAUSE = """
-UPDATE chickenfoot_tables t SET pause_at = p.idx + 1, pause_until = %s + p.pause,
-    ready_at = NULL, ready = 0
-FROM unnest(%s::text[], %s::int[], %s::float8[]) AS p(t, idx, pause)
-WHERE t.id = p.t AND EXISTS (SELECT 1 FROM chickenfoot_moves m
-                             WHERE m.table_id = p.t AND m.idx = p.idx
-                               AND m.xmin = pg_current_xact_id()::xid)
-"""
 
 
 def _psycopg() -> Any:
@@ -187,7 +108,7 @@ class PostgresStore:
             with self._lock, self._transaction() as db:
                 # two processes starting at once make the tables one after the other
                 db.execute("SELECT pg_advisory_xact_lock(hashtext('chickenfoot schema'))")
-                for statement in _SCHEMA.split(";"):
+                for statement in SCHEMA.split(";"):
                     db.execute(statement)
                 row = db.execute("SELECT current_schema()").fetchone()
         except BaseException:
@@ -290,13 +211,13 @@ class PostgresStore:
         ]  # fmt: skip
         with self._lock, self._transaction(pipeline=self._pipeline) as db:
             # one round trip: the statements are sent at once, read at the commit
-            db.execute(_LOCK_AND_TOUCH, (now, ids))
-            batch = db.execute(_ADD_MOVES, (*columns, self.channel)) if alone else None
-            cursors = [db.execute(_ADD_MOVE, p) for p in params]
+            db.execute(LOCK_AND_TOUCH, (now, ids))
+            batch = db.execute(ADD_MOVES, (*columns, self.channel)) if alone else None
+            cursors = [db.execute(ADD_MOVE, p) for p in params]
             pauses = [r for r in rows if r.pause is not None]
             if pauses:
                 db.execute(
-                    _PAUSE,
+                    PAUSE,
                     (now, [r.table_id for r in pauses], [r.idx for r in pauses],
                      [r.pause for r in pauses]),
                 )  # fmt: skip
@@ -343,13 +264,11 @@ class PostgresStore:
     def ask(
         self, table_id: str, seat: int, *, seed: int, at: int, rematch: int | None = None
     ) -> Asked | None:
-        """A person's ``next`` (or, with ``rematch``, the new match's seed, a
-        ``rematch``), asked at the record's length ``at`` of the match of ``seed`` (see
-        :meth:`Store.ask <chickenfoot.server._store.Store.ask>`; one transaction, the
-        table's row locked, the change sent on the channel)."""
+        """A person's ``next`` or ``rematch`` (:meth:`Store.ask
+        <chickenfoot.server._store.Store.ask>`): the row locked, the change sent."""
         with self._lock, self._transaction() as db:
             row = db.execute(
-                f"SELECT {_TABLE} FROM chickenfoot_tables WHERE id = %s FOR NO KEY UPDATE",
+                f"SELECT {TABLE} FROM chickenfoot_tables WHERE id = %s FOR NO KEY UPDATE",
                 (table_id,),
             ).fetchone()
             if row is None:
@@ -382,7 +301,7 @@ class PostgresStore:
         longer ``seed``: a rematch), read in one snapshot; ``None`` if it is gone."""
         with self._lock, self._transaction(repeatable=True) as db:
             found = db.execute(
-                f"SELECT {_TABLE} FROM chickenfoot_tables WHERE id = %s", (table_id,)
+                f"SELECT {TABLE} FROM chickenfoot_tables WHERE id = %s", (table_id,)
             ).fetchall()
             if not found:
                 return None
@@ -397,7 +316,7 @@ class PostgresStore:
 
     @staticmethod
     def _stored(db: psycopg.Connection[Any], rows: Sequence[Any]) -> list[StoredTable]:
-        """The tables of ``rows`` (read as ``_TABLE`` says), with their seats, in order."""
+        """The tables of ``rows`` (read as ``TABLE`` says), with their seats, in order."""
         seats = db.execute(
             "SELECT table_id, seat, kind, spec, token, name FROM chickenfoot_seats "
             "WHERE table_id = ANY(%s) ORDER BY table_id, seat",
@@ -466,7 +385,7 @@ class PostgresStore:
             where, args = " WHERE finished IS NULL AND touched >= %s", [live_since]
         with self._lock, self._transaction(repeatable=True) as db:
             rows = db.execute(
-                f"SELECT {_TABLE} FROM chickenfoot_tables{where} ORDER BY n DESC LIMIT %s",
+                f"SELECT {TABLE} FROM chickenfoot_tables{where} ORDER BY n DESC LIMIT %s",
                 (*args, None if limit < 0 else limit),
             ).fetchall()
             return self._stored(db, rows[::-1])
