@@ -8,7 +8,8 @@ can be forced with ``pytest --hypothesis-profile=NAME``. Tests that are costly p
 scale their own ``max_examples`` from the loaded profile with ``strategies.examples``.
 
 Fixtures used by more than one test file are defined here (``answers``, ``postgres_url``,
-``store_where``); plain helpers and shared data are in ``helpers.py``.
+``store_where``; ``no_lost_errors``, on every test); plain helpers and shared data are in
+``helpers.py``.
 
 The tests marked ``postgres`` need a PostgreSQL server, named by the environment variable
 ``CHICKENFOOT_TEST_POSTGRES`` (a ``postgresql://`` URL; ``.ci/run`` starts a throwaway
@@ -18,6 +19,8 @@ of pytest's report says in one line: never skipped.
 
 from __future__ import annotations
 
+import gc
+import logging
 import os
 import secrets
 import warnings
@@ -121,3 +124,33 @@ def store_where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "tables.db")
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+class _LostErrors(logging.Handler):
+    """Records asyncio's word that a task or a future ended with an error nobody read."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.lost: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if "exception was never retrieved" in text:
+            context = getattr(record, "exc_info", None)
+            why = repr(context[1]) if context and context[1] is not None else ""
+            self.lost.append(f"{text} {why}"[:500])
+
+
+@pytest.fixture(autouse=True)
+def no_lost_errors() -> Iterator[_LostErrors]:
+    """Every test fails when asyncio logs "Task exception was never retrieved" (or a
+    future's): a task that dies unobserved is a bug wherever it appears."""
+    handler = _LostErrors()
+    logger = logging.getLogger("asyncio")
+    logger.addHandler(handler)
+    try:
+        yield handler
+        gc.collect()  # a task in a reference cycle says so when collected
+    finally:
+        logger.removeHandler(handler)
+    assert not handler.lost, f"errors nobody read: {handler.lost}"

@@ -249,3 +249,70 @@ def serving(app: Any, **options: Any) -> Iterator[int]:
     finally:
         server.should_exit = True
         thread.join(20)
+
+
+class Proxy:
+    """A TCP proxy on the loopback to ``port`` (a database server): :meth:`cut` closes
+    every connection through it and refuses new ones, as a database server restarting
+    does, until :meth:`resume`."""
+
+    def __init__(self, port: int) -> None:
+        self.target = ("127.0.0.1", port)
+        self.port = _free_port()
+        self._sockets: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        self._listener: socket.socket | None = None
+        self.resume()
+
+    def url(self, url: str) -> str:
+        """``url`` (a ``postgresql://`` URL to the target) through the proxy."""
+        return url.replace(f":{self.target[1]}/", f":{self.port}/", 1)
+
+    def resume(self) -> None:
+        listener = socket.create_server(("127.0.0.1", self.port))
+        self._listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def cut(self) -> None:
+        with self._lock:
+            if self._listener is not None:
+                with contextlib.suppress(OSError):  # wakes its accept() (close alone may not)
+                    self._listener.shutdown(socket.SHUT_RDWR)
+                self._listener.close()
+                self._listener = None
+            for s in self._sockets:
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+                s.close()
+            self._sockets.clear()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # cut
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._sockets |= {client, upstream}
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (source, sink):
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+                s.close()
+            with self._lock:
+                self._sockets -= {source, sink}

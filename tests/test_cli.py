@@ -424,6 +424,6 @@ def test_a_ladder_refuses_a_policy_for_other_rules_before_any_game(tmp_path: Pat
 def test_serve_refuses_an_invite_url_that_is_not_one(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, url: str
 ) -> None:
-    code, out, err = run(capsys, "serve", "--db", str(tmp_path / "t.db"), "--invite-url", url)
+    code, _out, err = run(capsys, "serve", "--db", str(tmp_path / "t.db"), "--invite-url", url)
     assert code == 2 and "--invite-url" in err and "must be http(s)://HOST[:PORT]" in err
     assert not (tmp_path / "t.db").exists()  # refused before the database was opened

@@ -17,6 +17,7 @@ import pytest
 
 from chickenfoot.server._store import (
     ConflictError,
+    GapError,
     MoveRow,
     SeatRow,
     Store,
@@ -149,9 +150,38 @@ def test_a_missing_move_is_reported_not_skipped(store_where: str) -> None:
         store.add_moves([MoveRow("t", i, i % 2, f"m{i}", False) for i in range(3)])
     _sql(store_where, "DELETE FROM {moves} WHERE table_id = 't' AND idx = 1")
     with contextlib.closing(open_store(store_where)) as store:
-        with pytest.raises(ValueError, match="move 1 is missing"):
+        # the same error from both stores: a StoreError (a damaged record, not bad input)
+        with pytest.raises(StoreError, match="move 1 is missing") as raised:
             store.moves("t")
+        assert isinstance(raised.value, GapError) and not isinstance(raised.value, ValueError)
         assert store.moves("t", since=2) == [(0, "m2", False)]
+        with pytest.raises(GapError, match="move 1 is missing"):
+            store.catch_up("t", seed=1, since=0)
+
+
+def test_a_sqlite_file_locked_by_another_connection_is_a_store_error(tmp_path: Path) -> None:
+    """A shell or a backup holding the file's write lock longer than the store waits for
+    it: every write fails with a StoreError (never the driver's own error), committing
+    nothing, and succeeds once the lock is gone."""
+    import sqlite3
+
+    db = tmp_path / "t.db"
+    with contextlib.closing(open_store(db)) as store:
+        store.add_table("t", "{}", 1, SEATS)
+        with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as shell:
+            shell.execute("BEGIN EXCLUSIVE")
+            for write in (
+                lambda: store.add_moves([MoveRow("t", 0, 0, "draw", False)]),
+                lambda: store.finish("t"),
+                lambda: store.ask("t", 0, seed=1, at=0, rematch=2),
+                lambda: store.add_table("u", "{}", 1, SEATS),
+            ):
+                with pytest.raises(StoreError, match="database is locked") as raised:
+                    write()
+                assert "Traceback" not in str(raised.value) and len(str(raised.value)) < 400
+            shell.execute("ROLLBACK")
+        assert store.moves("t") == [] and store.tables(ids=["u"]) == []
+        assert store.add_moves([MoveRow("t", 0, 0, "draw", False)]) == [True]
 
 
 def _sql(where: str, statement: str) -> None:

@@ -52,7 +52,7 @@ from chickenfoot.server._limits import (
     read_body,
 )
 from chickenfoot.server._lookups import Lookups, TooManyReadsError
-from chickenfoot.server._store import open_store
+from chickenfoot.server._store import StoreError, open_store
 from chickenfoot.server._table import RefusedError, Table
 
 __all__ = ["BURST", "KEY_HEADER", "MAX_MESSAGE", "RATE", "make_app"]
@@ -71,6 +71,7 @@ KEY_HEADER: Final = "x-table-key"
 """The header that carries the operator's table key (``Limits.table_key``)."""
 
 STATIC = Path(__file__).resolve().parent / "static"
+_DOWN: Final = {"error": "the database is not answering: no table was made; try again"}
 
 
 def _same_origin(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
@@ -214,6 +215,8 @@ def make_app(
             return JSONResponse({"error": str(err)}, status_code=413)
         except RefusedError as err:
             return JSONResponse({"error": str(err)}, status_code=400)
+        except StoreError:
+            return JSONResponse(_DOWN, status_code=503, headers={"Retry-After": "5"})
         return JSONResponse(links(table.id, tokens))
 
     async def play(request: Request) -> Response:
@@ -234,6 +237,8 @@ def make_app(
             return JSONResponse({"error": str(err)}, status_code=413)
         except RefusedError as err:
             return JSONResponse({"error": str(err)}, status_code=400)
+        except StoreError:
+            return JSONResponse(_DOWN, status_code=503, headers={"Retry-After": "5"})
         made = links(table.id, tokens)
         return JSONResponse({**made, "link": made["seats"][0]["link"]})
 

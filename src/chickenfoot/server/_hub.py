@@ -1,12 +1,11 @@
 """The tables of a running server, their connections and their bots.
 
 The :class:`Hub` owns the :class:`~chickenfoot.server._store.Store` and every
-:class:`~chickenfoot.server._table.Table`. Every change of a table goes through
-:meth:`Hub.commit`, under the table's lock: the move is written to the database (and
-committed) first, then played, then announced to every connection of the table, each
-getting what its seat may see. After each change the hub plays on by itself while the
-seat to act is a bot (asked in a worker thread, so the server keeps serving while it
-thinks); a person plays every move of theirs, forced or not.
+:class:`~chickenfoot.server._table.Table`; how a table changes (stored first, then played
+and announced), pauses, agrees and follows the database is its
+:class:`~chickenfoot.server._keeper.Keeper` part. After each change the hub plays on by
+itself while the seat to act is a bot (asked in a worker thread, so the server keeps
+serving while it thinks); a person plays every move of theirs, forced or not.
 
 What a seat may not know never reaches it, by message or by timing: that a move was
 forced (the only legal one, a fact about the hand) is told to the seat that made it only;
@@ -15,10 +14,6 @@ or an engine's ``time_ms`` when longer), forced or not (a forced move is made wi
 asking the bot, a choice is thought over during the wait; a search thinks within
 ``bot_delay``, whatever its ``search:N``); a failing
 bot's reason (which may quote its hand) goes to the server's log, not to the table.
-When a round ends and another is dealt, the table waits ``round_pause`` seconds, or until
-every person connected says ``next``, so people can look at the round's end (the hands
-revealed); when the match ends, the people there may ask for a ``rematch``: a new match
-at the same table, same seats, same links.
 
 Bots are the built-in agents (``random``, ``greedy``, ``heuristic``, ``search``,
 ``search:N``, ``ismcts``, ``ismcts:N``: each within its declared bound, see
@@ -43,13 +38,13 @@ from chickenfoot.engine import EngineAgent
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import Move, parse_move
 from chickenfoot.rules import Rules
-from chickenfoot.server._announce import Connection, announce_move, announce_table, send_table
+from chickenfoot.server._announce import Connection
 from chickenfoot.server._bots import bounded
+from chickenfoot.server._keeper import Keeper
 from chickenfoot.server._limits import Limits, check_table_cost, engine_names
 from chickenfoot.server._requests import MAX_NAME, check_bot_spec, distinct_names, rules_of
-from chickenfoot.server._store import MoveRow, SeatRow, Store, StoredTable
+from chickenfoot.server._store import GapError, SeatRow, Store, StoredTable
 from chickenfoot.server._table import RefusedError, Table
-from chickenfoot.server._writer import Writer
 from chickenfoot.specs import Trust, parse_spec
 from chickenfoot.state import State
 
@@ -70,7 +65,7 @@ def _think(agent: Agent, state: State, rng: random.Random) -> Move:
     return ask(agent, state, rng)
 
 
-class Hub:
+class Hub(Keeper):
     """The tables of one server, stored in ``store``; each bot move is announced
     ``bot_delay`` seconds after its turn began, forced or not (so people can follow, and
     when it comes tells nothing of the hand), engines are those of ``engines``."""
@@ -84,24 +79,12 @@ class Hub:
         round_pause: float = 0.0,
         limits: Limits | None = None,
     ):
-        self.store = store
-        self.writer = Writer(store)
-        """The group commit: every move goes to the database through it."""
+        super().__init__(store, round_pause=round_pause)
         self.engines = engine_names(engines)
         """The engines a seat may name, by short name: ``{name: command}``."""
         self.bot_delay = bot_delay
-        self.round_pause = round_pause
         self.limits = Limits() if limits is None else limits
-        self.tables: dict[str, Table] = {}
-        self.connections: dict[str, set[Connection]] = {}
-        self.active: dict[str, float] = {}
-        """When each table in memory last changed or was left (``time.monotonic()``)."""
-        self.playing: dict[str, int] = {}
-        """The tables whose bots or forced moves are being played: how many tasks."""
         self._agents: dict[tuple[str, int], Agent] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._hearing: set[str] = set()  # the tables to catch up with the database, soon
         self._rng = random.Random(secrets.randbits(64))
 
     # -- start: every table restored ---------------------------------------------------------
@@ -133,11 +116,13 @@ class Hub:
                 if table.turn != seat:
                     raise ValueError(f"move {i} ({text}) is by seat {seat}, not the turn's")
                 table.play(parse_move(text, max_pip=rules.max_pip), forced=forced)
-        except (ChickenFootError, ValueError, RefusedError) as err:
+            i = table.n
+        except (ChickenFootError, ValueError, RefusedError, GapError) as err:
             # Why a move is illegal may name a tile of a hand ("seat 0 can play 9-3@9-9"):
             # the log (the operator's) says it, the table only where.
             table.stop(f"the stored record does not replay at move {i}")
             log.error("table %s: %s: %s", stored.id, table.error, brief(str(err), 200))
+        self._agree_as_stored(table, stored)
         self.tables[stored.id] = table
         self.active[stored.id] = time.monotonic()
         return table
@@ -151,24 +136,6 @@ class Hub:
         )
         for table_id in self.tables:
             self.kick(table_id)
-
-    def heard(self, table_id: str, moves: int | None = None) -> None:
-        """A table changed in the database (by any process; ``moves``: its record's length
-        after a move): one held here catches up, unless it holds that move already (this
-        process stored it: a rematch made elsewhere is heard first, with no length)."""
-        table = self.tables.get(table_id)
-        if table is None or (moves is not None and moves <= table.n):
-            return
-        if table_id not in self._hearing:
-            self._hearing.add(table_id)
-            self._task(table_id, self._catch_up_heard(table_id))
-
-    async def _catch_up_heard(self, table_id: str) -> None:
-        async with self.lock(table_id):
-            self._hearing.discard(table_id)  # a change heard from now on is read again
-            table = self.tables.get(table_id)
-            if table is not None:
-                await self.catch_up(table)
 
     # -- making tables -----------------------------------------------------------------------
 
@@ -213,12 +180,6 @@ class Hub:
         return table, [row.token for row in rows]
 
     # -- connections ---------------------------------------------------------------------------
-
-    def connected(self, table_id: str) -> list[bool]:
-        """For each seat of the table, whether a connection plays it now."""
-        table = self.tables[table_id]
-        seats = {c.seat for c in self.connections.get(table_id, ()) if not c.dropped}
-        return [s.seat in seats for s in table.seats]
 
     def join(self, table_id: str, connection: Connection) -> None:
         """Add a connection and send it the table (and its ``go`` if it is to choose); the
@@ -271,155 +232,11 @@ class Hub:
         self.active.pop(table_id, None)
         self.connections.pop(table_id, None)
         self._locks.pop(table_id, None)
+        self._pausing.pop(table_id, None)
         agents = [a for (t, _s), a in self._agents.items() if t == table_id]
         for key in [k for k in self._agents if k[0] == table_id]:
             del self._agents[key]
         return agents
-
-    def send_table(self, table_id: str, connection: Connection) -> None:
-        """Queue the whole table (and the ``go``, if any) for one connection."""
-        send_table(self.tables[table_id], connection, self.connected(table_id))
-
-    def announce(self, table_id: str) -> None:
-        """Send the whole table to every connection, each what its seat may see."""
-        here = self.connections.get(table_id, ())
-        announce_table(self.tables[table_id], list(here), self.connected(table_id))
-
-    # -- moves ---------------------------------------------------------------------------------
-
-    def lock(self, table_id: str) -> asyncio.Lock:
-        """The lock under which a table changes."""
-        return self._locks.setdefault(table_id, asyncio.Lock())
-
-    async def commit(self, table: Table, move: Move, *, forced: bool) -> bool:
-        """Store ``move`` (committed, through the group commit: other tables go on
-        meanwhile), then play it, then announce it; under the table's lock. ``False``
-        (nothing played) when another process stored a move of that number first: the
-        table has caught up with the database then."""
-        seat = table.turn
-        assert seat is not None
-        row = MoveRow(table.id, table.n, seat, move.notation(), forced, seed=table.seed)
-        stored = await self.writer.write(row)
-        if not stored:
-            await self.catch_up(table)
-            return False
-        self._play(table, move, forced)
-        if table.round is None:
-            await asyncio.to_thread(self.store.finish, table.id)
-        return True
-
-    def _play(self, table: Table, move: Move, forced: bool) -> None:
-        """Play a stored move and announce it (a new round waits ``round_pause``)."""
-        rounds = table.match.rounds_played
-        table.play(move, forced=forced)
-        self.active[table.id] = time.monotonic()
-        if table.match.rounds_played != rounds and table.round is not None and self.round_pause:
-            table.pause(self.round_pause)
-            self._task(table.id, self._end_pause(table.id, table.pause_until))
-        here = self.connections.get(table.id, ())
-        announce_move(table, list(here), self.connected(table.id))
-
-    async def catch_up(self, table: Table) -> None:
-        """Play the moves another process stored on the table since ours (under the
-        table's lock), announcing each; a table restarted elsewhere (a rematch) is read
-        again whole."""
-        stored = await asyncio.to_thread(self.store.tables, ids=[table.id])
-        if stored and stored[0].seed != table.seed:  # a rematch, made through another process
-            table.restart(stored[0].seed)
-            self.announce(table.id)
-        rows = await asyncio.to_thread(self.store.moves, table.id, since=table.n)
-        for seat, text, forced in rows:
-            try:
-                if table.turn != seat:
-                    raise ValueError(f"move {table.n} ({text}) is by seat {seat}, not the turn's")
-                self._play(table, parse_move(text, max_pip=table.rules.max_pip), forced)
-            except (ChickenFootError, ValueError, RefusedError) as err:
-                table.stop(f"the stored record does not replay at move {table.n}")
-                log.error("table %s: %s: %s", table.id, table.error, brief(str(err), 200))
-                self.announce(table.id)
-                return
-
-    async def _end_pause(self, table_id: str, until: float | None) -> None:
-        """End a table's pause at its deadline (unless it ended already)."""
-        await asyncio.sleep(self.round_pause)
-        table = self.tables[table_id]
-        async with self.lock(table_id):
-            if table.pause_until != until:
-                return
-            table.resume()
-            self.announce(table_id)
-        self.kick(table_id)
-
-    def _people_agree(self, table_id: str) -> bool:
-        """Whether every person connected to the table is in its ``ready`` seats."""
-        table = self.tables[table_id]
-        here = [
-            s.seat
-            for s, on in zip(table.seats, self.connected(table_id), strict=True)
-            if on and s.kind == "person"
-        ]
-        return all(seat in table.ready for seat in here)
-
-    async def agree(self, table_id: str, seat: int | None, what: str) -> None:
-        """A person's ``next`` (deal the next round now) or ``rematch`` (a new match, once
-        this one is over): done when every person connected has asked for it."""
-        table = self.tables[table_id]
-        if seat is None or table.seats[seat].kind != "person":
-            raise RefusedError(f"only the people at the table can ask for {what}")
-        async with self.lock(table_id):
-            if what == "next" and not table.paused:
-                raise RefusedError("no round is waiting to start")
-            if what == "rematch" and table.round is not None:
-                raise RefusedError("a rematch is for when the match is over")
-            table.ready.add(seat)
-            if self._people_agree(table_id):
-                if what == "next":
-                    table.resume()
-                else:
-                    seed = secrets.randbits(63)
-                    await asyncio.to_thread(self.store.restart, table_id, seed)
-                    table.restart(seed)
-            self.announce(table_id)
-        self.kick(table_id)
-
-    async def person_moves(
-        self, table_id: str, seat: int | None, message: Mapping[str, Any]
-    ) -> None:
-        """A person's ``move`` message: checked, committed, announced; then the table plays
-        on. Raises :class:`RefusedError` (and changes nothing) when it cannot be played."""
-        table = self.tables[table_id]
-        async with self.lock(table_id):
-            move = table.check_move(seat, message)
-            if not await self.commit(table, move, forced=len(table.legal) == 1):
-                raise RefusedError("another move was played first (the table has moved on)")
-        self.kick(table_id)
-
-    def kick(self, table_id: str) -> None:
-        """Let the table play its bots, in a task of its own."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # not serving yet: start() kicks every table
-        self._task(table_id, self._play_on(table_id), loop)
-
-    def _task(
-        self, table_id: str, work: Any, loop: asyncio.AbstractEventLoop | None = None
-    ) -> None:
-        """Run ``work`` for the table in a task (counted in ``playing``: a table with work
-        in hand is not unloaded)."""
-        task = (loop or asyncio.get_running_loop()).create_task(work)
-        self._tasks.add(task)
-        self.playing[table_id] = self.playing.get(table_id, 0) + 1
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(lambda _t: self._played(table_id))
-
-    def _played(self, table_id: str) -> None:
-        left = self.playing.get(table_id, 0) - 1
-        if left > 0:
-            self.playing[table_id] = left
-        else:
-            self.playing.pop(table_id, None)
-            self.active[table_id] = time.monotonic()
 
     def _agent(self, table: Table, seat: int) -> Agent:
         key = (table.id, seat)
@@ -444,7 +261,7 @@ class Hub:
             return max(self.bot_delay, agent.time_ms / 1000)
         return self.bot_delay
 
-    async def _play_on(self, table_id: str) -> None:
+    async def play_on(self, table_id: str) -> None:
         """Play the table's bots until a person is to act or the match ends.
 
         Every bot move is announced :meth:`pace` seconds after its turn began, forced or

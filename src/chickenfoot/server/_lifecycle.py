@@ -44,7 +44,7 @@ from typing import Final
 
 from chickenfoot.agents import Agent
 from chickenfoot.server._hub import Hub
-from chickenfoot.server._store import StoredTable
+from chickenfoot.server._store import StoredTable, StoreError
 from chickenfoot.server._table import RefusedError, Table
 
 __all__ = ["PRUNE_SECONDS", "SWEEP_SECONDS", "FullError", "Lifecycle"]
@@ -184,14 +184,19 @@ class Lifecycle:
         return done
 
     async def run(self) -> None:
-        """Sweep every ``SWEEP_SECONDS`` and prune every ``PRUNE_SECONDS``, until cancelled."""
+        """Sweep every ``SWEEP_SECONDS`` and prune every ``PRUNE_SECONDS``, until cancelled
+        (a prune the database fails is logged, and tried again at the next sweep)."""
         last_prune = time.monotonic()
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             self.sweep()
             if time.monotonic() - last_prune >= PRUNE_SECONDS:
+                try:
+                    await asyncio.to_thread(self.prune)
+                except StoreError as err:
+                    log.warning("the database was not pruned: %s", err)
+                    continue
                 last_prune = time.monotonic()
-                await asyncio.to_thread(self.prune)
 
 
 def _close_later(agents: list[Agent]) -> None:

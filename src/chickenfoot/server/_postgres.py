@@ -28,12 +28,24 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
 from chickenfoot.errors import brief
+from chickenfoot.server._postgres_sql import (
+    ADD_MOVE,
+    ADD_MOVES,
+    LOCK_AND_TOUCH,
+    PAUSE,
+    SCHEMA,
+    TABLE,
+)
 from chickenfoot.server._rows import (
+    Asked,
     ConflictError,
     MoveRow,
     SeatRow,
     StoredTable,
     StoreError,
+    check_moves,
+    decide_ask,
+    ready_bits,
     redact,
     scrub,
 )
@@ -53,78 +65,6 @@ seconds before it was last known alive are announced again (the changes it may h
 missed, with room for the clocks of the processes to differ)."""
 _WAIT: Final = 0.5
 """How often the subscription's thread looks whether the store is closing (seconds)."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS chickenfoot_tables (
-    n BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
-    id TEXT PRIMARY KEY,
-    rules TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    touched DOUBLE PRECISION NOT NULL,
-    finished DOUBLE PRECISION
-);
-CREATE INDEX IF NOT EXISTS chickenfoot_tables_touched ON chickenfoot_tables (touched);
-CREATE TABLE IF NOT EXISTS chickenfoot_seats (
-    table_id TEXT NOT NULL REFERENCES chickenfoot_tables(id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('person', 'bot')),
-    spec TEXT NOT NULL,
-    token TEXT,
-    name TEXT NOT NULL,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS chickenfoot_moves (
-    table_id TEXT NOT NULL REFERENCES chickenfoot_tables(id) ON DELETE CASCADE,
-    idx INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    forced BOOLEAN NOT NULL,
-    PRIMARY KEY (table_id, idx)
-)
-"""
-
-# Each table's row is locked first, in order of id (two batches never wait on each other
-# in a circle), and touched; then each move is stored if it extends its table (after a
-# move of the same batch, only if that one was stored: its row is this transaction's),
-# its table's id sent on the channel (once per table: PostgreSQL folds repeats) if it was.
-_LOCK_AND_TOUCH = """
-UPDATE chickenfoot_tables t SET touched = %s
-FROM (SELECT id FROM chickenfoot_tables WHERE id = ANY(%s) ORDER BY id FOR NO KEY UPDATE) l
-WHERE t.id = l.id
-"""
-_ADD_MOVE = """
-WITH stored AS (
-    INSERT INTO chickenfoot_moves (table_id, idx, seat, move, forced)
-    SELECT %(t)s, %(idx)s, %(seat)s, %(move)s, %(forced)s
-    WHERE EXISTS (SELECT 1 FROM chickenfoot_tables
-                  WHERE id = %(t)s AND (%(seed)s::text IS NULL OR seed = %(seed)s::text))
-      AND (%(idx)s = 0 OR EXISTS (SELECT 1 FROM chickenfoot_moves m
-                                  WHERE table_id = %(t)s AND idx = %(idx)s - 1
-                                    AND (%(first)s OR m.xmin = pg_current_xact_id()::xid)))
-    ON CONFLICT DO NOTHING
-    RETURNING table_id, idx
-)
-SELECT pg_notify(%(channel)s, table_id || ' ' || (idx + 1)) FROM stored
-"""
-
-# The same for a batch's tables that have one move in it (the usual: a table's next move
-# waits for the commit of the one before), all in one statement.
-_ADD_MOVES = """
-WITH batch AS (
-    SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[], %s::bool[], %s::text[])
-                  AS b(t, idx, seat, move, forced, seed)
-), stored AS (
-    INSERT INTO chickenfoot_moves (table_id, idx, seat, move, forced)
-    SELECT b.t, b.idx, b.seat, b.move, b.forced FROM batch b
-    WHERE EXISTS (SELECT 1 FROM chickenfoot_tables
-                  WHERE id = b.t AND (b.seed IS NULL OR seed = b.seed))
-      AND (b.idx = 0 OR EXISTS (SELECT 1 FROM chickenfoot_moves
-                                WHERE table_id = b.t AND idx = b.idx - 1))
-    ON CONFLICT DO NOTHING
-    RETURNING table_id, idx
-)
-SELECT table_id, idx, pg_notify(%s, table_id || ' ' || (idx + 1)) FROM stored
-"""
 
 
 def _psycopg() -> Any:
@@ -168,7 +108,7 @@ class PostgresStore:
             with self._lock, self._transaction() as db:
                 # two processes starting at once make the tables one after the other
                 db.execute("SELECT pg_advisory_xact_lock(hashtext('chickenfoot schema'))")
-                for statement in _SCHEMA.split(";"):
+                for statement in SCHEMA.split(";"):
                     db.execute(statement)
                 row = db.execute("SELECT current_schema()").fetchone()
         except BaseException:
@@ -271,9 +211,16 @@ class PostgresStore:
         ]  # fmt: skip
         with self._lock, self._transaction(pipeline=self._pipeline) as db:
             # one round trip: the statements are sent at once, read at the commit
-            db.execute(_LOCK_AND_TOUCH, (now, ids))
-            batch = db.execute(_ADD_MOVES, (*columns, self.channel)) if alone else None
-            cursors = [db.execute(_ADD_MOVE, p) for p in params]
+            db.execute(LOCK_AND_TOUCH, (now, ids))
+            batch = db.execute(ADD_MOVES, (*columns, self.channel)) if alone else None
+            cursors = [db.execute(ADD_MOVE, p) for p in params]
+            pauses = [r for r in rows if r.pause is not None]
+            if pauses:
+                db.execute(
+                    PAUSE,
+                    (now, [r.table_id for r in pauses], [r.idx for r in pauses],
+                     [r.pause for r in pauses]),
+                )  # fmt: skip
         done = {(t, idx) for t, idx, _ in batch.fetchall()} if batch is not None else set()
         stored = [(row.table_id, row.idx) in done for row in rows]
         for i, cursor in zip(several, cursors, strict=True):
@@ -303,12 +250,85 @@ class PostgresStore:
         """A rematch: the table's new ``seed``, its moves deleted, its match no longer
         finished (one transaction)."""
         with self._lock, self._transaction() as db:
+            self._restart(db, table_id, seed)
+
+    def _restart(self, db: psycopg.Connection[Any], table_id: str, seed: int) -> None:
+        db.execute(
+            "WITH changed AS (UPDATE chickenfoot_tables SET seed = %s, finished = NULL, "
+            "touched = %s, pause_at = NULL, ready_at = NULL, ready = 0 WHERE id = %s "
+            "RETURNING id) SELECT pg_notify(%s, id) FROM changed",
+            (str(seed), time.time(), table_id, self.channel),
+        )
+        db.execute("DELETE FROM chickenfoot_moves WHERE table_id = %s", (table_id,))
+
+    def ask(
+        self, table_id: str, seat: int, *, seed: int, at: int, rematch: int | None = None
+    ) -> Asked | None:
+        """A person's ``next`` or ``rematch`` (:meth:`Store.ask
+        <chickenfoot.server._store.Store.ask>`): the row locked, the change sent."""
+        with self._lock, self._transaction() as db:
+            row = db.execute(
+                f"SELECT {TABLE} FROM chickenfoot_tables WHERE id = %s FOR NO KEY UPDATE",
+                (table_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            asked = decide_ask(
+                self._stored(db, [row])[0], seat, seed=seed, at=at,
+                rematch=rematch is not None, now=time.time(),
+            )  # fmt: skip
+            if asked is None:
+                return None
+            if asked.done and rematch is not None:
+                self._restart(db, table_id, rematch)
+                return asked
+            if asked.done:
+                change = "pause_at = NULL, ready_at = NULL, ready = 0"
+                values: tuple[object, ...] = ()
+            else:
+                change, values = "ready_at = %s, ready = %s", (at, ready_bits(asked.ready))
             db.execute(
-                "WITH changed AS (UPDATE chickenfoot_tables SET seed = %s, finished = NULL, "
-                "touched = %s WHERE id = %s RETURNING id) SELECT pg_notify(%s, id) FROM changed",
-                (str(seed), time.time(), table_id, self.channel),
+                f"WITH changed AS (UPDATE chickenfoot_tables SET {change} WHERE id = %s "
+                "RETURNING id) SELECT pg_notify(%s, id) FROM changed",
+                (*values, table_id, self.channel),
             )
-            db.execute("DELETE FROM chickenfoot_moves WHERE table_id = %s", (table_id,))
+        return asked
+
+    def catch_up(
+        self, table_id: str, *, seed: int, since: int
+    ) -> tuple[StoredTable, list[tuple[int, str, bool]]] | None:
+        """The table and its moves from number ``since`` on (from 0 when its seed is no
+        longer ``seed``: a rematch), read in one snapshot; ``None`` if it is gone."""
+        with self._lock, self._transaction(repeatable=True) as db:
+            found = db.execute(
+                f"SELECT {TABLE} FROM chickenfoot_tables WHERE id = %s", (table_id,)
+            ).fetchall()
+            if not found:
+                return None
+            stored = self._stored(db, found)[0]
+            start = since if stored.seed == seed else 0
+            rows = db.execute(
+                "SELECT idx, seat, move, forced FROM chickenfoot_moves "
+                "WHERE table_id = %s AND idx >= %s ORDER BY idx",
+                (table_id, start),
+            ).fetchall()
+        return stored, check_moves(table_id, rows, start)
+
+    @staticmethod
+    def _stored(db: psycopg.Connection[Any], rows: Sequence[Any]) -> list[StoredTable]:
+        """The tables of ``rows`` (read as ``TABLE`` says), with their seats, in order."""
+        seats = db.execute(
+            "SELECT table_id, seat, kind, spec, token, name FROM chickenfoot_seats "
+            "WHERE table_id = ANY(%s) ORDER BY table_id, seat",
+            ([row[0] for row in rows],),
+        ).fetchall()
+        by_table: dict[str, list[SeatRow]] = {}
+        for table_id, *rest in seats:
+            by_table.setdefault(table_id, []).append(SeatRow(*rest))
+        return [
+            StoredTable(table_id, rules, int(seed), tuple(by_table.get(table_id, ())), *agreed)
+            for table_id, rules, seed, *agreed in rows
+        ]
 
     def count(self) -> int:
         """The number of tables stored."""
@@ -365,21 +385,10 @@ class PostgresStore:
             where, args = " WHERE finished IS NULL AND touched >= %s", [live_since]
         with self._lock, self._transaction(repeatable=True) as db:
             rows = db.execute(
-                f"SELECT id, rules, seed FROM chickenfoot_tables{where} ORDER BY n DESC LIMIT %s",
+                f"SELECT {TABLE} FROM chickenfoot_tables{where} ORDER BY n DESC LIMIT %s",
                 (*args, None if limit < 0 else limit),
             ).fetchall()
-            seats = db.execute(
-                "SELECT table_id, seat, kind, spec, token, name FROM chickenfoot_seats "
-                "WHERE table_id = ANY(%s) ORDER BY table_id, seat",
-                ([table_id for table_id, _rules, _seed in rows],),
-            ).fetchall()
-        by_table: dict[str, list[SeatRow]] = {}
-        for table_id, *rest in seats:
-            by_table.setdefault(table_id, []).append(SeatRow(*rest))
-        return [
-            StoredTable(table_id, rules, int(seed), tuple(by_table.get(table_id, ())))
-            for table_id, rules, seed in reversed(rows)
-        ]
+            return self._stored(db, rows[::-1])
 
     def moves(self, table_id: str, *, since: int = 0) -> list[tuple[int, str, bool]]:
         """A table's moves from number ``since`` on, in order: ``(seat, move, forced)``."""
@@ -389,10 +398,7 @@ class PostgresStore:
                 "WHERE table_id = %s AND idx >= %s ORDER BY idx",
                 (table_id, since),
             ).fetchall()
-        for expected, (idx, *_rest) in enumerate(rows, start=since):
-            if idx != expected:
-                raise ValueError(f"table {table_id}: move {expected} is missing from the database")
-        return [(seat, move, bool(forced)) for _idx, seat, move, forced in rows]
+        return check_moves(table_id, rows, since)
 
     def changed_since(self, when: float) -> list[str]:
         """The ids of the tables changed since ``when`` (Unix seconds)."""

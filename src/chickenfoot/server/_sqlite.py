@@ -24,18 +24,29 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Final
 
 from chickenfoot._files import appendable
+from chickenfoot.errors import brief
 from chickenfoot.server._rows import (
+    Asked,
     ConflictError,
     MoveRow,
     SeatRow,
     StoredTable,
     StoreError,
+    check_moves,
+    decide_ask,
+    ready_bits,
     redact,
 )
 
-__all__ = ["SqliteStore"]
+__all__ = ["BUSY_SECONDS", "SqliteStore"]
+
+BUSY_SECONDS: Final = 1.0
+"""How long a statement waits for a lock another connection holds (a backup, a shell)
+before the store raises :class:`StoreError`: short, since the store's own lock is held
+meanwhile; the server tries a failed move again until the file answers."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -72,6 +83,13 @@ SELECT :t, :idx, :seat, :move, :forced
 WHERE EXISTS (SELECT 1 FROM tables WHERE id = :t AND (:seed IS NULL OR seed = :seed))
   AND (:idx = 0 OR EXISTS (SELECT 1 FROM moves WHERE table_id = :t AND idx = :idx - 1))
 """
+_AGREEMENT = (  # what the people agree on (docs: _store): added to a database of before
+    ("pause_at", "INTEGER"),
+    ("pause_until", "REAL"),
+    ("ready_at", "INTEGER"),
+    ("ready", "INTEGER NOT NULL DEFAULT 0"),
+)
+_TABLE = "t.id, t.rules, t.seed, t.pause_at, t.pause_until, t.ready_at, t.ready"
 
 
 class SqliteStore:
@@ -79,7 +97,8 @@ class SqliteStore:
 
     Every write is one transaction, committed before the method returns; a lock makes the
     store safe to share between the server's threads. Raises :class:`StoreError` when the
-    file cannot be opened as a database.
+    file cannot be opened as a database, and when it fails (locked by another connection
+    for over :data:`BUSY_SECONDS`, a full disk): a write that failed was not committed.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -93,7 +112,9 @@ class SqliteStore:
             if self.file is not None and not os.path.exists(where):
                 fd = os.open(where, os.O_CREAT | os.O_WRONLY, 0o600)
                 os.close(fd)
-            self._db = sqlite3.connect(where, check_same_thread=False, isolation_level=None)
+            self._db = sqlite3.connect(
+                where, timeout=BUSY_SECONDS, check_same_thread=False, isolation_level=None
+            )
             with self._lock:
                 self._setup()
         except (OSError, sqlite3.Error) as err:
@@ -109,20 +130,37 @@ class SqliteStore:
             self._db.execute("ALTER TABLE tables ADD COLUMN touched REAL")
             self._db.execute("ALTER TABLE tables ADD COLUMN finished REAL")
             self._db.execute("UPDATE tables SET touched = (created - 2440587.5) * 86400.0")
+        for column, kind in _AGREEMENT:
+            if column not in columns:
+                self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
         self._db.execute("CREATE INDEX IF NOT EXISTS tables_touched ON tables (touched)")
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection under the lock; the driver's errors become :class:`StoreError`."""
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as err:
+                raise self._failed(err) from None
+
+    def _failed(self, err: sqlite3.Error) -> StoreError:
+        text = brief(" ".join(str(err).split()), 200)[1:-1]
+        return StoreError(f"the database {redact(self.file or ':memory:')!r} failed: {text}")
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction under the lock: committed at the end, rolled back on an
-        error."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+        error; the driver's errors become :class:`StoreError` (nothing committed)."""
+        with self._reading() as db:
+            db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
+                yield db
+                db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     def add_table(
         self,
@@ -170,6 +208,12 @@ class SqliteStore:
                 stored[i] = cursor.rowcount == 1
                 if not stored[i]:
                     refused.add(row.table_id)
+                elif row.pause is not None:  # the round it deals waits, from this commit
+                    db.execute(
+                        "UPDATE tables SET pause_at = ?, pause_until = ?, ready_at = NULL, "
+                        "ready = 0 WHERE id = ?",
+                        (row.idx + 1, now + row.pause, row.table_id),
+                    )
             changed = sorted({rows[i].table_id for i in order if stored[i]})
             db.executemany(
                 "UPDATE tables SET touched = ? WHERE id = ?", [(now, t) for t in changed]
@@ -197,23 +241,79 @@ class SqliteStore:
         """A rematch: the table's new ``seed``, its moves deleted, its match no longer
         finished (one transaction)."""
         with self._transaction() as db:
-            db.execute(
-                "UPDATE tables SET seed = ?, finished = NULL, touched = ? WHERE id = ?",
-                (str(seed), time.time(), table_id),
+            self._restart(db, table_id, seed)
+
+    @staticmethod
+    def _restart(db: sqlite3.Connection, table_id: str, seed: int) -> None:
+        db.execute(
+            "UPDATE tables SET seed = ?, finished = NULL, touched = ?, pause_at = NULL, "
+            "ready_at = NULL, ready = 0 WHERE id = ?",
+            (str(seed), time.time(), table_id),
+        )
+        db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
+
+    def ask(
+        self, table_id: str, seat: int, *, seed: int, at: int, rematch: int | None = None
+    ) -> Asked | None:
+        """A person's ``next`` (or, with ``rematch``, the new match's seed, a
+        ``rematch``), asked at the record's length ``at`` of the match of ``seed`` (see
+        :meth:`Store.ask <chickenfoot.server._store.Store.ask>`; one transaction)."""
+        with self._transaction() as db:
+            found = self._tables(db, " WHERE id = ?", [table_id], -1)
+            if not found:
+                return None
+            asked = decide_ask(
+                found[0], seat, seed=seed, at=at, rematch=rematch is not None, now=time.time()
             )
-            db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
+            if asked is None:
+                return None
+            if asked.done and rematch is not None:
+                self._restart(db, table_id, rematch)
+            elif asked.done:
+                db.execute(
+                    "UPDATE tables SET pause_at = NULL, ready_at = NULL, ready = 0 "
+                    "WHERE id = ? AND pause_at = ?",
+                    (table_id, at),
+                )
+            else:
+                db.execute(
+                    "UPDATE tables SET ready_at = ?, ready = ? WHERE id = ?",
+                    (at, ready_bits(asked.ready), table_id),
+                )
+        return asked
+
+    def catch_up(
+        self, table_id: str, *, seed: int, since: int
+    ) -> tuple[StoredTable, list[tuple[int, str, bool]]] | None:
+        """The table and its moves from number ``since`` on (from 0 when its seed is no
+        longer ``seed``: a rematch), read together; ``None`` if it is gone."""
+        with self._reading() as db:
+            db.execute("BEGIN")
+            try:
+                found = self._tables(db, " WHERE id = ?", [table_id], -1)
+                if not found:
+                    return None
+                start = since if found[0].seed == seed else 0
+                rows = db.execute(
+                    "SELECT idx, seat, move, forced FROM moves WHERE table_id = ? AND idx >= ? "
+                    "ORDER BY idx",
+                    (table_id, start),
+                ).fetchall()
+            finally:
+                db.execute("COMMIT")
+        return found[0], check_moves(table_id, rows, start)
 
     def count(self) -> int:
         """The number of tables stored."""
-        with self._lock:
-            (n,) = self._db.execute("SELECT count(*) FROM tables").fetchone()
+        with self._reading() as db:
+            (n,) = db.execute("SELECT count(*) FROM tables").fetchone()
         return int(n)
 
     def stale(self, *, before: float, limit: int = -1) -> list[str]:
         """The ids of the tables not changed since ``before`` (Unix seconds; a finished
         table last changed when its match ended), oldest first (at most ``limit``; -1: all)."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT id FROM tables WHERE touched < ? ORDER BY touched LIMIT ?",
                 (before, limit),
             ).fetchall()
@@ -221,10 +321,8 @@ class SqliteStore:
 
     def oldest(self, limit: int) -> list[str]:
         """The ids of the ``limit`` tables changed least recently, oldest first."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id FROM tables ORDER BY touched LIMIT ?", (limit,)
-            ).fetchall()
+        with self._reading() as db:
+            rows = db.execute("SELECT id FROM tables ORDER BY touched LIMIT ?", (limit,)).fetchall()
         return [table_id for (table_id,) in rows]
 
     def delete(self, table_ids: Sequence[str]) -> int:
@@ -250,43 +348,50 @@ class SqliteStore:
         elif live_since is not None:
             where = " WHERE finished IS NULL AND touched >= ?"
             args = [live_since]
+        with self._reading() as db:
+            db.execute("BEGIN")
+            try:
+                return self._tables(db, where, args, limit)
+            finally:
+                db.execute("COMMIT")
+
+    @staticmethod
+    def _tables(
+        db: sqlite3.Connection, where: str, args: list[object], limit: int
+    ) -> list[StoredTable]:
+        """The tables ``where`` says, the ``limit`` most recent, oldest first, with seats."""
         chosen = f"SELECT id, rowid AS r FROM tables{where} ORDER BY rowid DESC LIMIT ?"
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT t.id, t.rules, t.seed FROM tables t JOIN ({chosen}) c ON t.id = c.id "
-                "ORDER BY c.r",
-                (*args, limit),
-            ).fetchall()
-            seats = self._db.execute(
-                "SELECT s.table_id, s.seat, s.kind, s.spec, s.token, s.name FROM seats s "
-                f"JOIN ({chosen}) c ON s.table_id = c.id ORDER BY s.table_id, s.seat",
-                (*args, limit),
-            ).fetchall()
+        rows = db.execute(
+            f"SELECT {_TABLE} FROM tables t JOIN ({chosen}) c ON t.id = c.id ORDER BY c.r",
+            (*args, limit),
+        ).fetchall()
+        seats = db.execute(
+            "SELECT s.table_id, s.seat, s.kind, s.spec, s.token, s.name FROM seats s "
+            f"JOIN ({chosen}) c ON s.table_id = c.id ORDER BY s.table_id, s.seat",
+            (*args, limit),
+        ).fetchall()
         by_table: dict[str, list[SeatRow]] = {}
         for table_id, *rest in seats:
             by_table.setdefault(table_id, []).append(SeatRow(*rest))
         return [
-            StoredTable(table_id, rules, int(seed), tuple(by_table.get(table_id, ())))
-            for table_id, rules, seed in rows
+            StoredTable(table_id, rules, int(seed), tuple(by_table.get(table_id, ())), *agreed)
+            for table_id, rules, seed, *agreed in rows
         ]
 
     def moves(self, table_id: str, *, since: int = 0) -> list[tuple[int, str, bool]]:
         """A table's moves from number ``since`` on, in order: ``(seat, move, forced)``."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT idx, seat, move, forced FROM moves WHERE table_id = ? AND idx >= ? "
                 "ORDER BY idx",
                 (table_id, since),
             ).fetchall()
-        for expected, (idx, *_rest) in enumerate(rows, start=since):
-            if idx != expected:
-                raise ValueError(f"table {table_id}: move {expected} is missing from the database")
-        return [(seat, move, bool(forced)) for _idx, seat, move, forced in rows]
+        return check_moves(table_id, rows, since)
 
     def subscribe(self, callback: Callable[[str, int | None], object]) -> None:
         """Nothing: one process uses a SQLite file, and it knows its own changes."""
 
     def close(self) -> None:
         """Close the database."""
-        with self._lock:
-            self._db.close()
+        with self._reading() as db:
+            db.close()

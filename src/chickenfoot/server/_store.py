@@ -20,6 +20,14 @@ A table is stored as what it was made of and every move accepted on it, nothing 
   it was forced (the only legal move: a fact about the hand, the server's own record, told
   to no seat but the one that moved).
 
+What the people of a table agree on is stored too, so that every process serving it
+agrees (:class:`StoredTable`): while the round just dealt waits (until when; stored with
+the move that ended the round, from its commit), and which person's seats asked for the
+next round or a rematch (:meth:`Store.ask`: done when every person's seat has).
+
+Every failure of the database is a :class:`StoreError` (a damaged record, a move number
+missing, a :class:`GapError`), whichever store; never the driver's own error.
+
 A move is stored only when it extends its table: number ``idx`` not taken yet, and move
 ``idx - 1`` there (or ``idx`` 0). So two writers (two server processes) never both extend
 a table: the database refuses the second move of one number, and the loser reads what
@@ -39,6 +47,13 @@ replays ``moves`` with every check when it loads a table.
 >>> store.restart("t1", 8)                  # a rematch: a new seed, no moves
 >>> store.tables(ids=["t1"])[0].seed, store.moves("t1")
 (8, [])
+>>> store.add_moves([MoveRow("t1", 0, 0, "9-3@9-9", False), MoveRow("t1", 1, 1, "draw", True)])
+[True, True]
+>>> store.ask("t1", 0, seed=8, at=2, rematch=9)   # the only person's seat: a new match
+Asked(ready=frozenset({0}), done=True)
+>>> stored, moves = store.catch_up("t1", seed=8, since=2)
+>>> stored.seed, moves
+(9, [])
 """
 
 from __future__ import annotations
@@ -48,7 +63,9 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from chickenfoot.server._rows import (
+    Asked,
     ConflictError,
+    GapError,
     MoveRow,
     SeatRow,
     StoredTable,
@@ -57,7 +74,9 @@ from chickenfoot.server._rows import (
 )
 
 __all__ = [
+    "Asked",
     "ConflictError",
+    "GapError",
     "MoveRow",
     "SeatRow",
     "Store",
@@ -72,7 +91,8 @@ __all__ = [
 class Store(Protocol):
     """What the server needs of its database. Every method is synchronous and safe to
     call from any thread; every write is one transaction, committed (durable) before the
-    method returns."""
+    method returns. Every method raises :class:`StoreError` when the database fails (a
+    write then may or may not have been committed: try it again)."""
 
     file: str | None
     """The SQLite file the store writes (its disk's free space matters), or ``None``: in
@@ -105,7 +125,26 @@ class Store(Protocol):
 
     def restart(self, table_id: str, seed: int) -> None:
         """A rematch: the table's new ``seed``, its moves deleted, its match no longer
-        finished."""
+        finished, nobody ready, no pause."""
+
+    def ask(
+        self, table_id: str, seat: int, *, seed: int, at: int, rematch: int | None = None
+    ) -> Asked | None:
+        """A person's ``next`` (without ``rematch``) or ``rematch`` (``rematch``: the new
+        match's seed), asked by ``seat`` with the table at the record's length ``at`` of
+        the match of ``seed``: the seats that have asked now, and whether every person's
+        seat has, in one transaction; when all have, the round dealt starts (the pause
+        ends) or the rematch is made (:meth:`restart`). ``None`` (nothing written): the
+        table moved on (another match, no pause of that round: catch up) or is gone."""
+
+    def catch_up(
+        self, table_id: str, *, seed: int, since: int
+    ) -> tuple[StoredTable, list[tuple[int, str, bool]]] | None:
+        """What a process holding the table at move ``since`` of the match of ``seed``
+        reads to catch up, in one snapshot: the table (its seed, pause, ready seats) and
+        its moves from ``since`` on, or from 0 when the seed is no longer ``seed`` (a
+        rematch made elsewhere); ``None`` if the table is gone. Raises :class:`GapError`
+        when a move is missing."""
 
     def count(self) -> int:
         """The number of tables stored."""
@@ -129,7 +168,7 @@ class Store(Protocol):
 
     def moves(self, table_id: str, *, since: int = 0) -> list[tuple[int, str, bool]]:
         """A table's moves from number ``since`` on, in order: ``(seat, move, forced)``.
-        Raises ``ValueError`` when one is missing (a damaged record)."""
+        Raises :class:`GapError` when one is missing (a damaged record)."""
 
     def subscribe(self, callback: Callable[[str, int | None], object]) -> None:
         """Call ``callback(table_id, moves)`` (from a thread of the store's own) after every

@@ -202,14 +202,15 @@ class Table:
                 found = s.seat
         return found
 
-    def play(self, move: Move, *, forced: bool) -> None:
-        """Play ``move`` for the seat to act (the match checks it)."""
+    def play(self, move: Move, *, forced: bool, after: Match | None = None) -> None:
+        """Play ``move`` for the seat to act (the match checks it; ``after``: the match
+        after it, when worked out already)."""
         state = self.match.round
         if state is None:
             raise RefusedError("the match is over")
         seat = state.turn
         before = self.match.rounds_played
-        self.match = self.match.apply(move)
+        self.match = self.match.apply(move) if after is None else after
         self.moves.append((seat, move.notation(), forced))
         self.version += 1
         if self.match.rounds_played != before:
