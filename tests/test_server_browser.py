@@ -425,6 +425,16 @@ def test_the_home_pages_form_makes_a_table_and_pages_reconnect_after_a_restart(
             play_until(pages, pages[0].locator("[data-round-end]").is_visible)
             assert pages[0].locator("#sheet tr").count() >= 3  # round 1's row is in
             assert pages[0].locator("[data-round-end] [data-next]").is_visible()
+            # the pause between rounds shows the round that ended, not the next deal (its
+            # fresh hands and a seat to play): issue 50, item 7
+            revealed = [
+                pages[0].locator(f"[data-round-end] li[data-seat='{s}'] [data-revealed]").count()
+                for s in range(4)
+            ]
+            metas = pages[0].locator("#seats li .meta").all_inner_texts()
+            assert [int(m.split(" · ")[1].split()[0]) for m in metas] == revealed, metas
+            assert pages[0].locator("#seats .tag").count() == 0
+            assert pages[0].locator("#seats .bone").count() == 0
             pages[1].screenshot(path=str(SHOTS / "after_round.png"), full_page=True)
             # the server dies; a new one on the same port and database; the pages reconnect
             server.kill()

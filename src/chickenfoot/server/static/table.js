@@ -169,19 +169,23 @@ function drawTurn(m) {
 
 function drawSeats(m) {
   const seats = $("seats"); seats.textContent = "";
+  // During the pause between rounds the next round is dealt but not begun: the list shows
+  // the round that ended (its hands' sizes, nobody to play), not the next deal.
+  const ended = m.pause && m.last_round && m.last_round.hands ? m.last_round.hands : null;
   for (const s of m.seats) {
     const li = el("li");
     const how = s.kind === "bot" ? "bot" : (s.connected ? "online" : "offline");
     li.appendChild(el("span", "", "dot " + how));
     li.appendChild(el("span", youName(m, s.seat), "name"));
     const bits = [how];
-    if (s.tiles !== null) bits.push(s.tiles + (s.tiles === 1 ? " tile" : " tiles"));
+    const tiles = ended ? ended[s.seat].length : s.tiles;
+    if (tiles !== null) bits.push(tiles + (tiles === 1 ? " tile" : " tiles"));
     bits.push("total " + m.totals[s.seat]);
     li.appendChild(el("span", bits.join(" · "), "meta"));
-    if (!m.over && s.seat === m.turn) { li.className = "now"; li.appendChild(el("span", "to play", "tag")); }
+    if (!m.over && !m.pause && s.seat === m.turn) { li.className = "now"; li.appendChild(el("span", "to play", "tag")); }
     seats.appendChild(li);
   }
-  if (m.boneyard !== undefined) seats.appendChild(el("li", "Boneyard: " + m.boneyard + (m.boneyard === 1 ? " tile" : " tiles"), "bone"));
+  if (m.boneyard !== undefined && !m.pause) seats.appendChild(el("li", "Boneyard: " + m.boneyard + (m.boneyard === 1 ? " tile" : " tiles"), "bone"));
 }
 
 function sheet(m) {
