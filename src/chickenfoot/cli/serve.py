@@ -17,10 +17,11 @@ import argparse
 import importlib.util
 import os
 import unicodedata
+from pathlib import Path
 from typing import TextIO
 
 from chickenfoot.cli._common import EXIT_OK, UsageError
-from chickenfoot.errors import brief
+from chickenfoot.errors import ChickenFootError, brief
 
 __all__ = ["KEY_VARIABLE", "add_options", "cmd_serve"]
 
@@ -113,6 +114,12 @@ def add_options(p: argparse.ArgumentParser) -> None:
         help="delete tables with no move for DAYS (finished or not; 0: never; default: 30)",
     )  # fmt: skip
     p.add_argument(
+        "--policy", action="append", default=[], metavar="[NAME=]FILE",
+        help="a trained policy file (docs: Gymnasium) that tables may seat as policy:NAME "
+        "(NAME: the file's name without .npz by default; a page names it, never a file); "
+        "a table of rules it was not trained for is refused (repeatable)",
+    )  # fmt: skip
+    p.add_argument(
         "--invite-url", action="append", default=[], metavar="URL",
         help="where people reach this server, for the invite links the home page makes "
         "(default: found from --host: on 0.0.0.0 this computer's network addresses; on "
@@ -135,6 +142,23 @@ def _hosts(bind: str, extra: list[str]) -> tuple[str, ...] | None:
     if loopback_bind(bind):
         return (*LOOPBACK_HOSTS, *extra)
     return tuple(extra) if extra else None
+
+
+def policy_files(given: list[str]) -> dict[str, str]:
+    """``--policy [NAME=]FILE`` options as ``{NAME: FILE}`` (NAME: the file's stem).
+
+    >>> policy_files(["runs/ppo.npz", "strong=runs/ppo-long.npz"])
+    {'ppo': 'runs/ppo.npz', 'strong': 'runs/ppo-long.npz'}
+    """
+    out: dict[str, str] = {}
+    for text in given:
+        name, sep, path = text.partition("=")
+        if not sep or "/" in name or not name:
+            name, path = Path(text).stem, text
+        if name in out:
+            raise UsageError(f"--policy {brief(text)}: the name {brief(name)} is given twice")
+        out[name] = path
+    return out
 
 
 def invite_urls(bind: str, port: int, given: list[str]) -> tuple[str, ...]:
@@ -265,6 +289,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         hosts=_hosts(args.host, args.allow_host),
     )
     urls = invite_urls(args.host, args.port, args.invite_url)
+    policies = policy_files(args.policy)
     try:
         app = create_app(
             args.db,
@@ -274,8 +299,11 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             round_pause=args.round_pause,
             limits=limits,
             invite_urls=urls,
+            policies=policies,
         )
     except StoreError as err:  # not reached, not a database; says which, without a password
+        raise UsageError(str(err)) from None
+    except ChickenFootError as err:  # a --policy file that cannot be read, or its name
         raise UsageError(str(err)) from None
     except Exception as err:
         raise UsageError(f"cannot open the database {redact(args.db)!r}: {err}") from None

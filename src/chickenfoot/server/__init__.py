@@ -27,10 +27,13 @@ with every check of the rules.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 
 from starlette.applications import Starlette
 
+from chickenfoot.agents import Agent
+from chickenfoot.errors import ArgumentError, brief
 from chickenfoot.server._app import BURST, KEY_HEADER, MAX_MESSAGE, RATE, make_app
 from chickenfoot.server._guard import uvicorn_config
 from chickenfoot.server._limits import LOOPBACK_HOSTS, Limits, loopback_bind
@@ -50,6 +53,9 @@ __all__ = [
     "uvicorn_config",
 ]
 
+_POLICY_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
+"""The name a served policy is offered under (``policy:NAME``)."""
+
 Limits.__module__ = "chickenfoot.server"
 StoreError.__module__ = "chickenfoot.server"
 
@@ -63,6 +69,7 @@ def create_app(
     round_pause: float = 0.0,
     limits: Limits | None = None,
     invite_urls: Sequence[str] | None = None,
+    policies: Mapping[str, str | os.PathLike[str]] | None = None,
 ) -> Starlette:
     """The ASGI application serving the tables stored in ``db_path``: a SQLite file
     (created if missing), or a PostgreSQL database given by a ``postgresql://`` URL (the
@@ -84,7 +91,10 @@ def create_app(
     - ``invite_urls``: where people on the network reach this server
       (``http://192.168.1.20:8000``), for the invite links of a host who opened the page
       on this computer (``127.0.0.1`` works nowhere else); ``()``: it listens on this
-      computer only, and the page says so; ``None`` (the default): not known.
+      computer only, and the page says so; ``None`` (the default): not known;
+    - ``policies``: trained policy files (``save_policy``) a seat may name as
+      ``policy:NAME``, by name (a page names a policy, never a file); each is read here,
+      and a table whose rules it was not trained for is refused.
 
     >>> app = create_app(":memory:", limits=Limits(table_key="s3cret", hosts=LOOPBACK_HOSTS))
     >>> sorted(r.path for r in app.routes)[:3]
@@ -98,4 +108,18 @@ def create_app(
         round_pause=round_pause,
         limits=limits,
         invite_urls=None if invite_urls is None else tuple(invite_urls),
+        policies=None if not policies else _loaded(policies),
     )
+
+
+def _loaded(policies: Mapping[str, str | os.PathLike[str]]) -> dict[str, Agent]:
+    """Each policy file read (:class:`~chickenfoot.AgentError` for one that cannot be),
+    by a name a spec can carry (``policy:NAME``)."""
+    from chickenfoot.policy import PolicyAgent
+
+    out: dict[str, Agent] = {}
+    for name, path in policies.items():
+        if not isinstance(name, str) or not _POLICY_NAME.fullmatch(name):
+            raise ArgumentError(f"policy name {brief(name)} is invalid: letters, digits, - and _")
+        out[name] = PolicyAgent.load(path)
+    return out

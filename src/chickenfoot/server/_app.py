@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -37,6 +37,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chickenfoot._protocol import PROTOCOL, ProtocolError, decode
+from chickenfoot.agents import Agent
 from chickenfoot.errors import brief
 from chickenfoot.server._announce import Connection, encode
 from chickenfoot.server._headers import PageHeaders
@@ -93,12 +94,14 @@ def make_app(
     round_pause: float = 0.0,
     limits: Limits | None = None,
     invite_urls: tuple[str, ...] | None = None,
+    policies: Mapping[str, Agent] | None = None,
 ) -> Starlette:
     """The application serving the tables stored in ``db_path``; see :func:`create_app`."""
     limits = Limits() if limits is None else limits
     hub = Hub(
         open_store(db_path),
         engines=engines,
+        policies=policies,
         bot_delay=bot_delay,
         round_pause=round_pause,
         limits=limits,
@@ -198,6 +201,7 @@ def make_app(
             {
                 "presets": ["classic", "house", "four-toe"],
                 "engines": list(hub.engines),  # names only: never the commands
+                "policies": list(hub.policies),  # names only: never the files
                 "key": limits.table_key is not None,
                 # where the network reaches this server, for invite links ([]: this
                 # computer only; null: not known)

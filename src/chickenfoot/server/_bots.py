@@ -51,6 +51,7 @@ BOUNDS: Final[Mapping[str, Bound]] = {
     "search": Bound(32, searches=True),  # SearchAgent(iterations=32), as specs builds it
     "ismcts": Bound(1000, searches=True),  # ISMCTSAgent()'s default
     "engine": Bound(),  # paced by its own time_ms (the engine protocol bounds it)
+    "policy": Bound(),  # one pass of its network a decision (offered by name: --policy)
 }
 """The bots a server offers, by name (``search``, ``search:N``: ``search``; an engine:
 ``engine``), and each one's bound; no other bot is offered."""
@@ -58,10 +59,12 @@ BOUNDS: Final[Mapping[str, Bound]] = {
 
 def bound_of(spec: AgentSpec, bounds: Mapping[str, Bound] = BOUNDS) -> Bound | None:
     """The declared bound of a bot, ``None`` if the server does not offer it (a
-    ``module:Class``, a ``policy:PATH``, a timed search, or a kind not declared)."""
+    ``module:Class``, a timed search, or a kind not declared). A ``policy:NAME`` is one
+    the server was started with (``--policy``): :func:`~chickenfoot.server._requests.check_bot_spec`
+    refuses any other."""
     if spec.kind == "builtin":
         return bounds.get(str(spec.value))
-    if spec.kind in ("search", "ismcts", "engine"):
+    if spec.kind in ("search", "ismcts", "engine", "policy"):
         return bounds.get(spec.kind)
     return None
 

@@ -45,7 +45,7 @@ from chickenfoot.server._limits import Limits, check_table_cost, engine_names
 from chickenfoot.server._requests import MAX_NAME, check_bot_spec, distinct_names, rules_of
 from chickenfoot.server._store import GapError, SeatRow, Store, StoredTable
 from chickenfoot.server._table import RefusedError, Table
-from chickenfoot.specs import Trust, parse_spec
+from chickenfoot.specs import Trust, parse_spec, rules_refusal
 from chickenfoot.state import State
 
 __all__ = ["MAX_TABLES", "Hub"]
@@ -75,6 +75,7 @@ class Hub(Keeper):
         store: Store,
         *,
         engines: Sequence[str] = (),
+        policies: Mapping[str, Agent] | None = None,
         bot_delay: float = 0.0,
         round_pause: float = 0.0,
         limits: Limits | None = None,
@@ -82,6 +83,8 @@ class Hub(Keeper):
         super().__init__(store, round_pause=round_pause)
         self.engines = engine_names(engines)
         """The engines a seat may name, by short name: ``{name: command}``."""
+        self.policies: dict[str, Agent] = dict(policies or {})
+        """The trained policies a seat may name (``policy:NAME``), loaded at the start."""
         self.bot_delay = bot_delay
         self.limits = Limits() if limits is None else limits
         self._agents: dict[tuple[str, int], Agent] = {}
@@ -164,12 +167,22 @@ class Hub(Keeper):
             if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
                 raise RefusedError(f"seat {i}: a name is a string of at most {MAX_NAME} characters")
             if seat["kind"] == "bot":
-                spec = check_bot_spec(seat.get("spec", "heuristic"), list(self.engines))
+                spec = check_bot_spec(
+                    seat.get("spec", "heuristic"), list(self.engines), policies=list(self.policies)
+                )
                 rows.append(SeatRow(i, "bot", spec, None, names[i][: MAX_NAME + 3]))
             else:
                 token = secrets.token_urlsafe(24)
                 rows.append(SeatRow(i, "person", "", token, names[i][: MAX_NAME + 3]))
         check_table_cost([row.spec for row in rows], self.limits.search_budget)
+        named = [
+            (row.spec, self.policies[row.spec[7:]])
+            for row in rows
+            if row.spec.startswith("policy:")
+        ]
+        why = rules_refusal(named, rules)
+        if why is not None:  # a policy plays the rules it was trained for only
+            raise RefusedError(f"the bot {why}")
         table_id = secrets.token_urlsafe(9)
         seed = secrets.randbits(63)
         table = Table(table_id, rules, seed, rows)
@@ -246,7 +259,12 @@ class Hub(Keeper):
             spec = parse_spec(table.seats[seat].spec)
             if spec.kind == "engine" and spec.value in self.engines:
                 spec = parse_spec(f"engine:{self.engines[str(spec.value)]}")
-            agent = spec.build(trust=Trust.data(engines=self.engines.values()))
+            if spec.kind == "policy":  # one this server was started with, by its name
+                if spec.value not in self.policies:
+                    raise ValueError(f"the policy {spec.name!r} is not offered by this server")
+                agent = self.policies[str(spec.value)]
+            else:
+                agent = spec.build(trust=Trust.data(engines=self.engines.values()))
             # a search thinks within the wait, so its move comes when any other bot's would
             self._agents[key] = bounded(agent, spec, self.bot_delay)
         return self._agents[key]

@@ -51,7 +51,11 @@ def distinct_names(names: Sequence[str | None], bots: Sequence[bool]) -> list[st
 
 
 def check_bot_spec(
-    spec: object, engines: Sequence[str], *, bounds: Mapping[str, Bound] = BOUNDS
+    spec: object,
+    engines: Sequence[str],
+    *,
+    policies: Sequence[str] = (),
+    bounds: Mapping[str, Bound] = BOUNDS,
 ) -> str:
     """A bot spec the server accepts, normalized; :class:`RefusedError` otherwise. A bot
     is offered only with a declared bound (``bounds``: see :mod:`chickenfoot.server._bots`).
@@ -75,6 +79,13 @@ def check_bot_spec(
         )
     if parsed.kind == "timed":  # search:Nms, ismcts:Nms: the server's --bot-delay is its time
         raise RefusedError(f"bot {brief(spec)}: a time a decision cannot be named from the web")
+    if parsed.kind == "policy":  # by the name it was offered under, never a path
+        if parsed.value not in policies:
+            raise RefusedError(
+                f"policy {brief(str(parsed.value))} is not one this server was started with "
+                "(chickenfoot serve --policy NAME=FILE)"
+            )
+        return parsed.name
     try:
         Trust.data(engines=engines).check(parsed)
     except UntrustedSpecError:

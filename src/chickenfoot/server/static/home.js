@@ -3,7 +3,7 @@
 "use strict";
 const form = document.getElementById("make");
 const seatsBox = document.getElementById("seats");
-let engines = [], inviteUrls = null;
+let engines = [], policies = [], inviteUrls = null;
 // Opened as 127.0.0.1 or localhost, the page is on this computer: links made from its own
 // address would work nowhere else. The server says where the network reaches it.
 const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
@@ -22,7 +22,8 @@ function inviteNote() {
     (inviteUrls.length > 1 ? " (it also answers at " + inviteUrls.slice(1).join(", ") + ")." : ".");
 }
 function bots() {
-  return ["heuristic", "greedy", "random", "search:64"].concat(engines.map(e => "engine:" + e));
+  return ["heuristic", "greedy", "random", "search:64"].concat(
+    engines.map(e => "engine:" + e), policies.map(p => "policy:" + p));
 }
 // The seats' rows, made once each and kept: changing the number of players adds or takes
 // rows at the end and never remakes a row, so a name being typed (or a box just clicked)
@@ -135,6 +136,7 @@ document.getElementById("quick").addEventListener("click", async () => {
 document.getElementById("key").value = sessionStorage.getItem("tableKey") || "";
 fetch("/api/options").then(r => r.json()).then(o => {
   engines = o.engines || [];
+  policies = o.policies || [];
   inviteUrls = Array.isArray(o.invite_urls) ? o.invite_urls : null;
   document.getElementById("key-row").hidden = !o.key;
   drawSeats();
