@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "deal",
         "perft",
+        "solve",
         "playout",
         "_scoring",
         "match",

@@ -21,6 +21,7 @@ from chickenfoot.deal import deal, shuffled_tiles
 from chickenfoot.errors import (
     AgentError,
     ArgumentError,
+    BudgetError,
     ChickenFootError,
     FormatError,
     IllegalMoveError,
@@ -46,6 +47,7 @@ from chickenfoot.record import RECORD_FORMAT, Record, RecordMoveError
 from chickenfoot.render import render, render_compact
 from chickenfoot.rules import PRESETS, MatchLength, Rounds, Rules, Threshold, half_match
 from chickenfoot.simulation import AgentStats, SimulationResult, simulate
+from chickenfoot.solve import Solution, solve
 from chickenfoot.state import (
     LegalMoves,
     Phase,
@@ -74,6 +76,7 @@ __all__ = [
     "AgentError",
     "AgentStats",
     "ArgumentError",
+    "BudgetError",
     "ChickenFootError",
     "Draw",
     "Event",
@@ -105,6 +108,7 @@ __all__ = [
     "SearchAgent",
     "SeatError",
     "SimulationResult",
+    "Solution",
     "Standing",
     "State",
     "Table",
@@ -131,6 +135,7 @@ __all__ = [
     "set_size",
     "shuffled_tiles",
     "simulate",
+    "solve",
     "svg",
     "tile_id",
     "tiles_of_set",
