@@ -75,6 +75,25 @@ def test_every_root_value_agrees_with_the_brute_force(rules: cf.Rules) -> None:
     assert agree == 300
 
 
+TINY = [
+    cf.Rules(players=2, max_pip=2, hand_size=2, opening_toes=1, foot_toes=1, centre="holder"),
+    cf.Rules(players=2, max_pip=3, hand_size=3, opening_toes=2, foot_toes=1, centre="holder",
+             draw="until_playable"),
+    cf.Rules(players=3, max_pip=3, hand_size=2, opening_toes=2, foot_toes=1, centre="holder",
+             drawn_tile="may_play"),
+    cf.Rules(players=2, max_pip=3, hand_size=2, opening_toes=1, foot_toes=1,
+             may_draw_instead=True, double_blank=0),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", TINY, ids=lambda r: f"p{r.players}n{r.max_pip}{r.centre}")
+def test_whole_tiny_rounds_from_the_deal(rules: cf.Rules) -> None:
+    for seed in range(60):  # the centre held in hand and sought, every draw rule
+        s = cf.deal(rules, seed=seed)
+        got = cf.solve(s, backend="python")
+        assert dict(got.values) == {m: brute(cf.apply(s, m)) for m in cf.legal_moves(s)}
+
+
 def test_solution_shape_and_repr() -> None:
     rules = SMALL[0]
     doc = {"format": "chickenfoot/position", "version": 1, "rules": rules.to_dict(),
@@ -122,7 +141,7 @@ def test_a_budget_too_small_says_so_and_never_answers() -> None:
     need = cf.solve(s, backend="python").nodes
     assert need > 3
     for nodes in (1, 2, need - 1):
-        with pytest.raises(cf.BudgetError, match=f"{nodes:,} nodes") as caught:
+        with pytest.raises(cf.BudgetError, match=f"more than {nodes:,} node") as caught:
             cf.solve(s, nodes=nodes, backend="python")
         assert caught.value.nodes == nodes
     assert cf.solve(s, nodes=need, backend="python").nodes == need

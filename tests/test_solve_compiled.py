@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import chickenfoot as cf
-from test_solve import SMALL, late_positions
+from test_solve import SMALL, TINY, late_positions
 
 RULES = [
     *SMALL,
@@ -38,3 +38,10 @@ def test_the_budget_runs_out_at_the_same_node_on_both_paths() -> None:
         with pytest.raises(cf.BudgetError):
             cf.solve(s, nodes=need - 1, backend=backend)
         assert cf.solve(s, nodes=need, backend=backend).nodes == need
+
+
+@pytest.mark.parametrize("rules", TINY, ids=lambda r: f"p{r.players}n{r.max_pip}{r.centre}")
+def test_whole_tiny_rounds_agree_from_the_deal(rules: cf.Rules) -> None:
+    for seed in range(60):
+        s = cf.deal(rules, seed=seed)
+        assert cf.solve(s, backend="numba") == cf.solve(s, backend="python")

@@ -44,7 +44,17 @@ from chickenfoot.rules import Rules
 from chickenfoot.state import State
 from chickenfoot.tiles import PIPS, WITH, set_size
 
-__all__ = ["BACKENDS", "DEFAULT_NODES", "MAX_NODES", "TABLE_ENTRIES", "Solution", "solve"]
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_NODES",
+    "MAX_NODES",
+    "TABLE_BYTES",
+    "TABLE_ENTRIES",
+    "Solution",
+    "capacity",
+    "key_words",
+    "solve",
+]
 
 BACKENDS: Final = ("auto", "numba", "python")
 """The values of ``solve(backend=...)``."""
@@ -53,7 +63,10 @@ DEFAULT_NODES: Final = 1_000_000
 MAX_NODES: Final = 1_000_000_000
 """The largest node budget :func:`solve` accepts."""
 TABLE_ENTRIES: Final = 1 << 18
-"""At most this many positions are remembered by one search (its transposition table)."""
+"""At most this many positions are remembered by one search (its transposition table);
+fewer for big tables, so that the compiled table stays within :data:`TABLE_BYTES`."""
+TABLE_BYTES: Final = 64 << 20
+"""The most memory the compiled transposition table takes (64 MiB)."""
 
 
 @attrs.frozen(repr=False)
@@ -129,8 +142,8 @@ def solve(state: State, *, nodes: int = DEFAULT_NODES, backend: str = "auto") ->
         found, visited = _search(state, legal, budget)
     if found is None:
         raise BudgetError(
-            f"the search needs more than nodes={budget:,} nodes to solve this position "
-            "exactly: give a larger budget",
+            f"nodes={budget} is not enough: solving this position exactly takes more than "
+            f"{budget:,} node{'s' if budget > 1 else ''} (give a larger budget)",
             nodes=budget,
         )
     me = state.turn
@@ -150,6 +163,28 @@ def _child(s: State, m: Move) -> State:
     return do_play(s, m)
 
 
+def capacity(rules: Rules) -> int:
+    """How many positions one search remembers under ``rules`` (both paths alike):
+    :data:`TABLE_ENTRIES`, halved until twice as many slots of the compiled table (a key
+    of :func:`key_words` words, a penalty per seat and a stamp) fit in :data:`TABLE_BYTES`.
+
+    >>> capacity(Rules()), capacity(Rules(players=8))
+    (262144, 131072)
+    """
+    entry = 8 * key_words(rules) + 4 * rules.players + 8
+    cap = TABLE_ENTRIES
+    while cap > 1 and 2 * cap * entry > TABLE_BYTES:
+        cap //= 2
+    return cap
+
+
+def key_words(rules: Rules) -> int:
+    """The words of a compiled table key: the hands, the anchors and their sides, a word
+    of scalars."""
+    words = (rules.set_size + 63) // 64
+    return rules.players * words + 2 * words + 1
+
+
 def _key(s: State) -> tuple[Any, ...]:
     """What the rest of the round depends on (the kernel's key holds the same)."""
     return (s.turn, s._drawn, s._pending, s._need, len(s._bone), bool(s.board), s._hands, s._ends)
@@ -162,6 +197,7 @@ def _search(
     nodes visited. A stack of frames ``[state, moves, next index, best, key]``, not
     Python's recursion, so that long rounds need no deep recursion."""
     table: dict[tuple[Any, ...], tuple[int, ...]] = {}
+    cap = capacity(root.rules)
     found: list[tuple[int, ...]] = []
     nodes = 1
     stack: list[list[Any]] = [[root, legal, 0, None, None]]
@@ -183,7 +219,7 @@ def _search(
         if i == len(moves):
             stack.pop()
             ret = frame[3]
-            if stack and len(table) < TABLE_ENTRIES:
+            if stack and len(table) < cap:
                 table[frame[4]] = ret
             continue
         frame[2] = i + 1
@@ -264,14 +300,15 @@ def _tables(rules: Rules) -> tuple[Any, ...]:
     return got
 
 
-def _table(width: int, players: int) -> tuple[Any, ...]:
-    """The transposition table's arrays for keys of ``width`` words (kept between calls:
-    an entry counts only under the stamp of its own search, so nothing is ever cleared)."""
+def _table(rules: Rules) -> tuple[Any, ...]:
+    """The transposition table's arrays under ``rules`` (kept between calls: an entry
+    counts only under the stamp of its own search, so nothing is ever cleared)."""
+    width, players = key_words(rules), rules.players
     key = ("table", width, players)
     got = _CACHE.get(key)
     if got is None:
         np = _MODULES["np"]
-        slots = 2 * TABLE_ENTRIES
+        slots = 2 * capacity(rules)
         got = _CACHE[key] = (
             np.zeros((slots, width), dtype=np.uint64),
             np.zeros((slots, players), dtype=np.int32),
@@ -319,13 +356,13 @@ def _compiled(
             rules.drawn_tile == "may_play",
             rules.opening_toes,
             rules.foot_toes,
-            TABLE_ENTRIES,
+            capacity(rules),
         ],
         dtype=np.int64,
     )
     in_play = sum(h.bit_count() for h in state._hands) + len(state._bone)
     depth = in_play + 2 * len(state._bone) + (in_play + 2) * (p + 1) + 4
-    keys, vals, stamps, stamp = _table(p * words + 2 * words + 1, p)
+    keys, vals, stamps, stamp = _table(rules)
     stamp[0] += 1
     out = np.zeros((len(legal), p), dtype=np.int64)
     codes = np.zeros((len(legal), 3), dtype=np.int64)
