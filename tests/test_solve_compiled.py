@@ -16,7 +16,7 @@ RULES = [
     cf.Rules(),  # 4 seats, double-nine, the house rules
     cf.Rules(players=2),
     cf.Rules.preset("classic", players=3),
-    cf.Rules(players=7, hand_size=4),  # double-twelve: two words per tile set
+    cf.Rules(players=3, max_pip=10, hand_size=20),  # 66 tiles: two words per tile set
     cf.Rules(players=3, draw="until_playable", drawn_tile="may_play", may_draw_instead=True),
 ]
 
@@ -45,3 +45,13 @@ def test_whole_tiny_rounds_agree_from_the_deal(rules: cf.Rules) -> None:
     for seed in range(60):
         s = cf.deal(rules, seed=seed)
         assert cf.solve(s, backend="numba") == cf.solve(s, backend="python")
+
+
+def test_threads_sharing_the_compiled_table_get_the_answers_of_one() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    found = late_positions(cf.Rules(), 24, seed=11, tiles=10)
+    alone = [cf.solve(s, backend="numba") for s in found]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda s: cf.solve(s, backend="numba"), found * 3))
+    assert together == alone * 3

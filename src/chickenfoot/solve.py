@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import threading
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
@@ -244,6 +245,7 @@ def _search(
 _MODULES: dict[str, Any] = {}
 _CACHE: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # the sets' tables, the tables' arrays
 _FOUND: list[bool] = []
+_LOCK: Final = threading.Lock()  # one compiled search at a time owns the shared table
 
 
 def _available() -> bool:
@@ -362,12 +364,13 @@ def _compiled(
     )
     in_play = sum(h.bit_count() for h in state._hands) + len(state._bone)
     depth = in_play + 2 * len(state._bone) + (in_play + 2) * (p + 1) + 4
-    keys, vals, stamps, stamp = _table(rules)
-    stamp[0] += 1
     out = np.zeros((len(legal), p), dtype=np.int64)
     codes = np.zeros((len(legal), 3), dtype=np.int64)
-    visited = int(kernel.solve(bits, sc, bone, *_tables(rules), cf, budget, depth,
-                               keys, vals, stamps, int(stamp[0]), out, codes))  # fmt: skip
+    with _LOCK:
+        keys, vals, stamps, stamp = _table(rules)
+        stamp[0] += 1
+        visited = int(kernel.solve(bits, sc, bone, *_tables(rules), cf, budget, depth,
+                                   keys, vals, stamps, int(stamp[0]), out, codes))  # fmt: skip
     if visited > budget:
         return None, visited
     for m, (kind, t, a) in zip(legal, codes.tolist(), strict=True):
