@@ -166,13 +166,14 @@ def _child(s: State, m: Move) -> State:
 
 def capacity(rules: Rules) -> int:
     """How many positions one search remembers under ``rules`` (both paths alike):
-    :data:`TABLE_ENTRIES`, halved until twice as many slots of the compiled table (a key
-    of :func:`key_words` words, a penalty per seat and a stamp) fit in :data:`TABLE_BYTES`.
+    :data:`TABLE_ENTRIES`, halved until twice as many slots of the compiled table (a
+    stamp, a key of :func:`key_words` words and a penalty per seat, a word each) fit in
+    :data:`TABLE_BYTES`.
 
     >>> capacity(Rules()), capacity(Rules(players=8))
     (262144, 131072)
     """
-    entry = 8 * key_words(rules) + 4 * rules.players + 8
+    entry = 8 * (1 + key_words(rules) + rules.players)
     cap = TABLE_ENTRIES
     while cap > 1 and 2 * cap * entry > TABLE_BYTES:
         cap //= 2
@@ -312,9 +313,7 @@ def _table(rules: Rules) -> tuple[Any, ...]:
         np = _MODULES["np"]
         slots = 2 * capacity(rules)
         got = _CACHE[key] = (
-            np.zeros((slots, width), dtype=np.uint64),
-            np.zeros((slots, players), dtype=np.int32),
-            np.zeros(slots, dtype=np.int64),
+            np.zeros((slots, 1 + width + players), dtype=np.uint64),
             np.zeros(1, dtype=np.int64),
         )
     return got
@@ -367,10 +366,10 @@ def _compiled(
     out = np.zeros((len(legal), p), dtype=np.int64)
     codes = np.zeros((len(legal), 3), dtype=np.int64)
     with _LOCK:
-        keys, vals, stamps, stamp = _table(rules)
+        table, stamp = _table(rules)
         stamp[0] += 1
         visited = int(kernel.solve(bits, sc, bone, *_tables(rules), cf, budget, depth,
-                                   keys, vals, stamps, int(stamp[0]), out, codes))  # fmt: skip
+                                   table, int(stamp[0]), out, codes))  # fmt: skip
     if visited > budget:
         return None, visited
     for m, (kind, t, a) in zip(legal, codes.tolist(), strict=True):

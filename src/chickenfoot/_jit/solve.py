@@ -15,7 +15,9 @@ non-doubles whose low number is ``v``; ``cf`` players, words, numbers, ``until_p
 
 A table key (``P * W + 2 * W + 1`` words): the hands, the anchors, which anchors show their
 low number, and a word of turn, drawn tile, pending hub, toes needed, boneyard position and
-whether the board holds a tile. A slot belongs to this search when its stamp is ``stamp``.
+whether the board holds a tile. A slot of ``table`` (uint64, one row each, so that a probe
+reads one place) is its stamp, its key and its value, one word per seat; it belongs to this
+search when its stamp is ``stamp``.
 
 Out: ``out[i]`` the vector of root move ``i`` and ``codes[i]`` the move (kind 0 play, 1 draw,
 2 pass; tile; anchor, -1 for the centre). Returns the nodes visited, ``budget + 1`` when the
@@ -43,7 +45,6 @@ from .search import (
     PEND,
     RES,
     TURN,
-    candidates,
     draw,
     end_turn,
     play,
@@ -63,59 +64,69 @@ def low_bit(x):
     return np.int64(_cttz(x))
 
 
-@njit(cache=True, _nrt=False)
-def start(st, hw, mw, cw, aw, xk, nb, cf, w_):
-    """Ready the frame of a position to list its moves: the candidate tiles into ``cw``,
-    no anchors left, and ``xk[0]`` the move after the plays (0 none, 1 draw, 2 pass)."""
-    has = candidates(st, hw, mw, cw, w_)
+@njit(cache=True, _nrt=False, inline="always")
+def start(st, hw, mw, cw, aw, xk, d, nb, cf, w_):
+    """Ready frame ``d`` (its position in the working arrays) to list its moves: the
+    candidate tiles into ``cw[d]``, no anchors left, and ``xk[d]`` the move after the
+    plays (0 none, 1 draw, 2 pass)."""
+    d_ = st[DRAWN]
+    seat = st[TURN]
+    has = False
     for w in range(w_):
-        aw[w] = ZERO
+        c = hw[seat * w_ + w] & mw[w]
+        if d_ >= 0:
+            c &= (ONE << np.uint64(d_ & 63)) if (d_ >> 6) == w else ZERO
+        cw[d, w] = c
+        aw[d, w] = ZERO
+        if c != ZERO:
+            has = True
     if not has:
-        xk[0] = 1 if st[BPOS] < nb and (st[DRAWN] < 0 or cf[C_UNTIL]) else 2
-    elif st[DRAWN] < 0:
-        xk[0] = 1 if st[BPOS] < nb and cf[C_MDI] and st[LAID] else 0
+        xk[d] = 1 if st[BPOS] < nb and (d_ < 0 or cf[C_UNTIL]) else 2
+    elif d_ < 0:
+        xk[d] = 1 if st[BPOS] < nb and cf[C_MDI] and st[LAID] else 0
     else:
-        xk[0] = 2 if cf[C_MAYPLAY] else 0
+        xk[d] = 2 if cf[C_MAYPLAY] else 0
 
 
-@njit(cache=True, _nrt=False)
-def next_move(st, ew, cw, aw, cur, xk, px, py, w_):
-    """The frame's next move in legal order ``(kind, tile, anchor)``; kind -1: no more."""
+@njit(cache=True, _nrt=False, inline="always")
+def next_move(sst, sew, cw, aw, cur, xk, d, px, py, w_):
+    """Frame ``d``'s next move in legal order ``(kind, tile, anchor)``; kind -1: no more
+    (``sst``, ``sew``: the frames' saved scalars and open ends)."""
     while True:
         for w in range(w_):
-            if aw[w] != ZERO:
-                a = w * 64 + low_bit(aw[w])
-                aw[w] &= aw[w] - ONE
-                return 0, cur[0], a
+            if aw[d, w] != ZERO:
+                a = w * 64 + low_bit(aw[d, w])
+                aw[d, w] &= aw[d, w] - ONE
+                return 0, cur[d], a
         t = -1
         for w in range(w_):
-            if cw[w] != ZERO:
-                t = w * 64 + low_bit(cw[w])
-                cw[w] &= cw[w] - ONE
+            if cw[d, w] != ZERO:
+                t = w * 64 + low_bit(cw[d, w])
+                cw[d, w] &= cw[d, w] - ONE
                 break
         if t < 0:
             break
-        if st[PEND] >= 0:
-            return 0, t, st[PEND]
-        if not st[LAID]:
+        if sst[d, PEND] >= 0:
+            return 0, t, sst[d, PEND]
+        if not sst[d, LAID]:
             return 0, t, -1
-        cur[0] = t
+        cur[d] = t
         x, y = px[t], py[t]
         for u in range(w_):
-            aw[u] = ew[x * w_ + u] | ew[y * w_ + u]
-    k = xk[0]
-    xk[0] = 0
+            aw[d, u] = sew[d, x * w_ + u] | sew[d, y * w_ + u]
+    k = xk[d]
+    xk[d] = 0
     if k > 0:
         return k, -1, -1
     return -1, -1, -1
 
 
-@njit(cache=True, _nrt=False)
-def make_key(st, hw, ew, loww, kw, p_, w_, v_):
-    """The position's key into ``kw``; returns its hash."""
+@njit(cache=True, _nrt=False, inline="always")
+def make_key(st, hw, ew, loww, kws, d, p_, w_, v_):
+    """The position's key into ``kws[d]``; returns its hash."""
     n = p_ * w_
     for j in range(n):
-        kw[j] = hw[j]
+        kws[d, j] = hw[j]
     for w in range(w_):
         anchors = ZERO
         side = ZERO
@@ -123,8 +134,8 @@ def make_key(st, hw, ew, loww, kw, p_, w_, v_):
             e = ew[v * w_ + w]
             anchors |= e
             side |= e & loww[v, w]
-        kw[n + w] = anchors
-        kw[n + w_ + w] = side
+        kws[d, n + w] = anchors
+        kws[d, n + w_ + w] = side
     word = (
         st[TURN]
         | ((st[DRAWN] + 1) << 8)
@@ -133,24 +144,24 @@ def make_key(st, hw, ew, loww, kw, p_, w_, v_):
         | (st[BPOS] << 32)
         | (st[LAID] << 48)
     )
-    kw[n + 2 * w_] = np.uint64(word)
+    kws[d, n + 2 * w_] = np.uint64(word)
     h = SEED
     for j in range(n + 2 * w_ + 1):
-        h = (h ^ kw[j]) * MIX1
+        h = (h ^ kws[d, j]) * MIX1
         h ^= h >> np.uint64(29)
     h = (h ^ (h >> np.uint64(32))) * MIX2
     return h ^ (h >> np.uint64(29))
 
 
-@njit(cache=True, _nrt=False)
-def find(keys, stamps, stamp, kw, h, mask):
-    """The slot holding key ``kw`` (``slot, True``) or the empty slot it would take."""
+@njit(cache=True, _nrt=False, inline="always")
+def find(table, stamp, kws, d, h, mask):
+    """The slot holding key ``kws[d]`` (``slot, True``) or the empty slot it would take."""
     slot = np.int64(h & np.uint64(mask))
-    width = kw.shape[0]
-    while stamps[slot] == stamp:
+    width = kws.shape[1]
+    while table[slot, 0] == stamp:
         same = True
         for j in range(width):
-            if keys[slot, j] != kw[j]:
+            if table[slot, 1 + j] != kws[d, j]:
                 same = False
                 break
         if same:
@@ -159,7 +170,7 @@ def find(keys, stamps, stamp, kw, h, mask):
     return slot, False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def penalties(hw, val, ret, p_, w_):
     for s in range(p_):
         total = 0
@@ -173,46 +184,55 @@ def penalties(hw, val, ret, p_, w_):
 
 @njit(cache=True)
 def solve(bits, sc, bone, px, py, val, withw, loww, cf, budget, depth,
-          keys, vals, stamps, stamp, out, codes):  # fmt: skip
-    """The search (module docstring)."""
+          table, stamp, out, codes):  # fmt: skip
+    """The search (module docstring). The position being worked on is in ``hw``, ``ew``,
+    ``mw`` and ``st``; each frame's own is saved in the rows ``d`` of ``shw``... and
+    copied back before each of its moves is made."""
     p_, w_, v_ = cf[C_P], cf[C_W], cf[C_V]
     nb = bone.shape[0]
-    kwid = p_ * w_ + 2 * w_ + 1
-    mask = keys.shape[0] - 1
+    nh, ne = p_ * w_, v_ * w_
+    kwid = nh + 2 * w_ + 1
+    mask = table.shape[0] - 1
+    stamp = np.uint64(stamp)
     cap = cf[C_CAP]
-    hw = np.empty((depth, p_ * w_), dtype=np.uint64)
-    ew = np.empty((depth, v_ * w_), dtype=np.uint64)
-    mw = np.empty((depth, w_), dtype=np.uint64)
+    hw = np.empty(nh, dtype=np.uint64)
+    ew = np.empty(ne, dtype=np.uint64)
+    mw = np.empty(w_, dtype=np.uint64)
+    st = np.empty(8, dtype=np.int64)
+    shw = np.empty((depth, nh), dtype=np.uint64)
+    sew = np.empty((depth, ne), dtype=np.uint64)
+    smw = np.empty((depth, w_), dtype=np.uint64)
+    sst = np.empty((depth, 8), dtype=np.int64)
     cw = np.empty((depth, w_), dtype=np.uint64)
     aw = np.empty((depth, w_), dtype=np.uint64)
-    st = np.empty((depth, 8), dtype=np.int64)
-    cur = np.zeros((depth, 1), dtype=np.int64)
-    xk = np.zeros((depth, 1), dtype=np.int64)
+    cur = np.zeros(depth, dtype=np.int64)
+    xk = np.zeros(depth, dtype=np.int64)
     best = np.zeros((depth, p_), dtype=np.int64)
     has = np.zeros(depth, dtype=np.bool_)
     kws = np.empty((depth, kwid), dtype=np.uint64)
     hs = np.empty(depth, dtype=np.uint64)
     ret = np.empty(p_, dtype=np.int64)
-    for j in range(p_ * w_):
-        hw[0, j] = bits[j]
-    for j in range(v_ * w_):
-        ew[0, j] = bits[p_ * w_ + j]
+    for j in range(nh):
+        hw[j] = bits[j]
+    for j in range(ne):
+        ew[j] = bits[nh + j]
     for j in range(w_):
-        mw[0, j] = bits[(p_ + v_) * w_ + j]
+        mw[j] = bits[nh + ne + j]
     for j in range(6):
-        st[0, j] = sc[j]
-    st[0, BPOS] = 0
-    st[0, RES] = -1
-    start(st[0], hw[0], mw[0], cw[0], aw[0], xk[0], nb, cf, w_)
+        st[j] = sc[j]
+    st[BPOS] = 0
+    st[RES] = -1
+    d = 0
+    save(hw, ew, mw, st, shw, sew, smw, sst, d, nh, ne, w_)
+    start(st, hw, mw, cw, aw, xk, d, nb, cf, w_)
     nodes = 1
     stored = 0
     found = 0
-    d = 0
     back = False  # whether ``ret`` holds a child's value for frame ``d``
     while d >= 0:
         if back:
             back = False
-            me = st[d, TURN]
+            me = sst[d, TURN]
             if not has[d] or ret[me] < best[d, me]:
                 has[d] = True
                 for s in range(p_):
@@ -225,18 +245,18 @@ def solve(bits, sc, bone, px, py, val, withw, loww, cf, budget, depth,
                 for w in range(w_):
                     cw[d, w] = ZERO
                     aw[d, w] = ZERO
-                xk[d, 0] = 0
-        kind, t, a = next_move(st[d], ew[d], cw[d], aw[d], cur[d], xk[d], px, py, w_)
+                xk[d] = 0
+        kind, t, a = next_move(sst, sew, cw, aw, cur, xk, d, px, py, w_)
         if kind < 0:  # the frame is done: its value goes up
             for s in range(p_):
                 ret[s] = best[d, s]
             if d > 0 and stored < cap:
-                slot, _ = find(keys, stamps, stamp, kws[d], hs[d], mask)
-                stamps[slot] = stamp
+                slot, _ = find(table, stamp, kws, d, hs[d], mask)
+                table[slot, 0] = stamp
                 for j in range(kwid):
-                    keys[slot, j] = kws[d, j]
+                    table[slot, 1 + j] = kws[d, j]
                 for s in range(p_):
-                    vals[slot, s] = ret[s]
+                    table[slot, 1 + kwid + s] = np.uint64(ret[s])
                 stored += 1
             d -= 1
             back = True
@@ -245,37 +265,51 @@ def solve(bits, sc, bone, px, py, val, withw, loww, cf, budget, depth,
             codes[found, 0] = kind
             codes[found, 1] = t
             codes[found, 2] = a
-        c = d + 1
-        for j in range(p_ * w_):
-            hw[c, j] = hw[d, j]
-        for j in range(v_ * w_):
-            ew[c, j] = ew[d, j]
+        for j in range(nh):  # the frame's position, to make this move in
+            hw[j] = shw[d, j]
+        for j in range(ne):
+            ew[j] = sew[d, j]
         for j in range(w_):
-            mw[c, j] = mw[d, j]
+            mw[j] = smw[d, j]
         for j in range(8):
-            st[c, j] = st[d, j]
+            st[j] = sst[d, j]
         if kind == 0:
-            play(st[c], hw[c], ew[c], mw[c], withw, px, py, cf, t, a, nb)
+            play(st, hw, ew, mw, withw, px, py, cf, t, a, nb)
         elif kind == 1:
-            draw(st[c], hw[c], bone, w_)
+            draw(st, hw, bone, w_)
         else:
-            end_turn(st[c], hw[c], mw[c], cf, nb)
+            end_turn(st, hw, mw, cf, nb)
         nodes += 1
         if nodes > budget:
             return nodes
         back = True
-        if st[c, RES] >= 0:
-            penalties(hw[c], val, ret, p_, w_)
+        if st[RES] >= 0:
+            penalties(hw, val, ret, p_, w_)
             continue
-        h = make_key(st[c], hw[c], ew[c], loww, kws[c], p_, w_, v_)
-        slot, hit = find(keys, stamps, stamp, kws[c], h, mask)
+        c = d + 1
+        h = make_key(st, hw, ew, loww, kws, c, p_, w_, v_)
+        slot, hit = find(table, stamp, kws, c, h, mask)
         if hit:
             for s in range(p_):
-                ret[s] = vals[slot, s]
+                ret[s] = np.int64(table[slot, 1 + kwid + s])
             continue
         back = False
-        hs[c] = h
-        has[c] = False
-        start(st[c], hw[c], mw[c], cw[c], aw[c], xk[c], nb, cf, w_)
         d = c
+        hs[d] = h
+        has[d] = False
+        save(hw, ew, mw, st, shw, sew, smw, sst, d, nh, ne, w_)
+        start(st, hw, mw, cw, aw, xk, d, nb, cf, w_)
     return nodes
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def save(hw, ew, mw, st, shw, sew, smw, sst, d, nh, ne, w_):
+    """Frame ``d``'s position: the working arrays, copied into its rows."""
+    for j in range(nh):
+        shw[d, j] = hw[j]
+    for j in range(ne):
+        sew[d, j] = ew[j]
+    for j in range(w_):
+        smw[d, j] = mw[j]
+    for j in range(8):
+        sst[d, j] = st[j]
