@@ -167,3 +167,20 @@ def test_the_input_is_not_changed() -> None:
     before = s.to_json()
     cf.solve(s, backend="python")
     assert s.to_json() == before
+
+
+def test_numba_asked_for_without_numba_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setattr(sys.modules["chickenfoot.solve"], "_FOUND", [False])
+    s = late_positions(SMALL[0], 1, seed=1, tiles=6)[0]
+    with pytest.raises(cf.ArgumentError, match=r"pip install 'chickenfoot\[fast\]'"):
+        cf.solve(s, backend="numba")
+    assert cf.solve(s) == cf.solve(s, backend="python")  # "auto" falls back to Python
+
+
+def test_a_budget_error_keeps_its_budget_across_processes() -> None:
+    import pickle
+
+    err = pickle.loads(pickle.dumps(cf.BudgetError("out of nodes", nodes=7)))
+    assert isinstance(err, cf.BudgetError) and err.nodes == 7 and str(err) == "out of nodes"
