@@ -56,6 +56,7 @@ def tests(session: nox.Session) -> None:
             "--ignore=tests/test_batch_backends.py",
             "--ignore=tests/test_search_compiled.py",
             "--ignore=tests/test_ismcts_compiled.py",
+            "--ignore=tests/test_solve_compiled.py",
             "--ignore-glob=*/_jit/*.py",
         ]
         if numpy_only
@@ -131,6 +132,7 @@ FAST_TESTS = (
     "tests/test_search_compiled.py",
     "tests/test_ismcts.py",
     "tests/test_ismcts_compiled.py",
+    "tests/test_solve_compiled.py",
     "tests/test_gym.py",
 )
 """What has a compiled path: the batch engine's tests, the agents' (with numba installed,
@@ -155,6 +157,7 @@ def fast(session: nox.Session) -> None:
         "pytest", "-q", "-p", "no:cacheprovider", *FAST_TESTS,
         "--doctest-modules", "src/chickenfoot/batch", "src/chickenfoot/_jit",
         "src/chickenfoot/agents.py", "src/chickenfoot/_rollouts.py", "src/chickenfoot/ismcts.py",
+        "src/chickenfoot/solve.py",
         *session.posargs,
         env={"CHICKENFOOT_BATCH_BACKENDS": "numpy,numba", "NUMBA_CACHE_DIR": str(cache)},
     )  # fmt: skip

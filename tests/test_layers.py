@@ -37,6 +37,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "deal",
         "perft",
+        "solve",
         "playout",
         "_scoring",
         "match",

@@ -21,6 +21,7 @@ from chickenfoot.deal import deal, shuffled_tiles
 from chickenfoot.errors import (
     AgentError,
     ArgumentError,
+    BudgetError,
     ChickenFootError,
     FormatError,
     IllegalMoveError,
@@ -47,6 +48,7 @@ from chickenfoot.record import RECORD_FORMAT, Record, RecordMoveError
 from chickenfoot.render import render, render_compact
 from chickenfoot.rules import PRESETS, MatchLength, Rounds, Rules, Threshold, half_match
 from chickenfoot.simulation import AgentStats, SimulationResult, simulate
+from chickenfoot.solve import Solution, solve
 from chickenfoot.state import (
     LegalMoves,
     Phase,
@@ -75,6 +77,7 @@ __all__ = [
     "AgentError",
     "AgentStats",
     "ArgumentError",
+    "BudgetError",
     "ChickenFootError",
     "Draw",
     "Event",
@@ -107,6 +110,7 @@ __all__ = [
     "SearchAgent",
     "SeatError",
     "SimulationResult",
+    "Solution",
     "Standing",
     "State",
     "Table",
@@ -133,6 +137,7 @@ __all__ = [
     "set_size",
     "shuffled_tiles",
     "simulate",
+    "solve",
     "svg",
     "tile_id",
     "tiles_of_set",

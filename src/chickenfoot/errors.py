@@ -14,6 +14,7 @@ from typing import Any, Final
 __all__ = [
     "AgentError",
     "ArgumentError",
+    "BudgetError",
     "ChickenFootError",
     "FormatError",
     "IllegalMoveError",
@@ -92,6 +93,22 @@ class LadderError(ChickenFootError):
 
     An agent that fails in one of the ladder's games is an :class:`AgentError`.
     """
+
+class BudgetError(ChickenFootError):
+    """A search ran out of its budget before it could answer exactly (:func:`chickenfoot.solve`
+    never returns a value that is not exact). ``nodes`` is the budget it was given.
+    """
+
+    def __init__(self, message: str, *, nodes: int = 0) -> None:
+        self.nodes = nodes
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_budget_error, (str(self), self.nodes))
+
+
+def _rebuild_budget_error(message: str, nodes: int) -> BudgetError:
+    return BudgetError(message, nodes=nodes)
 
 
 def _rebuild_rules_error(message: str, field: str) -> RulesError:
