@@ -94,6 +94,7 @@ class LadderError(ChickenFootError):
     An agent that fails in one of the ladder's games is an :class:`AgentError`.
     """
 
+
 class BudgetError(ChickenFootError):
     """A search ran out of its budget before it could answer exactly (:func:`chickenfoot.solve`
     never returns a value that is not exact). ``nodes`` is the budget it was given.
