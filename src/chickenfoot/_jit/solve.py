@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .rules import _cttz
+from .rules import cttz
 from .search import (
     BPOS,
     C_FTOES,
@@ -61,7 +61,7 @@ _ = C_FTOES  # (the kernel's cf layout: positions 0-7 as .search's)
 
 @njit(cache=True, _nrt=False, inline="always")
 def low_bit(x):
-    return np.int64(_cttz(x))
+    return np.int64(cttz(x))
 
 
 @njit(cache=True, _nrt=False, inline="always")
