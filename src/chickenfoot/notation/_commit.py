@@ -171,12 +171,11 @@ def _replay_hidden(
         final = Record(dealt, moves).final()
     except RecordMoveError as err:
         line, column = main[err.index].at
-        why = f"{err.text} (line {line}) cannot be played: {err.reason}"
-        message = f"the deal of {name} does not play out as written: {why}"
+        why = f"{err.text} cannot be played: {err.reason}"
         if honest:
-            fail(line, message, column)
+            fail(line, f"the deal of {name} does not play out as written: {why}", column)
         else:
-            fail(at, f"{name}: {message}", 1)
+            fail(at, f"{name}: its deal does not play out as written: line {line}: {why}", 1)
         return False
     for header, value in result_headers(final):
         if ctx.headers.get(header) != value:
