@@ -8,7 +8,9 @@ public view: no hand, no drawn tile), and :meth:`Table.go_message` (the engine p
 :meth:`Table.check_move` turns a client's ``move`` message into a legal move of the seat
 to act, or raises :class:`RefusedError` with a message saying why, changing nothing.
 
-The match's seed is never sent: it deals every hand.
+The match's seed is never sent. Round ``k`` is dealt from its own seed, ``round_seed(seed,
+k)`` (docs/formats.md, "Deal commitments"): the round's commitment is sent from its deal
+on, and its seed once it is over, so that anyone can check the deal (and no other round's).
 
 >>> from chickenfoot import Rules, Rounds
 >>> from chickenfoot.server._store import SeatRow
@@ -32,6 +34,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from chickenfoot._protocol import PROTOCOL, ProtocolError, go, read_move
+from chickenfoot.commitment import commitment, round_seed
+from chickenfoot.deal import deal
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move, Pass, Play
 from chickenfoot.picture import svg
@@ -40,13 +44,36 @@ from chickenfoot.server._store import SeatRow
 from chickenfoot.state import LegalMoves, State
 from chickenfoot.view import View
 
-__all__ = ["NO_CLOCK_MS", "RefusedError", "Table", "picture_patch", "public_document"]
+__all__ = [
+    "NO_CLOCK_MS",
+    "RefusedError",
+    "Table",
+    "deal_round",
+    "picture_patch",
+    "public_document",
+]
 
 NO_CLOCK_MS: Final = 86_400_000
 """The ``time_ms`` of a ``go`` at a person's seat: people play without a clock (a day)."""
 _LOG = 12  # the events of the round shown in the page's log
 _DREW = re.compile(r"drew \d+-\d+")
 _TARGET = '<g class="target"'  # a place a move lays its tile: one line of the picture
+
+
+def deal_round(match: Match, secret: int) -> Match:
+    """``match`` with its round in play, just dealt, dealt again from that round's own
+    seed ``round_seed(secret, k)``: ``deal(rules, round_seed(secret, k), k)``.
+
+    >>> from chickenfoot import Rules
+    >>> m = deal_round(Match.start(Rules(players=2), seed=5), 5)
+    >>> m.round == deal(Rules(players=2), round_seed(5, 0), 0)
+    True
+    """
+    k = match.rounds_played
+    if match.round is None:
+        return match
+    fresh = deal(match.rules, round_seed(secret, k), k)
+    return Match(match.rules, match.seed, match.scores, fresh, last_round=match.last_round)
 
 
 class RefusedError(Exception):
@@ -109,7 +136,7 @@ class Table:
         self.rules = rules
         self._seed = seed
         self.seats = tuple(seats)
-        self.match = Match.start(rules, seed=seed)
+        self.match = deal_round(Match.start(rules, seed=seed), seed)
         self.moves: list[tuple[int, str, bool]] = []
         self._round_start = 0
         self.error: str | None = None
@@ -137,6 +164,15 @@ class Table:
         return self._seed
 
     @property
+    def commitment(self) -> str | None:
+        """The commitment to the round in play (public from its deal on), or ``None``."""
+        k = self.match.rounds_played
+        return None if self.match.round is None else self._commitment(k)
+
+    def _commitment(self, k: int) -> str:
+        return commitment(self.rules, round_seed(self._seed, k), round=k)
+
+    @property
     def paused(self) -> bool:
         """Whether the next round waits for the people (or the end of the countdown)."""
         return self.pause_until is not None
@@ -156,7 +192,7 @@ class Table:
     def restart(self, seed: int) -> None:
         """A rematch: a new match from ``seed``, with the same seats."""
         self._seed = seed
-        self.match = Match.start(self.rules, seed=seed)
+        self.match = deal_round(Match.start(self.rules, seed=seed), seed)
         self.moves = []
         self._round_start = 0
         self.last_round = None
@@ -226,8 +262,12 @@ class Table:
                 # public once the round is over: the penalties are counted from them
                 "hands": [[str(t) for t in end.hand(s)] for s in range(self.rules.players)],
                 "svg": svg(end, hands="none"),
+                # the round is over: its seed opens its commitment (never another round's)
+                "commitment": self._commitment(before),
+                "seed": str(round_seed(self._seed, before)),
             }
             self._round_start = len(self.moves)
+            self.match = deal_round(self.match, self._seed)
 
     # -- checking a client's move -----------------------------------------------------------
 
@@ -373,6 +413,7 @@ class Table:
                 "ready": sorted(self.ready),
             },
             "rematch": sorted(self.ready) if state is None else None,
+            "commitment": self.commitment,
             "error": self.error,
             "seats": [
                 {
