@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -133,3 +135,37 @@ def test_new_tables_get_fresh_128_bit_secrets_that_survive_the_sqlite_store(
     store.restart(made[0][0], SECRET)  # a rematch's secret too
     assert store.tables(ids=[made[0][0]])[0].seed == SECRET
     store.close()
+
+
+def test_the_play_page_deals_from_a_fresh_seed_and_reveals_it_only_at_the_end() -> None:
+    """The Play page's worker (docs/play/tableplay.py) runs the server's table: a fresh
+    128-bit secret, the commitment from the deal on, the seed in the round's end only."""
+    play = Path(__file__).resolve().parent.parent / "docs" / "play"
+    sys.path.insert(0, str(play))
+    try:
+        from tableplay import Game
+    finally:
+        sys.path.remove(str(play))
+    games = [Game(players=3, bot="greedy", rounds=1) for _ in range(4)]
+    assert len({g.table.seed for g in games}) == 4
+    assert max(g.table.seed.bit_length() for g in games) > 120
+    game = games[0]
+    seed = round_seed(game.table.seed, 0)
+    texts = list(json.loads(game.hello()))
+    while game.table.round is not None:
+        if game.bot_due():
+            texts += json.loads(game.bot_move())
+        else:
+            go = game.table.go_message(0)
+            assert go is not None
+            move = json.dumps({"type": "move", "move": go["legal"][0], "id": go["id"]})
+            texts += json.loads(game.receive(move))
+    messages = [json.loads(t) for t in texts]
+    ended = next(i for i, m in enumerate(messages) if (m.get("last_round") or {}).get("seed"))
+    rules = game.table.rules
+    tables = [m for m in messages[:ended] if m["type"] == "table"]
+    assert tables and all(m["commitment"] == commitment(rules, seed) for m in tables)
+    assert not any(str(seed) in t for t in texts[:ended])
+    assert str(game.table.seed) not in "".join(texts)
+    assert messages[ended]["last_round"]["seed"] == str(seed)
+    assert check_commitment(tables[0]["commitment"], rules, seed)
