@@ -152,24 +152,31 @@ def test_every_copy_carries_the_commitment_and_the_seed_only_at_the_end() -> Non
 
 
 def test_hidden_twins_differ_only_in_the_commitment() -> None:
-    """Two deals with the same public history: their spectator copies differ in the
-    ``Commitment`` line alone (and that line says nothing of either deal)."""
+    """Two deals with the same public history (the twin drawn from seat 0's view): their
+    spectator copies and their seat 0 copies, at every prefix before the end, differ in
+    the ``Commitment`` line alone, which says nothing of either deal."""
     rules = SMALL
     rng = random.Random(5)
     compared = 0
-    for seed in range(40):
-        rec = played(rules, seed, plies=6)
-        twin = rec.final().view(0).sample_record(rng)
-        if twin.start == rec.start:
+    for seed in range(30):
+        whole = played(rules, seed, plies=8)
+        twin_whole = whole.final().view(0).sample_record(rng)
+        if twin_whole.start == whole.start:
             continue
-        mine = write_game(rec, audience="spectator", headers={"DealSeed": str(seed)})
-        theirs = write_game(twin, audience="spectator", headers={"Commitment": "ab" * 32})
-        a = [line for line in mine.splitlines() if not line.startswith("[Commitment ")]
-        b = [line for line in theirs.splitlines() if not line.startswith("[Commitment ")]
-        assert a == b
-        assert header(mine, "Commitment") != header(theirs, "Commitment")
-        compared += 1
-    assert compared > 10
+        for k in range(len(whole.moves) + 1):
+            rec = Record(whole.start, whole.moves[:k])
+            if rec.final().is_over():
+                break  # the end reveals the hands (and the seed)
+            twin = Record(twin_whole.start, twin_whole.moves[:k])
+            for who in ("spectator", "seat 0"):
+                mine = write_game(rec, audience=who, headers={"DealSeed": str(seed)})
+                theirs = write_game(twin, audience=who, headers={"Commitment": "ab" * 32})
+                a = [line for line in mine.splitlines() if not line.startswith("[Commitment ")]
+                b = [line for line in theirs.splitlines() if not line.startswith("[Commitment ")]
+                assert a == b, (seed, k, who)
+                assert header(mine, "Commitment") != header(theirs, "Commitment")
+                compared += 1
+    assert compared > 100
 
 
 def test_the_writer_refuses_a_seed_that_does_not_deal_the_round() -> None:
