@@ -19,8 +19,8 @@ from typing import Any
 
 from chickenfoot import Rules
 from chickenfoot.match import Match
+from chickenfoot.server._deals import deal_round
 from chickenfoot.server._store import Store
-from chickenfoot.server._table import deal_round
 from table_client import Follower
 
 ORIGIN = "http://testserver"  # TestClient's own origin

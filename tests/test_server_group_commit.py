@@ -18,10 +18,11 @@ from typing import Any
 
 from chickenfoot import Match
 from chickenfoot.server._announce import Connection
+from chickenfoot.server._deals import deal_round
 from chickenfoot.server._hub import Hub
 from chickenfoot.server._sqlite import SqliteStore
 from chickenfoot.server._store import MoveRow, SeatRow, open_store
-from chickenfoot.server._table import RefusedError, deal_round
+from chickenfoot.server._table import RefusedError
 from chickenfoot.server._writer import Writer
 
 

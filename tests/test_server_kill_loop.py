@@ -26,8 +26,8 @@ from websockets.exceptions import ConnectionClosed
 
 from chickenfoot import Rules, parse_move
 from chickenfoot.match import Match
+from chickenfoot.server._deals import deal_round
 from chickenfoot.server._store import is_postgres, open_store
-from chickenfoot.server._table import deal_round
 from server_helpers import Server
 
 KILLS = 10

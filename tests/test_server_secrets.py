@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 import chickenfoot.match
+import chickenfoot.server._deals
 import chickenfoot.server._hub
-import chickenfoot.server._table
 from chickenfoot import Rules
 from chickenfoot.deal import deal
 from chickenfoot.match import Match
@@ -177,7 +177,7 @@ def _dealing(monkeypatch: pytest.MonkeyPatch, deals: Sequence[State]) -> None:
     seed: the twins' commitments are the same (a commitment differs between any two deals
     and says nothing of them: tests/test_server_commitment.py)."""
     monkeypatch.setattr(chickenfoot.match, "deal", lambda rules, seed, k=0: deals[k])
-    monkeypatch.setattr(chickenfoot.server._table, "deal", lambda rules, seed, k=0: deals[k])
+    monkeypatch.setattr(chickenfoot.server._deals, "deal", lambda rules, seed, k=0: deals[k])
     monkeypatch.setattr(chickenfoot.server._hub, "fresh_seed", lambda: 2**127 + 12345)
 
 

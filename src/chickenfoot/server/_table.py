@@ -8,9 +8,7 @@ public view: no hand, no drawn tile), and :meth:`Table.go_message` (the engine p
 :meth:`Table.check_move` turns a client's ``move`` message into a legal move of the seat
 to act, or raises :class:`RefusedError` with a message saying why, changing nothing.
 
-The match's seed is never sent. Round ``k`` is dealt from its own seed, ``round_seed(seed,
-k)`` (docs/formats.md, "Deal commitments"): the round's commitment is sent from its deal
-on, and its seed once it is over, so that anyone can check the deal (and no other round's).
+The match's seed is never sent; each round is dealt from its own (``_deals``).
 
 >>> from chickenfoot import Rules, Rounds
 >>> from chickenfoot.server._store import SeatRow
@@ -34,46 +32,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from chickenfoot._protocol import PROTOCOL, ProtocolError, go, read_move
-from chickenfoot.commitment import commitment, round_seed
-from chickenfoot.deal import deal
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move, Pass, Play
 from chickenfoot.picture import svg
 from chickenfoot.rules import Rules
+from chickenfoot.server._deals import deal_headers, deal_round
 from chickenfoot.server._store import SeatRow
 from chickenfoot.state import LegalMoves, State
 from chickenfoot.view import View
 
-__all__ = [
-    "NO_CLOCK_MS",
-    "RefusedError",
-    "Table",
-    "deal_round",
-    "picture_patch",
-    "public_document",
-]
+__all__ = ["NO_CLOCK_MS", "RefusedError", "Table", "picture_patch", "public_document"]
 
 NO_CLOCK_MS: Final = 86_400_000
 """The ``time_ms`` of a ``go`` at a person's seat: people play without a clock (a day)."""
 _LOG = 12  # the events of the round shown in the page's log
 _DREW = re.compile(r"drew \d+-\d+")
 _TARGET = '<g class="target"'  # a place a move lays its tile: one line of the picture
-
-
-def deal_round(match: Match, secret: int) -> Match:
-    """``match`` with its round in play, just dealt, dealt again from that round's own
-    seed ``round_seed(secret, k)``: ``deal(rules, round_seed(secret, k), k)``.
-
-    >>> from chickenfoot import Rules
-    >>> m = deal_round(Match.start(Rules(players=2), seed=5), 5)
-    >>> m.round == deal(Rules(players=2), round_seed(5, 0), 0)
-    True
-    """
-    k = match.rounds_played
-    if match.round is None:
-        return match
-    fresh = deal(match.rules, round_seed(secret, k), k)
-    return Match(match.rules, match.seed, match.scores, fresh, last_round=match.last_round)
 
 
 class RefusedError(Exception):
@@ -163,14 +137,10 @@ class Table:
         """The match's seed (secret: it deals every hand; never sent)."""
         return self._seed
 
-    @property
-    def commitment(self) -> str | None:
-        """The commitment to the round in play (public from its deal on), or ``None``."""
-        k = self.match.rounds_played
-        return None if self.match.round is None else self._commitment(k)
-
-    def _commitment(self, k: int) -> str:
-        return commitment(self.rules, round_seed(self._seed, k), round=k)
+    def deal_headers(self, k: int | None = None) -> dict[str, str]:
+        """Round ``k``'s (default: the round in play's) deal headers (``_deals``)."""
+        k = self.match.rounds_played if k is None else k
+        return deal_headers(self.rules, self._seed, k, over=k < self.match.rounds_played)
 
     @property
     def paused(self) -> bool:
@@ -262,9 +232,8 @@ class Table:
                 # public once the round is over: the penalties are counted from them
                 "hands": [[str(t) for t in end.hand(s)] for s in range(self.rules.players)],
                 "svg": svg(end, hands="none"),
-                # the round is over: its seed opens its commitment (never another round's)
-                "commitment": self._commitment(before),
-                "seed": str(round_seed(self._seed, before)),
+                "commitment": self.deal_headers(before)["Commitment"],
+                "seed": self.deal_headers(before)["DealSeed"],
             }
             self._round_start = len(self.moves)
             self.match = deal_round(self.match, self._seed)
@@ -413,7 +382,7 @@ class Table:
                 "ready": sorted(self.ready),
             },
             "rematch": sorted(self.ready) if state is None else None,
-            "commitment": self.commitment,
+            "commitment": None if state is None else self.deal_headers()["Commitment"],
             "error": self.error,
             "seats": [
                 {
