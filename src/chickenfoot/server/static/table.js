@@ -163,7 +163,7 @@ function drawTable(m) {
 const CHECKING = "https://chickenfoot.readthedocs.io/en/latest/notation/#checking-a-deal";
 function drawCommitment(m) {
   $("deal-box").hidden = !m.commitment;
-  $("commitment").textContent = m.commitment ? "The server committed to this round's deal before its first move: " + m.commitment + ". The seed that opens it is shown when the round ends." : "";
+  $("commitment").textContent = m.commitment ? "This round's deal was committed to before its first move: " + m.commitment + ". The seed that opens it is shown when the round ends." : "";
 }
 function dealCheck(end) {
   const box = el("div", null, "deal-check");
