@@ -21,7 +21,7 @@ from chickenfoot.cli._common import EXIT_FAILURE, EXIT_OK, UsageError, write
 from chickenfoot.cli._documents import read_document
 from chickenfoot.errors import brief
 from chickenfoot.match import Match
-from chickenfoot.notation import Game, GameBuilder, visit_game
+from chickenfoot.notation import GameBuilder, visit_game
 from chickenfoot.record import Record
 
 __all__ = ["DOCS", "cmd_verify", "verify_notation"]
@@ -39,10 +39,6 @@ def _open(path: str) -> IO[Any]:
         return open(path, "rb")
     except OSError as err:
         raise UsageError(f"cannot read {brief(path)}: {err.strerror or err}") from None
-
-
-def _moves(game: Game) -> int:
-    return len(game.moves)
 
 
 def verify_notation(handle: IO[Any], name: str, out: TextIO) -> int:
@@ -76,9 +72,12 @@ def verify_notation(handle: IO[Any], name: str, out: TextIO) -> int:
             for line in problems:
                 write(out, line)
             continue
-        moves += _moves(game)
+        moves += len(game.moves)
         commitments += game.header("Commitment") is not None and game.header("DealSeed") is not None
     plural = "s" * (rounds != 1)
+    if not rounds:
+        write(out, f"{name}: no round to verify")
+        return EXIT_FAILURE
     if failed:
         write(
             out,
@@ -91,7 +90,7 @@ def verify_notation(handle: IO[Any], name: str, out: TextIO) -> int:
         f"{name}: {rounds} round{plural} verified: every deal rebuilt from its seed, "
         f"{commitments} commitment{'s' * (commitments != 1)} checked, {moves} moves replayed",
     )
-    return EXIT_OK if rounds else EXIT_FAILURE
+    return EXIT_OK
 
 
 def cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
