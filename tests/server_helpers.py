@@ -19,6 +19,7 @@ from typing import Any
 
 from chickenfoot import Rules
 from chickenfoot.match import Match
+from chickenfoot.server._deals import deal_round
 from chickenfoot.server._store import Store
 from table_client import Follower
 
@@ -67,15 +68,24 @@ def tiles_in(text: str) -> set[str]:
     return found
 
 
+def table_apply(match: Match, move: str, secret: int) -> Match:
+    """``match.apply(move)`` as a server's table plays it: a round it deals is dealt from
+    that round's own seed (``deal_round``)."""
+    after = match.apply(move)
+    return deal_round(after, secret) if after.rounds_played != match.rounds_played else after
+
+
 def round_ends(store: Store, table_id: str) -> list[tuple[list[list[str]], set[str]]]:
     """Each finished round of a table's match, replayed from the stored record: every
     seat's hand at its end and the tiles on its final board."""
     stored = next(t for t in store.tables() if t.id == table_id)
-    m = Match.start(Rules.from_dict(json.loads(stored.rules)), seed=stored.seed)
+    m = deal_round(
+        Match.start(Rules.from_dict(json.loads(stored.rules)), seed=stored.seed), stored.seed
+    )
     ends = []
     for _seat, move, _forced in store.moves(table_id):
         before = m.rounds_played
-        m = m.apply(move)
+        m = table_apply(m, move, stored.seed)
         if m.rounds_played != before:
             end = m.last_round
             assert end is not None
@@ -95,7 +105,7 @@ def hidden_by_move(store: Store, table_id: str) -> tuple[list[dict[int | None, s
     and the table's seed."""
     stored = next(t for t in store.tables() if t.id == table_id)
     rules = Rules.from_dict(json.loads(stored.rules))
-    m = Match.start(rules, seed=stored.seed)
+    m = deal_round(Match.start(rules, seed=stored.seed), stored.seed)
     out = []
 
     def hidden(match: Match) -> dict[int | None, set[str]]:
@@ -111,7 +121,7 @@ def hidden_by_move(store: Store, table_id: str) -> tuple[list[dict[int | None, s
 
     out.append(hidden(m))
     for _seat, move, _forced in store.moves(table_id):
-        m = m.apply(move)
+        m = table_apply(m, move, stored.seed)
         out.append(hidden(m))
     return out, stored.seed
 

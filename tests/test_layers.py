@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # 4. Built on rounds: deals, matches, walks, encodings, pictures, agents, simulation.
     (
         "deal",
+        "commitment",
         "perft",
         "solve",
         "playout",

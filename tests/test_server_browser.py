@@ -15,6 +15,7 @@ for a person to look at.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -26,6 +27,7 @@ import pytest
 from playwright import sync_api
 
 from chickenfoot import Rules
+from chickenfoot.commitment import commitment, round_seed
 from chickenfoot.server._store import open_store
 from server_helpers import Server, round_ends
 
@@ -196,6 +198,10 @@ def test_two_people_play_a_round_by_tapping_then_see_every_hand_and_rematch(
                 pages.append(page)
             ann = pages[0]
             assert "Playing as Ann" in ann.locator("header").inner_text()
+            stored = next(t for t in open_store(db).tables() if t.id == made["table"])
+            secret = stored.seed
+            committed = commitment(Rules.from_dict(json.loads(stored.rules)), round_seed(secret, 0))
+            assert committed in ann.locator("#commitment").inner_text()  # from the deal on
             ended = ann.locator("[data-round-end]")
             play_until(pages, lambda: moves_made(ann) >= 3 or ended.is_visible())
             # mid-round: the page of the seat to act, a tile chosen and its places glowing
@@ -245,6 +251,12 @@ def test_two_people_play_a_round_by_tapping_then_see_every_hand_and_rematch(
                 for s in range(2)
             ]
             assert shown == hands and sum(map(len, hands)) > 0
+            # the deal to check: its commitment, its seed, the command and the docs page
+            check = ann.locator("[data-round-end] .deal-check")
+            said = check.inner_text()
+            assert committed in said and str(round_seed(secret, 0)) in said
+            assert "chickenfoot verify" in said
+            assert "checking-a-deal" in (check.locator("a").get_attribute("href") or "")
             ann.screenshot(path=str(SHOTS / f"round-end-{width}.png"), full_page=True)
             serious_violations(ann, "round end", axe)
             # the rematch: both press it; a new match at the same table, same links

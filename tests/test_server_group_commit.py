@@ -18,6 +18,7 @@ from typing import Any
 
 from chickenfoot import Match
 from chickenfoot.server._announce import Connection
+from chickenfoot.server._deals import deal_round
 from chickenfoot.server._hub import Hub
 from chickenfoot.server._sqlite import SqliteStore
 from chickenfoot.server._store import MoveRow, SeatRow, open_store
@@ -136,7 +137,7 @@ def test_a_rematch_made_elsewhere_is_read_again_whole(tmp_path: Path) -> None:
         assert go is not None
         await here.person_moves(table.id, seat, {"type": "move", "move": go["legal"][0], "id": 0})
         there.restart(table.id, 12345)
-        match = Match.start(table.rules, seed=12345)
+        match = deal_round(Match.start(table.rules, seed=12345), 12345)
         first = match.legal_moves[0].notation()
         turn = match.round.turn if match.round is not None else 0
         there.add_moves([MoveRow(table.id, 0, turn, first, False)])

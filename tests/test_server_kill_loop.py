@@ -26,6 +26,7 @@ from websockets.exceptions import ConnectionClosed
 
 from chickenfoot import Rules, parse_move
 from chickenfoot.match import Match
+from chickenfoot.server._deals import deal_round
 from chickenfoot.server._store import is_postgres, open_store
 from server_helpers import Server
 
@@ -159,9 +160,13 @@ def test_no_announced_move_is_lost_or_doubled_over_repeated_sigkills(store_where
         with contextlib.closing(open_store(db)) as store:
             stored = store.moves(table)
         _check_record(stored, sent, acked, rules.max_pip)
-        match = Match.start(rules, seed=stored_table.seed)
+        secret = stored_table.seed  # each round dealt from its own seed (docs: Serve)
+        match = deal_round(Match.start(rules, seed=secret), secret)
         for _seat, text, _forced in stored:
+            played = match.rounds_played
             match = match.apply(text)
+            if match.rounds_played != played:
+                match = deal_round(match, secret)
         assert match.round is not None and match.rounds_played >= 1
         for s in (0, 1):
             assert last[s]["n"] == len(stored)

@@ -23,6 +23,8 @@ from typing import Any
 import pytest
 
 import chickenfoot.match
+import chickenfoot.server._deals
+import chickenfoot.server._hub
 from chickenfoot import Rules
 from chickenfoot.deal import deal
 from chickenfoot.match import Match
@@ -170,8 +172,13 @@ def _twin_deals(finals: Sequence[State], moves: Sequence[str], seat: int, seed: 
 
 
 def _dealing(monkeypatch: pytest.MonkeyPatch, deals: Sequence[State]) -> None:
-    """From now on a match deals its round ``k`` as ``deals[k]``, whatever its seed."""
+    """From now on a match deals its round ``k`` as ``deals[k]``, whatever its seed (a
+    table too, which deals each round from its own seed), and every table has the same
+    seed: the twins' commitments are the same (a commitment differs between any two deals
+    and says nothing of them: tests/test_server_commitment.py)."""
     monkeypatch.setattr(chickenfoot.match, "deal", lambda rules, seed, k=0: deals[k])
+    monkeypatch.setattr(chickenfoot.server._deals, "deal", lambda rules, seed, k=0: deals[k])
+    monkeypatch.setattr(chickenfoot.server._hub, "fresh_seed", lambda: 2**127 + 12345)
 
 
 def _replay(

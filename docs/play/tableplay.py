@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 import time
 from typing import Any
 
@@ -35,6 +34,7 @@ from tableplay_messages import (
 
 from chickenfoot import Rounds, Rules
 from chickenfoot.agents import Agent, ask
+from chickenfoot.commitment import fresh_seed
 from chickenfoot.specs import Trust, parse_spec
 
 BOTS = ("random", "greedy", "heuristic")
@@ -66,7 +66,7 @@ class Game:
         )
         seats = [SeatRow(0, "person", "", TOKEN, "You")]
         seats += [SeatRow(s, "bot", bot, None, NAMES[s - 1]) for s in range(1, players)]
-        self.table = Table("play", rules, secrets.randbits(63) if seed is None else seed, seats)
+        self.table = Table("play", rules, fresh_seed() if seed is None else seed, seats)
         self.round_pause = round_pause
         self._agents: dict[int, Agent] = {
             s: parse_spec(bot).build(trust=Trust.data()) for s in range(1, players)
@@ -129,7 +129,7 @@ class Game:
             elif kind == "rematch":
                 if self.table.round is not None:
                     raise RefusedError("a rematch is for when the match is over")
-                self.table.restart(secrets.randbits(63))
+                self.table.restart(fresh_seed())
                 announce_table(self.table, [self.connection], self._connected())
             elif kind == "table":
                 send_table(self.table, self.connection, self._connected())

@@ -7,6 +7,7 @@ Commands (``chickenfoot COMMAND --help`` for each; docs: Command line):
 - ``ladder``: agents rated on duplicate deals, with intervals (docs: Strength);
 - ``show``, ``moves``, ``apply``, ``perft``, ``replay``, ``validate``: work on documents
   (positions, records, matches, views; ``-`` reads standard input);
+- ``verify``: rebuild every deal of a notation file from its seed and check its commitment;
 - ``rules``: the presets, or the rules JSON of one;
 - ``engine``: serve an agent as an engine on standard input and output (docs: Engine
   protocol);
@@ -308,6 +309,18 @@ def _build_parser() -> Parser:
     )
     file_argument(validate, "the document, or a notation file")
 
+    verify = command(
+        "verify",
+        "check every deal of a notation file against its seed and commitment",
+        "Rebuild every round's deal from its revealed seed (DealSeed), check it against "
+        "the round written and its published Commitment, and replay every move; offline, "
+        "for one round or a file of thousands. One line per failure (file, line, column, "
+        "game number, what failed), then a summary; exit status 0 when every round is "
+        "verified, 1 otherwise (docs/notation.md, Checking a deal).",
+        "chickenfoot verify round.cfn",
+    )
+    verify.add_argument("file", metavar="FILE", help="a notation file (or a JSON record)")
+
     convert = command(
         "convert",
         "convert a record or match between JSON and the notation",
@@ -423,7 +436,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
     """Parse ``argv`` and run the command; every error but :class:`OutputError` is mapped to
     its exit status here."""
     from chickenfoot.cli import compile as compile_
-    from chickenfoot.cli import demo, engine, files, ladder, play, records, serve, sim
+    from chickenfoot.cli import demo, engine, files, ladder, play, records, serve, sim, verify
 
     try:
         args = _build_parser().parse_args(argv)
@@ -442,6 +455,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
             "replay": files.cmd_replay,
             "validate": files.cmd_validate,
             "convert": records.cmd_convert,
+            "verify": verify.cmd_verify,
             "compile": compile_.cmd_compile,
         }[args.command]
         return command(args, out)

@@ -17,6 +17,7 @@ from chickenfoot.notation._commands import (
     set_clock,
     set_eval,
 )
+from chickenfoot.notation._commit import CommitmentError
 from chickenfoot.notation._match import MatchGames, read_match, write_match, write_match_rounds
 from chickenfoot.notation._model import (
     GLYPHS,
@@ -41,6 +42,7 @@ from chickenfoot.notation._visitor import GameBuilder, HeadersBuilder, Visitor
 from chickenfoot.notation._writer import game_of, write_game
 
 __all__ = [
+    "CommitmentError",
     "Evaluation",
     "MatchGames",
     "comment_clock",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Final
 from chickenfoot.errors import ChickenFootError, FormatError
 from chickenfoot.formats import position_from_parts
 from chickenfoot.moves import Move
+from chickenfoot.notation._commit import check_deal
 from chickenfoot.notation._headers import result_headers, rules_from_text
 from chickenfoot.notation._hidden import Context, Report, check_hidden, move_of, tiles_of
 from chickenfoot.notation._model import NOTATION_VERSION, Audience, NotationError
@@ -33,10 +34,37 @@ _PARTS: Final = {"centre": "Centre", "board": "Board", "boneyard": "Boneyard", "
 
 
 def replay(
-    headers: Sequence[tuple[str, str]], lines: dict[str, int], main: list[_Open], report: Report
+    headers: Sequence[tuple[str, str]],
+    lines: dict[str, int],
+    main: list[_Open],
+    report: Report,
+    *,
+    seeds: bool = False,
 ) -> Record | View | None:
     """Check the game: the replayed record of a ``full`` copy, the view at the end of a
-    seat's copy of a round from its deal, else ``None``."""
+    seat's copy of a round from its deal, else ``None``. A game that reads without a
+    problem and has a ``DealSeed`` (with ``seeds``, else a ``Seed``) has its deal rebuilt
+    from it and its commitment checked (:func:`~chickenfoot.notation._commit.check_deal`)."""
+    problems = 0
+
+    def counted(error: NotationError) -> None:
+        nonlocal problems
+        problems += 1
+        report(error)
+
+    read = _replay(headers, lines, main, counted)
+    if not problems and headers:
+        ctx = Context(dict(headers), lines, report)
+        if "DealSeed" in ctx.headers:
+            check_deal(ctx, main)
+        elif seeds and "Seed" in ctx.headers:
+            check_deal(ctx, main, name="Seed")
+    return read
+
+
+def _replay(
+    headers: Sequence[tuple[str, str]], lines: dict[str, int], main: list[_Open], report: Report
+) -> Record | View | None:
     ctx = Context(dict(headers), lines, report)
     h = ctx.headers
     if not h:

@@ -114,10 +114,14 @@ class _Open:
 
 
 class GameBuilder(Visitor[Game]):
-    """Builds a :class:`Game` and replays it (``strict``: the first error raises)."""
+    """Builds a :class:`Game` and replays it (``strict``: the first error raises). A
+    game with a ``DealSeed`` has its deal rebuilt and its commitment checked; with
+    ``seeds``, one with only a match's ``Seed`` has its deal rebuilt too (as
+    ``chickenfoot verify`` does; docs/notation.md, "Checking a deal")."""
 
-    def __init__(self, *, strict: bool = False) -> None:
+    def __init__(self, *, strict: bool = False, seeds: bool = False) -> None:
         self.strict = strict
+        self.seeds = seeds
 
     def begin_game(self) -> None:
         self.headers: list[tuple[str, str]] = []
@@ -199,7 +203,9 @@ class GameBuilder(Visitor[Game]):
             self.errors.append(NotationError(error.line, error.column, "more problems, not listed"))
 
     def end_game(self) -> None:
-        read = replay(self.headers, self.header_lines, self.main, self.handle_error)
+        read = replay(
+            self.headers, self.header_lines, self.main, self.handle_error, seeds=self.seeds
+        )
         self.game = Game(
             tuple(self.headers),
             _freeze(self.main),

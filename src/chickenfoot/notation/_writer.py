@@ -17,6 +17,7 @@ from typing import Final
 
 from chickenfoot.errors import FormatError, brief
 from chickenfoot.moves import DRAW, Draw, Move
+from chickenfoot.notation._commit import seal
 from chickenfoot.notation._headers import (
     HIDDEN,
     deal_headers,
@@ -132,6 +133,8 @@ def _nodes(record: Record, audience: Audience) -> list[Node]:
 
 
 def _headers(record: Record, audience: Audience, given: dict[str, str]) -> list[tuple[str, str]]:
+    if "DealSeed" in given:  # the commitment, in every copy: docs/notation.md, Checking a deal
+        given = seal(record, given)
     final = record.final()
     over = final.is_over()
     out: list[tuple[str, str]] = [("Notation", str(NOTATION_VERSION))]
@@ -235,7 +238,8 @@ def write_game(
     other hands and the boneyard as ``??``, another seat's draw as ``draw:??``, no
     annotation (they may speak of hidden tiles), and ``Seed``/``DealSeed`` only once the
     round is over. ``headers`` adds the headers a caller gives (Event, Site, Date, Time,
-    Annotator, Seed, Round, Commitment, DealSeed, NameK, AgentK).
+    Annotator, Seed, Round, Commitment, DealSeed, NameK, AgentK); a ``DealSeed`` must deal
+    the round (with ``Round``), and its ``Commitment`` is written in every copy.
 
     >>> from chickenfoot import Rules, deal
     >>> rules = Rules(players=2, max_pip=3, hand_size=3, opening_toes=2, foot_toes=1)

@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chickenfoot.agents import Agent, ask
+from chickenfoot.commitment import fresh_seed
 from chickenfoot.engine import EngineAgent
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.moves import Move, parse_move
@@ -184,7 +185,7 @@ class Hub(Keeper):
         if why is not None:  # a policy plays the rules it was trained for only
             raise RefusedError(f"the bot {why}")
         table_id = secrets.token_urlsafe(9)
-        seed = secrets.randbits(63)
+        seed = fresh_seed()  # 128 bits: each round is dealt from its own seed (_table)
         table = Table(table_id, rules, seed, rows)
         self.store.add_table(table_id, json.dumps(rules.to_dict()), seed, rows)
         self.tables[table_id] = table

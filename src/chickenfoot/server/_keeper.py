@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
 
+from chickenfoot.commitment import fresh_seed
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
 from chickenfoot.moves import Move, parse_move
@@ -254,7 +254,7 @@ class Keeper:
                 raise RefusedError("no round is waiting to start")
             if what == "rematch" and table.round is not None:
                 raise RefusedError("a rematch is for when the match is over")
-            seed = secrets.randbits(63) if what == "rematch" else None
+            seed = fresh_seed() if what == "rematch" else None
             try:
                 asked = await asyncio.to_thread(
                     self.store.ask, table_id, seat, seed=table.seed, at=table.n, rematch=seed

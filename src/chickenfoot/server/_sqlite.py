@@ -92,6 +92,22 @@ _AGREEMENT = (  # what the people agree on (docs: _store): added to a database o
 _TABLE = "t.id, t.rules, t.seed, t.pause_at, t.pause_until, t.ready_at, t.ready"
 
 
+def _seed_text(seed: int) -> str:
+    """A seed as the ``seed`` column keeps it: decimal when it fits in 64 bits, else
+    hexadecimal (``0x...``), which SQLite keeps as text: a 128-bit seed in decimal would be
+    turned into a float by the column's integer affinity, and lose its digits.
+
+    >>> _seed_text(7), _seed_text(2**64), _seed_value(_seed_text(2**127 + 1)) == 2**127 + 1
+    ('7', '0x10000000000000000', True)
+    """
+    return str(seed) if -(2**63) <= seed < 2**63 else hex(seed)
+
+
+def _seed_value(raw: object) -> int:
+    """The seed a ``seed`` column holds (an integer, or :func:`_seed_text`'s text)."""
+    return raw if isinstance(raw, int) else int(str(raw), 0)
+
+
 class SqliteStore:
     """The SQLite file at ``path`` (created if missing; ``":memory:"`` for tests).
 
@@ -176,7 +192,7 @@ class SqliteStore:
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO tables (id, rules, seed, touched) VALUES (?, ?, ?, ?)",
-                (table_id, rules, str(seed), when),
+                (table_id, rules, _seed_text(seed), when),
             )
             db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, spec, token, name) "
@@ -199,7 +215,7 @@ class SqliteStore:
                 row = rows[i]
                 if row.table_id in refused:
                     continue
-                seed = None if row.seed is None else str(row.seed)
+                seed = None if row.seed is None else _seed_text(row.seed)
                 cursor = db.execute(
                     _ADD_MOVE,
                     {"t": row.table_id, "idx": row.idx, "seat": row.seat, "move": row.move,
@@ -248,7 +264,7 @@ class SqliteStore:
         db.execute(
             "UPDATE tables SET seed = ?, finished = NULL, touched = ?, pause_at = NULL, "
             "ready_at = NULL, ready = 0 WHERE id = ?",
-            (str(seed), time.time(), table_id),
+            (_seed_text(seed), time.time(), table_id),
         )
         db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
 
@@ -374,7 +390,9 @@ class SqliteStore:
         for table_id, *rest in seats:
             by_table.setdefault(table_id, []).append(SeatRow(*rest))
         return [
-            StoredTable(table_id, rules, int(seed), tuple(by_table.get(table_id, ())), *agreed)
+            StoredTable(
+                table_id, rules, _seed_value(seed), tuple(by_table.get(table_id, ())), *agreed
+            )
             for table_id, rules, seed, *agreed in rows
         ]
 

@@ -8,7 +8,7 @@ public view: no hand, no drawn tile), and :meth:`Table.go_message` (the engine p
 :meth:`Table.check_move` turns a client's ``move`` message into a legal move of the seat
 to act, or raises :class:`RefusedError` with a message saying why, changing nothing.
 
-The match's seed is never sent: it deals every hand.
+The match's seed is never sent; each round is dealt from its own (``_deals``).
 
 >>> from chickenfoot import Rules, Rounds
 >>> from chickenfoot.server._store import SeatRow
@@ -36,6 +36,7 @@ from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move, Pass, Play
 from chickenfoot.picture import svg
 from chickenfoot.rules import Rules
+from chickenfoot.server._deals import deal_headers, deal_round
 from chickenfoot.server._store import SeatRow
 from chickenfoot.state import LegalMoves, State
 from chickenfoot.view import View
@@ -109,7 +110,7 @@ class Table:
         self.rules = rules
         self._seed = seed
         self.seats = tuple(seats)
-        self.match = Match.start(rules, seed=seed)
+        self.match = deal_round(Match.start(rules, seed=seed), seed)
         self.moves: list[tuple[int, str, bool]] = []
         self._round_start = 0
         self.error: str | None = None
@@ -136,6 +137,11 @@ class Table:
         """The match's seed (secret: it deals every hand; never sent)."""
         return self._seed
 
+    def deal_headers(self, k: int | None = None) -> dict[str, str]:
+        """Round ``k``'s (default: the round in play's) deal headers (``_deals``)."""
+        k = self.match.rounds_played if k is None else k
+        return deal_headers(self.rules, self._seed, k, over=k < self.match.rounds_played)
+
     @property
     def paused(self) -> bool:
         """Whether the next round waits for the people (or the end of the countdown)."""
@@ -156,7 +162,7 @@ class Table:
     def restart(self, seed: int) -> None:
         """A rematch: a new match from ``seed``, with the same seats."""
         self._seed = seed
-        self.match = Match.start(self.rules, seed=seed)
+        self.match = deal_round(Match.start(self.rules, seed=seed), seed)
         self.moves = []
         self._round_start = 0
         self.last_round = None
@@ -226,8 +232,11 @@ class Table:
                 # public once the round is over: the penalties are counted from them
                 "hands": [[str(t) for t in end.hand(s)] for s in range(self.rules.players)],
                 "svg": svg(end, hands="none"),
+                "commitment": self.deal_headers(before)["Commitment"],
+                "seed": self.deal_headers(before)["DealSeed"],
             }
             self._round_start = len(self.moves)
+            self.match = deal_round(self.match, self._seed)
 
     # -- checking a client's move -----------------------------------------------------------
 
@@ -373,6 +382,7 @@ class Table:
                 "ready": sorted(self.ready),
             },
             "rematch": sorted(self.ready) if state is None else None,
+            "commitment": None if state is None else self.deal_headers()["Commitment"],
             "error": self.error,
             "seats": [
                 {

@@ -155,6 +155,25 @@ function drawTable(m) {
   drawPicture(m);
   drawRoundEnd(m);
   drawHand();
+  drawCommitment(m);
+}
+
+// -- Deals anyone can check (docs: notation, Checking a deal): the round's commitment from
+// its deal on; at its end its seed, and how to check the deal with chickenfoot verify. --
+const CHECKING = "https://chickenfoot.readthedocs.io/en/latest/notation/#checking-a-deal";
+function drawCommitment(m) {
+  $("deal-box").hidden = !m.commitment;
+  $("commitment").textContent = m.commitment ? "This round's deal was committed to before its first move: " + m.commitment + ". The seed that opens it is shown when the round ends." : "";
+}
+function dealCheck(end) {
+  const box = el("div", null, "deal-check");
+  if (!end.seed) return box;
+  box.appendChild(el("p", "This round's commitment was " + end.commitment + " and its seed is " + end.seed + "."));
+  box.appendChild(el("p", "To check that the deal was not chosen, save the round's full record as round.cfn and run this command:"));
+  box.appendChild(el("pre", "chickenfoot verify round.cfn"));
+  const link = el("a", "How a deal is checked"); link.href = CHECKING; link.rel = "noreferrer"; link.target = "_blank";
+  box.appendChild(link);
+  return box;
 }
 
 function drawTurn(m) {
@@ -448,6 +467,7 @@ function drawRoundEnd(m) {
     box.appendChild(board);
   }
   const wrap = el("div", null, "scroll-x"); wrap.appendChild(sheet(m)); box.appendChild(wrap);
+  box.appendChild(dealCheck(end));
   const me = m.you !== null && m.seats[m.you].kind === "person";
   const waitingFor = ready => m.seats.filter(s => s.kind === "person" && s.connected && !ready.includes(s.seat)).map(s => s.name);
   if (m.over) {
