@@ -38,7 +38,7 @@ SOURCES = {
     ],
     "web": [
         ("javascript", "src/chickenfoot/server/static/**.js"),
-        ("tools.i18n:extract_html", "src/chickenfoot/server/static/**.html"),
+        ("html", "src/chickenfoot/server/static/**.html"),
     ],
 }
 
@@ -96,7 +96,7 @@ def _babel(*args: str) -> None:
 def extract() -> None:
     for domain in DOMAINS:
         cfg = LOCALE / f"{domain}.cfg"
-        lines = []
+        lines = ["[extractors]", "html = tools.i18n:extract_html", ""]
         for method, pattern in SOURCES[domain]:
             lines += [f"[{method}: {pattern}]", "encoding = utf-8", ""]
         cfg.write_text("\n".join(lines), encoding="utf-8")

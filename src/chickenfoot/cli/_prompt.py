@@ -238,7 +238,8 @@ def _place_named(text: str, v: View) -> Place | None:
     """The place (of the legal moves of ``v``) that ``text`` names as the list writes it,
     with or without its ``(toe)``."""
     for place in places(v.table, v.legal_moves):
-        if place.label != OTHERS and text in (place.label, place.label.removesuffix(" (toe)")):
+        short = place.label.rpartition(" (")[0] if place.label.endswith(")") else place.label
+        if place.label != OTHERS and text in (place.label, short):
             return place
     return None
 
@@ -249,8 +250,11 @@ def _as_shown(text: str, v: View) -> Move | str | None:
     when ``text`` is not in the screen's terms."""
     said = _plain(text)
     place: Place | None = None
-    if " at " in said:
-        tile_text, _sep, where = said.partition(" at ")
+    # "9|8 at 8|5 → 5" as the list writes it, in the language in use (or in English)
+    at = _("{tile} at {place}", tile="\0", place="\1").partition("\0")[2].partition("\1")[0]
+    at = at if at.strip() and at.strip() in said.split() else " at "
+    if at in said:
+        tile_text, _sep, where = said.partition(at)
         place = _place_named(where, v)
         if place is None:
             return _(
