@@ -21,9 +21,9 @@ are never translated: only what a person reads at a front end is.
 
 >>> with use("hr"):
 ...     print(gettext("You drew {tile}.", tile="6-3"))
-...     print(ngettext("{n} tile", "{n} tiles", 3, n=3))
-Izvukli ste 6-3.
-3 pločice
+...     print(ngettext("A match of {n} round", "A match of {n} rounds", 3, n=3))
+Izvukao si 6-3.
+Partija od 3 runde
 >>> gettext("You drew {tile}.", tile="6-3")
 'You drew 6-3.'
 >>> negotiate("fr-CH, fr;q=0.9, lv;q=0.8, *;q=0.5")
@@ -40,6 +40,8 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Final
+
+from chickenfoot.errors import brief
 
 __all__ = [
     "DOMAIN",
@@ -129,8 +131,8 @@ def translator(lang: str, domain: str = DOMAIN) -> Translator:
     """The :class:`Translator` of ``lang`` (one of :data:`LANGUAGES`); English for any
     other, and when its catalog is missing or cannot be read.
 
-    >>> translator("lv").ngettext("{n} tile", "{n} tiles", 21, n=21)
-    '21 kauliņš'
+    >>> translator("lv").ngettext("seat {seat}: {n} tile", "seat {seat}: {n} tiles", 21, seat=1, n=21)
+    'vieta 1: 21 kauliņš'
     >>> translator("xx").gettext("Your turn")
     'Your turn'
     """
@@ -210,9 +212,9 @@ def choose(value: str) -> tuple[str, str | None]:
     lang = _primary(value[:40])
     if lang in LANGUAGES:
         return lang, None
-    shown = value[:20].encode("ascii", "backslashreplace").decode("ascii")
     return "en", (
-        f"chickenfoot speaks {', '.join(LANGUAGES)}; {shown!r} is not one of them: English it is."
+        f"chickenfoot speaks {', '.join(LANGUAGES)}; {brief(value, 16)} is not one of them: "
+        "English it is."
     )
 
 

@@ -32,6 +32,7 @@ from typing import Any, TextIO
 
 from chickenfoot._i18n import N_
 from chickenfoot._i18n import gettext as _
+from chickenfoot.cli._board_words import said_board
 from chickenfoot.cli._game import who
 from chickenfoot.cli._places import OTHERS, laid, places
 from chickenfoot.cli._streams import is_terminal
@@ -159,7 +160,7 @@ class Screen:
         """The table as text (:func:`~chickenfoot.render.render_compact`), as wide as the
         terminal."""
         width = self.width()
-        return render_compact(position, width=80 if width is None else width)
+        return said_board(render_compact(position, width=80 if width is None else width))
 
     def board(
         self, position: State | View, *, heading: str | None = None, legal: Sequence[Move] = ()
@@ -298,7 +299,7 @@ def _styled(position: State | View, legal: Sequence[Move], width: int) -> Any:
     """The picture of :func:`render_compact` in rich text: the same characters, styled."""
     from rich.text import Text
 
-    rows = render_compact(position, width=width).split("\n")
+    rows = said_board(render_compact(position, width=width)).split("\n")
     plays = [m for m in legal if isinstance(m, Play)]
     anchors = {m.anchor for m in plays}
     tiles = {m.tile for m in plays}

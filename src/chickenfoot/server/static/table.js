@@ -272,10 +272,23 @@ function nameTexts(m, svg) {
 function boardCaption(svg) {
   const title = svg.querySelector("title");
   const status = title ? title.textContent.replace(/^Chicken Foot: /, "") : "";
-  $("board-caption").textContent = status;
+  $("board-caption").textContent = statusText(status);
   for (const t of svg.querySelectorAll(":scope > text")) {
     if (t.textContent === status || t.textContent.startsWith("last: ")) t.remove();
   }
+}
+// The picture's status line (the library's English, names put in: "Ann to play · boneyard
+// 15 · 6-6 needs 6 more toes") said in the page's language; as it is when not of that shape.
+const STATUS_LINE = /^(?:(.+?) to play(?: \(has drawn (\d+-\d+)\))?|over: (.+?) went out|over: (blocked)) · boneyard (\d+)(?: · (\d+-\d+) needs (\d+) more toes?)?$/;
+function statusText(status) {
+  const m = I18N.lang() === "en" ? null : STATUS_LINE.exec(status);
+  if (!m) return status;
+  const parts = [m[1] !== undefined ? (m[2] ? t("{player} to play (has drawn {tile})", {player: m[1], tile: m[2]}) : t("{player} to play", {player: m[1]}))
+    : m[3] !== undefined ? t("Over: {player} went out", {player: m[3]}) : t("Over: blocked")];
+  const bones = Number(m[5]);
+  parts.push(tn("Boneyard: {n} tile", "Boneyard: {n} tiles", bones, {n: I18N.number(bones)}));
+  if (m[6]) parts.push(tn("{hub} needs {n} more toe", "{hub} needs {n} more toes", Number(m[7]), {hub: m[6], n: m[7]}));
+  return parts.join(" · ");
 }
 function showTargets() {
   const svg = $("picture").querySelector("svg");
