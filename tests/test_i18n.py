@@ -297,7 +297,7 @@ def test_the_home_page_is_served_in_the_chosen_language(
 ) -> None:
     r = client.get("/", headers=headers)
     assert r.status_code == 200
-    assert f'<html lang="{lang}">' in r.text
+    assert f'<html lang="{lang}" data-lang="server">' in r.text
     assert r.headers["content-language"] == lang
     assert "Accept-Language" in r.headers["vary"] and "Cookie" in r.headers["vary"]
     assert '<script src="/static/i18n.js"></script>' in r.text

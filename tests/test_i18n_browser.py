@@ -121,6 +121,10 @@ def test_the_switcher_chooses_and_remembers(tmp_path: Path) -> None:
             page.wait_for_selector("#lang")
             assert page.evaluate("document.documentElement.lang") == "ro"
             assert page.locator("#quick").inner_text() == said("ro", "Play against bots")
+            # a sentence no catalog has yet (a new one): English, filled in, as text
+            english = page.evaluate("t('A new sentence for {name}.', {name: '<b>Ann</b>'})")
+            assert english == "A new sentence for <b>Ann</b>."
+            assert page.evaluate("tn('{n} tile', '{n} tiles', 20, {n: 20})") == "20 de piese"
             with page.expect_navigation():
                 page.select_option("#lang", "lv")
             page.wait_for_selector("#lang")

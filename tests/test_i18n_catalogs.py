@@ -128,3 +128,17 @@ def test_no_translation_reaches_the_page_as_markup() -> None:
         for line in (STATIC / name).read_text(encoding="utf-8").splitlines():
             if "innerHTML" in line:
                 assert not re.search(r"\btn?\(", line), (name, line)
+
+
+def test_the_play_page_gets_the_words_too() -> None:
+    """The docs' Play page is a static copy of the table page: it loads i18n.js and the
+    catalogs beside it (no server: the browser's languages choose)."""
+    from tools import play_site
+
+    page = play_site.table_page()
+    assert '<script src="i18n.js"></script>' in page
+    assert page.index('src="i18n.js"') < page.index('src="table.js"')
+    for lang in TRANSLATED:
+        assert f"i18n/{lang}.json" in play_site.SERVER_STATIC
+    for name in play_site.SERVER_STATIC:
+        assert (STATIC / name).is_file(), name

@@ -87,9 +87,12 @@ def extract_html(
 
 
 def _babel(*args: str) -> None:
+    import os
+
     from babel.messages.frontend import CommandLineInterface
 
     sys.path.insert(0, str(ROOT))  # tools.i18n:extract_html
+    os.chdir(ROOT)  # the source's paths in the templates relative to the project
     CommandLineInterface().run(["pybabel", "-q", *args])
 
 
@@ -112,7 +115,8 @@ def extract() -> None:
                 "--copyright-holder=The chickenfoot developers",
                 "--msgid-bugs-address=https://github.com/chickenfoot/chickenfoot/issues",
                 "--no-wrap",
-                str(ROOT),
+                "--add-location=file",  # no line numbers: an edit elsewhere changes nothing
+                ".",
             )
         finally:
             cfg.unlink()

@@ -50,7 +50,8 @@ def localized_page(path: Path, request: Request, status_code: int = 200) -> HTML
     """The page at ``path`` with ``<html lang>`` set to the request's language (one of
     :data:`~chickenfoot._i18n.LANGUAGES`: nothing from the request is written in it)."""
     lang = page_language(request)
-    text = path.read_text(encoding="utf-8").replace('<html lang="en">', f'<html lang="{lang}">', 1)
+    served = f'<html lang="{lang}" data-lang="server">'
+    text = path.read_text(encoding="utf-8").replace('<html lang="en">', served, 1)
     headers = {"Vary": "Accept-Language, Cookie", "Content-Language": lang}
     return HTMLResponse(text, status_code, headers=headers)
 

@@ -2,8 +2,9 @@
 // docs/contributors/translations.md says how to add a sentence.
 //
 // The server writes the page's language in <html lang> (a chosen language remembered in the
-// cookie chickenfoot_lang, else the browser's Accept-Language, else English). This file
-// loads that language's catalog (/static/i18n/<lang>.json, compiled from the gettext
+// cookie chickenfoot_lang, else the browser's Accept-Language, else English); a static copy
+// of a page (the docs' Play page) chooses from localStorage, else navigator.languages. This
+// file loads that language's catalog (i18n/<lang>.json beside it, compiled from the gettext
 // catalogs) and gives the pages:
 //   t("English sentence with {name}", {name: value})  -> the sentence in the language
 //   tn("{n} tile", "{n} tiles", n, {n})               -> its plural form for n
@@ -27,8 +28,24 @@ const I18N = (() => {
     lv: n => (n % 10 === 0 || (n % 100 >= 11 && n % 100 <= 19) ? 0 : n % 10 === 1 && n % 100 !== 11 ? 1 : 2),
   };
   const COOKIE = "chickenfoot_lang";
-  const asked = document.documentElement.lang;
-  let lang = Object.prototype.hasOwnProperty.call(NAMES, asked) ? asked : "en";
+  const known = code => Object.prototype.hasOwnProperty.call(NAMES, code);
+  // The catalogs beside this script (/static/i18n/ when served; the Play page's copies).
+  const HERE = document.currentScript ? document.currentScript.src : location.href;
+  // Served, the page says its language (data-lang="server"); a static copy (the docs'
+  // Play page) chooses here: the remembered choice, else the browser's languages.
+  function browserChoice() {
+    let saved = null;
+    try { saved = localStorage.getItem(COOKIE); } catch (e) { saved = null; }
+    if (known(saved)) return saved;
+    for (const tag of navigator.languages || [navigator.language || ""]) {
+      const code = String(tag).split("-")[0].toLowerCase();
+      if (known(code)) return code;
+    }
+    return "en";
+  }
+  const root = document.documentElement;
+  let lang = root.dataset.lang === "server" ? (known(root.lang) ? root.lang : "en") : browserChoice();
+  root.lang = lang;
   let messages = Object.create(null);
 
   const names = text => {
@@ -95,7 +112,7 @@ const I18N = (() => {
   // The catalog, then the page: ready() resolves once the words are known (English when
   // the catalog cannot be had: a failed request or a broken file).
   const ready = (lang === "en" ? Promise.resolve(null)
-    : fetch("/static/i18n/" + lang + ".json").then(r => (r.ok ? r.json() : null)).catch(() => null))
+    : fetch(new URL("i18n/" + lang + ".json", HERE)).then(r => (r.ok ? r.json() : null)).catch(() => null))
     .then(data => {
       if (data && typeof data.messages === "object" && data.messages !== null && data.lang === lang) {
         messages = Object.assign(Object.create(null), data.messages);
