@@ -58,11 +58,11 @@ SERVER_STATIC = (
 )  # fmt: skip
 LEFT_OUT = (
     "__main__.py", "_jit/", "batch/", "cli/", "encoding.py", "openspiel/",
-    "pettingzoo.py", "server/static/",
+    "pettingzoo.py", "server/static/", "locale/",
 )  # fmt: skip
 """What the browser's wheel leaves out of ``src/chickenfoot``: what needs numba or numpy
-(the compiled kernels, the batch engine, the encodings), the command line and the
-adapters, and the server's page files (served beside it): 0.35 MB of wheel down to 0.2."""
+(the compiled kernels, the batch engine, the encodings), the command line and its
+catalogs (``locale/``), the adapters, and the server's page files (served beside it): 0.35 MB of wheel down to 0.2."""
 LOCK_KEPT: tuple[str, ...] = ()
 """What the served ``pyodide-lock.json`` keeps of Pyodide's 310 packages: none (the worker
 loads none of them), but the standard library's modules Pyodide leaves out (for its error
