@@ -136,3 +136,40 @@ def test_the_switcher_chooses_and_remembers(tmp_path: Path) -> None:
             browser.close()
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_home_page_and_its_invites_in_each_language(tmp_path: Path, lang: str) -> None:
+    """The home page at 390 px in each language: its words, the table made with its form
+    and the invites shown, nothing sideways, nothing cut, nothing serious for axe-core."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    server = Server(tmp_path / "tables.db")
+    axe: dict[str, Any] = {}
+    refused: list[str] = []
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            context = browser.new_context(
+                viewport={"width": 390, "height": 844}, locale=LOCALES[lang]
+            )
+            page = watch_policy(context.new_page(), refused)
+            page.goto(server.base + "/")
+            page.wait_for_selector("#seats .seat")
+            assert page.evaluate("document.documentElement.lang") == lang
+            assert page.locator("#friends-title").inner_text() == said(lang, "Play with friends")
+            assert (
+                page.locator("#seats .seat label")
+                .first.inner_text()
+                .startswith(said(lang, "Seat {seat}").format(seat=1))
+            )
+            page.click("#make button[type=submit]")
+            page.wait_for_selector("#made:not([hidden]) #links li")
+            assert page.locator("#links [data-copy]").first.inner_text() == said(lang, "Copy link")
+            no_sideways_scroll(page, f"{lang} home")
+            nothing_cut(page, f"{lang} home")
+            serious_violations(page, f"{lang} home", axe)
+            page.screenshot(path=str(SHOTS / f"home-{lang}-390.png"), full_page=True)
+            assert refused == []
+            browser.close()
+    finally:
+        server.stop()
