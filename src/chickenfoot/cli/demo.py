@@ -95,13 +95,19 @@ def demo_lines(rules: Rules, seed: int, round: int = 0, *, label: str = "") -> I
     yield ""
     yield from render(state).splitlines()
     yield ""
-    yield ngettext(
-        "Outcome: {outcome} after {n} move",
-        "Outcome: {outcome} after {n} moves",
-        moves,
-        outcome=state.outcome(),
-        n=moves,
-    )
+    outcome = state.outcome()
+    if outcome is not None and outcome.seat is not None:
+        yield ngettext(
+            "Outcome: seat {seat} went out after {n} move",
+            "Outcome: seat {seat} went out after {n} moves",
+            moves,
+            seat=outcome.seat,
+            n=moves,
+        )
+    else:
+        yield ngettext(
+            "Outcome: blocked after {n} move", "Outcome: blocked after {n} moves", moves, n=moves
+        )
     yield winner_line(state)
     yield _("Penalties:")
     for seat, points in enumerate(state.penalties()):
