@@ -37,7 +37,7 @@ import gettext as _gettext
 import string
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -126,7 +126,7 @@ class Translator:
         return self._fill(said, english, values)
 
 
-@cache
+@lru_cache(maxsize=16)  # bounded: any string may be asked for
 def translator(lang: str, domain: str = DOMAIN) -> Translator:
     """The :class:`Translator` of ``lang`` (one of :data:`LANGUAGES`); English for any
     other, and when its catalog is missing or cannot be read.
