@@ -1,4 +1,5 @@
-"""The table's text picture in the language in use: :func:`said_board`.
+"""The table's text picture and the score sheet in the language in use: :func:`said_board`,
+:func:`sheet_lines`.
 
 The library draws the table in English (:func:`~chickenfoot.render.render_compact`, a
 stable format that ``show`` and the tests read); ``chickenfoot play`` says its words in the
@@ -24,8 +25,11 @@ from collections.abc import Callable
 
 from chickenfoot._i18n import current, ngettext
 from chickenfoot._i18n import gettext as _
+from chickenfoot.cli.files import match_lines
+from chickenfoot.match import Match
+from chickenfoot.rules import Rounds
 
-__all__ = ["said_board"]
+__all__ = ["said_board", "sheet_lines"]
 
 _HUB = re.compile(r"(centre|foot) (\d+-\d+)  \((\d+)/(\d+) toes(?:, needs (\d+) more toes?)?\)")
 _CLOSED = re.compile(r"(  [├└] .*) ▪ foot (\d+-\d+)")
@@ -122,3 +126,43 @@ def said_board(picture: str) -> str:
         else:
             rows.append(row)
     return "\n".join(rows)
+
+
+def sheet_lines(m: Match) -> list[str]:
+    """The score sheet of ``m`` as ``play`` shows it (its title, a row per finished round,
+    the totals), in the language in use; in English, ``show``'s (:func:`match_lines`).
+
+    >>> from chickenfoot import Rules
+    >>> from chickenfoot._i18n import use
+    >>> m = Match.start(Rules(players=2), seed=3)
+    >>> with use("ro"):
+    ...     sheet_lines(m)
+    ['Partida: sămânța 3, 0 din 10 runde jucate']
+    """
+    if current().lang == "en":
+        return match_lines(m)[:-1]
+    rules, played = m.rules, m.rounds_played
+    length = rules.match
+    if isinstance(length, Rounds):
+        title = ngettext(
+            "Match: seed {seed}, {played} of {n} round played",
+            "Match: seed {seed}, {played} of {n} rounds played",
+            length.count,
+            seed=m.seed,
+            played=played,
+            n=length.count,
+        )
+    else:
+        title = _("Match: seed {seed}, {played} rounds played", seed=m.seed, played=played)
+    lines = [title]
+    if m.scores:
+        heads = [_("round"), _("centre")] + [_("seat {seat}", seat=s) for s in range(rules.players)]
+        rows = [
+            [str(k + 1), f"{rules.centre_of_round(k)}-{rules.centre_of_round(k)}", *map(str, row)]
+            for k, row in enumerate(m.scores)
+        ]
+        rows.append([_("total"), "", *map(str, m.totals)])
+        widths = [max(len(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
+        for r in [heads, *rows]:
+            lines.append("  ".join(cell.rjust(w) for cell, w in zip(r, widths, strict=True)))
+    return lines

@@ -32,11 +32,10 @@ from typing import Any, TextIO
 
 from chickenfoot._i18n import N_
 from chickenfoot._i18n import gettext as _
-from chickenfoot.cli._board_words import said_board
+from chickenfoot.cli._board_words import said_board, sheet_lines
 from chickenfoot.cli._game import who
 from chickenfoot.cli._places import OTHERS, laid, places
 from chickenfoot.cli._streams import is_terminal
-from chickenfoot.cli.files import match_lines
 from chickenfoot.match import Match, MatchResult
 from chickenfoot.moves import Move, Play
 from chickenfoot.render import render_compact
@@ -181,7 +180,7 @@ class Screen:
 
     def score_sheet(self, m: Match, seat: int) -> None:
         """The match's score sheet: a row per finished round, then the totals."""
-        self._write("\n".join(match_lines(m)[:-1]))
+        self._write("\n".join(sheet_lines(m)))
 
     def winner(self, text: str) -> None:
         """Who won the round."""
@@ -264,7 +263,7 @@ class RichScreen(Screen):
     def score_sheet(self, m: Match, seat: int) -> None:
         from rich.table import Table
 
-        lines = match_lines(m)
+        lines = sheet_lines(m)
         table = Table(title=lines[0], title_justify="left", title_style="bold")
         table.add_column(_("round"), justify="right")
         table.add_column(_("centre"), justify="right")
