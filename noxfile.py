@@ -13,7 +13,8 @@ import nox
 nox.options.sessions = ["tests", "fast", "lint", "typecheck", "smoke", "docs", "cluster"]
 nox.options.reuse_existing_virtualenvs = True
 
-TEST_DEPS = ["pytest>=8", "hypothesis>=6.100", "numpy>=1.24"]  # numpy: chickenfoot.encoding
+# numpy: chickenfoot.encoding; babel: the catalogs' test (tests/test_i18n_catalogs.py)
+TEST_DEPS = ["pytest>=8", "hypothesis>=6.100", "numpy>=1.24", "babel>=2.12"]
 SERVER_TEST_DEPS = ["httpx2", "websockets>=12"]  # the clients of the server's tests
 
 
@@ -395,7 +396,7 @@ def serve_browser(session: nox.Session) -> None:
     session.run("npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(axe),
                 "axe-core@4", external=True)  # fmt: skip
     session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_server_browser.py",
-                "tests/test_ladder_browser.py",
+                "tests/test_ladder_browser.py", "tests/test_i18n_browser.py",
                 "-rs", "--no-header", *session.posargs,
                 env={"AXE_JS": str(axe.resolve() / "node_modules/axe-core/axe.min.js")})  # fmt: skip
 
@@ -422,6 +423,34 @@ def adapters(session: nox.Session) -> None:
     """
     session.install("-e", ".[openspiel,pettingzoo]", *TEST_DEPS)
     session.run("pytest", "-q", "tests_adapters", *session.posargs)
+
+
+# -- translations (docs/contributors/translations.md): Babel here, never in the package --------
+
+
+@nox.session(name="i18n_extract")
+def i18n_extract(session: nox.Session) -> None:
+    """The English sentences marked in the source into the templates
+    ``src/chickenfoot/locale/chickenfoot.pot`` (the command line) and ``web.pot`` (the pages)."""
+    session.install("babel>=2.12")
+    session.run("python", "tools/i18n.py", "extract")
+
+
+@nox.session(name="i18n_update")
+def i18n_update(session: nox.Session) -> None:
+    """Each language's ``.po`` brought up to the templates: new sentences empty (the catalogs'
+    test lists them until they are translated), changed ones fuzzy."""
+    session.install("babel>=2.12")
+    session.run("python", "tools/i18n.py", "update")
+
+
+@nox.session(name="i18n_compile")
+def i18n_compile(session: nox.Session) -> None:
+    """Each ``.po`` compiled: the ``.mo`` the command line reads with the standard library's
+    gettext, and the JSON the pages load (``server/static/i18n/<lang>.json``). Committed
+    with their sources, so a checkout and the wheel need no Babel."""
+    session.install("babel>=2.12")
+    session.run("python", "tools/i18n.py", "compile")
 
 
 @nox.session

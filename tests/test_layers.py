@@ -23,8 +23,20 @@ MAX_LINES = 500
 # A name ending in "." stands for a subpackage and every module in it.
 LAYERS: tuple[tuple[str, ...], ...] = (
     # 0. Values and checks: tiles, moves, rules, outcomes, the table structure, errors.
-    # The files a user names (_files): opened only when regular, written whole.
-    ("errors", "_checks", "_files", "deprecation", "tiles", "moves", "rules", "outcome", "table"),
+    # The files a user names (_files): opened only when regular, written whole. The words a
+    # person reads, in their language (_i18n: the standard library's gettext).
+    (
+        "errors",
+        "_checks",
+        "_files",
+        "_i18n",
+        "deprecation",
+        "tiles",
+        "moves",
+        "rules",
+        "outcome",
+        "table",
+    ),
     # 1. The kernel: how a position is stored and moves; the parts of documents; the
     #    compiled kernels (numba), which import nothing from the package.
     ("_kernel.", "_jit.", "_reading"),

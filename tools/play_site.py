@@ -12,7 +12,8 @@ adds to the site, all from our own files (no CDN; the built site works offline):
   downloaded once with pip into ``build/play/wheels``; ``play/wheels/wheels.json`` names
   them (no micropip: two pure-Python wheels need no resolving, and loading micropip and
   packaging cost a first visit about two seconds);
-- ``play/table.html``, ``table.js``, ``style.css``, ``favicon.svg``: the table page of
+- ``play/table.html``, ``table.js``, ``style.css``, ``favicon.svg``, ``i18n.js`` and its
+  catalogs (``i18n/<lang>.json``, the page in the browser's language): the table page of
   ``chickenfoot serve`` (``src/chickenfoot/server/static``), the page only pointed at these
   files and given ``socket.js`` (in its head), the Worker transport of the same client.
 
@@ -51,14 +52,17 @@ PYODIDE_FILES = (
 """What the worker loads of the npm package (its maps, types and consoles stay out)."""
 WHEELS = ("attrs==25.4.0",)
 """Unpacked in the worker beside chickenfoot: attrs, its one dependency."""
-SERVER_STATIC = ("table.js", "style.css", "favicon.svg")
+SERVER_STATIC = (
+    "table.js", "style.css", "favicon.svg",
+    "i18n.js", "i18n/el.json", "i18n/hr.json", "i18n/ro.json", "i18n/lv.json",
+)  # fmt: skip
 LEFT_OUT = (
     "__main__.py", "_jit/", "batch/", "cli/", "encoding.py", "openspiel/",
-    "pettingzoo.py", "server/static/",
+    "pettingzoo.py", "server/static/", "locale/",
 )  # fmt: skip
 """What the browser's wheel leaves out of ``src/chickenfoot``: what needs numba or numpy
-(the compiled kernels, the batch engine, the encodings), the command line and the
-adapters, and the server's page files (served beside it): 0.35 MB of wheel down to 0.2."""
+(the compiled kernels, the batch engine, the encodings), the command line and its
+catalogs (``locale/``), the adapters, and the server's page files (served beside it): 0.35 MB of wheel down to 0.2."""
 LOCK_KEPT: tuple[str, ...] = ()
 """What the served ``pyodide-lock.json`` keeps of Pyodide's 310 packages: none (the worker
 loads none of them), but the standard library's modules Pyodide leaves out (for its error

@@ -101,6 +101,14 @@ def _build_parser() -> Parser:
         )
         return p
 
+    def lang_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--lang",
+            metavar="LANG",
+            help="the language to speak: en, el, hr, ro or lv (default: LC_ALL, "
+            "LC_MESSAGES or LANG; English for any other)",
+        )
+
     def file_argument(p: argparse.ArgumentParser, what: str) -> None:
         p.add_argument("file", metavar="FILE", help=f"{what} ('-' reads standard input)")
 
@@ -157,6 +165,7 @@ def _build_parser() -> Parser:
         metavar="N",
         help="your seat, from 0 (default: 0, or the saved game's)",
     )
+    lang_option(play)
     play.add_argument(
         "--watch",
         action=argparse.BooleanOptionalAction,
@@ -380,6 +389,7 @@ def _build_parser() -> Parser:
         help="round of the match to deal, 0-based: its centre is N-K (default: 0)",
     )
     rules_options(demo)
+    lang_option(demo)
 
     # -- compile --
     command(

@@ -7,11 +7,15 @@ stands on this module).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn, TextIO
 
+from chickenfoot._i18n import choose, from_environment
 from chickenfoot.errors import RulesError, brief
 from chickenfoot.match import MATCH_FORMAT
 from chickenfoot.record import RECORD_FORMAT
@@ -44,6 +48,7 @@ __all__ = [
     "Formatter",
     "Parser",
     "UsageError",
+    "language",
     "ascii_number",
     "rules_from_args",
     "rules_options",
@@ -176,3 +181,22 @@ def rules_from_args(preset: str, players: int, changes: Sequence[tuple[str, Any]
 def write(out: TextIO, text: str) -> None:
     """Write ``text`` and a newline."""
     out.write(text + "\n")
+
+
+def language(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> str:
+    """The language of ``play`` and ``demo`` (docs/cli.md, "Languages"): ``--lang``, else
+    the environment's ``LC_ALL``, ``LC_MESSAGES`` or ``LANG``; one that is not spoken here
+    is English, said in one line on standard error.
+
+    >>> language(argparse.Namespace(lang="hr"))
+    'hr'
+    >>> language(argparse.Namespace(lang=None), {"LANG": "el_GR.UTF-8"})
+    'el'
+    """
+    value = getattr(args, "lang", None)
+    env = os.environ if environ is None else environ
+    lang, note = choose(value) if value is not None else from_environment(env)
+    if note is not None and sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write(note + "\n")
+    return lang

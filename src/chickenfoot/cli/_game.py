@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
+from chickenfoot._i18n import gettext as _
+from chickenfoot._i18n import number
 from chickenfoot.cli._save import round_moves
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move
@@ -23,7 +25,16 @@ from chickenfoot.record import Record
 from chickenfoot.rules import Rules
 from chickenfoot.state import State
 
-__all__ = ["Game", "Snapshot", "chosen", "decisions", "round_winners", "who", "winners"]
+__all__ = [
+    "Game",
+    "Snapshot",
+    "chosen",
+    "decisions",
+    "match_winners",
+    "round_winners",
+    "who",
+    "winners",
+]
 
 
 @attrs.frozen
@@ -143,9 +154,18 @@ def who(seat: int, you: int, names: Mapping[int, str]) -> str:
     ('you', 'seat 1 (greedy)', 'seat 2')
     """
     if seat == you:
-        return "you"
+        return _("you")
     name = names.get(seat)
-    return f"seat {seat}" if name is None else f"seat {seat} ({name})"
+    if name is None:
+        return _("seat {seat}", seat=seat)
+    return _("seat {seat} ({name})", seat=seat, name=name)
+
+
+def _together(named: Sequence[str]) -> str:
+    """Names listed: ``a, b and c``."""
+    if len(named) == 1:
+        return named[0]
+    return _("{players} and {last}", players=", ".join(named[:-1]), last=named[-1])
 
 
 def round_winners(final: State, you: int, names: Mapping[int, str]) -> str:
@@ -164,7 +184,16 @@ def round_winners(final: State, you: int, names: Mapping[int, str]) -> str:
     best = min(points)
     seats = [s for s, p in enumerate(points) if p == best]
     text = winners(seats, best, you, names, "the round")
-    return f"{text[0].upper()}{text[1:]}." if text.startswith("you") else f"{text}."
+    return f"{text[0].upper()}{text[1:]}." if you in seats else f"{text}."
+
+
+def match_winners(seats: Sequence[int], score: int, you: int, names: Mapping[int, str]) -> str:
+    """The heading of a match's end: who won it.
+
+    >>> match_winners([1], 12, 0, {1: "greedy"})
+    'The match is over: seat 1 (greedy) wins the match with 12'
+    """
+    return _("The match is over: {winners}", winners=winners(seats, score, you, names, "the match"))
 
 
 def winners(seats: Sequence[int], score: int, you: int, names: Mapping[int, str], of: str) -> str:
@@ -176,7 +205,19 @@ def winners(seats: Sequence[int], score: int, you: int, names: Mapping[int, str]
     """
     ordered = sorted(seats, key=lambda s: (s != you, s))
     named = [who(s, you, names) for s in ordered]
+    points = number(score)
+    match = of == "the match"
+    if len(named) == 1 and ordered[0] == you:
+        if match:
+            return _("you win the match with {points}", points=points)
+        return _("you win the round with {points}", points=points)
     if len(named) == 1:
-        return f"{named[0]} {'win' if ordered[0] == you else 'wins'} {of} with {score}"
-    together = ", ".join(named[:-1]) + f" and {named[-1]}"
-    return f"{together} share the win of {of} with {score}"
+        if match:
+            return _("{player} wins the match with {points}", player=named[0], points=points)
+        return _("{player} wins the round with {points}", player=named[0], points=points)
+    together = _together(named)
+    if match:
+        return _(
+            "{players} share the win of the match with {points}", players=together, points=points
+        )
+    return _("{players} share the win of the round with {points}", players=together, points=points)

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from chickenfoot._i18n import gettext as _
 from chickenfoot.moves import Draw, Move, Pass, Play
 from chickenfoot.table import Table
 from chickenfoot.tiles import Tile
@@ -93,14 +94,17 @@ def places(table: Table, legal: Sequence[Move]) -> tuple[Place, ...]:
             moves.sort(key=lambda m: m.tile.id if isinstance(m, Play) else -1)
             found.append(Place(label, tuple(moves)))
 
-    take(None, "the centre")
+    take(None, _("the centre"))
     for hub in table.hubs:
-        take(hub.tile, f"{'centre' if hub.is_centre else 'foot'} {hub.tile} (toe)")
+        if hub.is_centre:
+            take(hub.tile, _("centre {hub} (toe)", hub=hub.tile))
+        else:
+            take(hub.tile, _("foot {hub} (toe)", hub=hub.tile))
         for line in hub.lines:
             if line.anchor is not None:
                 take(line.anchor, f"{line.tiles[-1]} → {line.open_end}")
     for anchor in list(at):  # pragma: no cover - every legal anchor is on the table
-        take(anchor, f"on {anchor}")
+        take(anchor, _("on {tile}", tile=anchor))
     if others:
         found.append(Place(OTHERS, tuple(others)))
     return tuple(found)

@@ -31,6 +31,8 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 from typing import TextIO
 
+from chickenfoot._i18n import N_, current, ngettext
+from chickenfoot._i18n import gettext as _
 from chickenfoot.cli._common import ascii_number
 from chickenfoot.cli._places import OTHERS, Place, in_order, laid, places
 from chickenfoot.cli._streams import is_terminal
@@ -44,6 +46,8 @@ __all__ = [
     "HELP",
     "HELP_COMMANDS",
     "ClosedInputError",
+    "help_commands",
+    "help_text",
     "listing",
     "nowhere",
     "prompt_reader",
@@ -51,7 +55,7 @@ __all__ = [
     "why_no_play",
 ]
 
-HELP_MOVES = (
+HELP_MOVES = N_(
     "Your moves are listed by where they go, each place as the table draws it: the end "
     "of a line as that line ends (6|7 → 7: its last tile and the open number), a toe by "
     "its hub (centre 9-9 (toe)). Each tile is written as it would lie there, the touching "
@@ -61,7 +65,8 @@ HELP_MOVES = (
     "Move notation works too: 7-4@7-6 (tile@anchor, each high number first), draw, pass. A "
     "tile alone (7-4) is enough when it fits in only one place."
 )
-HELP_COMMANDS = """\
+HELP_COMMANDS = N_(
+    """\
 Commands:
   moves       list your legal moves again
   table       draw the table again
@@ -73,8 +78,19 @@ The table: each hub (the centre, then each foot: a double laid on a line) with i
   9|4 4|1 → 1         an open end: the next tile there shows 1 (e.g. 1-0@4-1)
   9|0 0|0 ▪ foot 0-0  closed by the double 0-0, now a foot that needs toes
   4|1*                * marks the tile laid last; > marks your hand"""
+)
 HELP = f"{HELP_MOVES}\n{HELP_COMMANDS}"
 """The text of ``help``, one line per item: the screen wraps it to its width (at most 78)."""
+
+
+def help_commands() -> str:
+    """:data:`HELP_COMMANDS` in the language in use."""
+    return _(HELP_COMMANDS)
+
+
+def help_text() -> str:
+    """:data:`HELP` in the language in use."""
+    return _(HELP_MOVES) + "\n" + _(HELP_COMMANDS)
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -134,7 +150,7 @@ def understand(text: str, v: View, state: State) -> Move | str:
         i = ascii_number(text, 5) or 0
         if 1 <= i <= len(legal):
             return in_order(v.table, legal)[i - 1]  # numbered as listed: by place
-        return f"There is no move {text[:12]}: choose 1 to {len(legal)}."
+        return _("There is no move {answer}: choose 1 to {n}.", answer=text[:12], n=len(legal))
     shown = _as_shown(text, v)
     if shown is not None:
         return shown
@@ -144,24 +160,36 @@ def understand(text: str, v: View, state: State) -> Move | str:
         move = parse_move(text, max_pip=v.rules.max_pip)
     except InvalidMoveError:
         example = laid(in_order(v.table, legal)[0], v.table)
-        return (
-            f"{brief(text, 30)} is not a move: type 1 to {len(legal)}, a move as listed "
-            f"({example}), or help."
+        return _(
+            "{answer} is not a move: type 1 to {n}, a move as listed ({example}), or help.",
+            answer=brief(text, 30),
+            n=len(legal),
+            example=example,
         )
     if move in legal:
         return move
     if isinstance(move, Draw) and move.tile is not None:
-        return "You cannot choose which tile to draw: draw takes the next one."
+        return _("You cannot choose which tile to draw: draw takes the next one.")
     if isinstance(move, Play) and move.anchor is None and move.tile != v.centre:
         # A tile alone: the play of that tile, when it fits in one place.
         fits = [m for m in legal if isinstance(m, Play) and m.tile is move.tile]
         if len(fits) == 1:
             return fits[0]
         if fits:
-            return f"{move.tile} fits in {len(fits)} places: {_where(v, fits)}. Choose one."
+            return _(
+                "{tile} fits in {n} places: {moves}. Choose one.",
+                tile=move.tile,
+                n=len(fits),
+                moves=_where(v, fits),
+            )
         if move.tile in v.hand:
-            return f"{move.tile} fits nowhere now: {nowhere(move.tile, v)}. Your moves: {listed}."
-    return f"{_illegal(state, move)} Your moves: {listed}."
+            return _(
+                "{tile} fits nowhere now: {reason}. Your moves: {moves}.",
+                tile=move.tile,
+                reason=nowhere(move.tile, v),
+                moves=listed,
+            )
+    return _("{reason} Your moves: {moves}.", reason=_illegal(state, move), moves=listed)
 
 
 def _numbered(v: View) -> list[tuple[Place, Move]]:
@@ -173,7 +201,7 @@ def _where(v: View, moves: Sequence[Move]) -> str:
     """``moves`` (legal moves of ``v``) as the list shows them, each with its number and
     place: ``2) 5|2 at 8|5 → 5, 9) 5|2 at 9|5 → 5``."""
     return ", ".join(
-        f"{n}) {laid(m, v.table)} at {place.label}"
+        _("{n}) {tile} at {place}", n=n, tile=laid(m, v.table), place=place.label)
         for n, (place, m) in enumerate(_numbered(v), 1)
         if m in moves
     )
@@ -194,7 +222,10 @@ def listing(v: View) -> str:
         for m in place.moves:
             n += 1
             numbered.append(f"{n}) {laid(m, v.table)}")
-        parts.append(" ".join(numbered) + ("" if place.label == OTHERS else f" at {place.label}"))
+        if place.label == OTHERS:
+            parts.append(" ".join(numbered))
+        else:
+            parts.append(_("{moves} at {place}", moves=" ".join(numbered), place=place.label))
     return "; ".join(parts)
 
 
@@ -207,7 +238,8 @@ def _place_named(text: str, v: View) -> Place | None:
     """The place (of the legal moves of ``v``) that ``text`` names as the list writes it,
     with or without its ``(toe)``."""
     for place in places(v.table, v.legal_moves):
-        if place.label != OTHERS and text in (place.label, place.label.removesuffix(" (toe)")):
+        short = place.label.rpartition(" (")[0] if place.label.endswith(")") else place.label
+        if place.label != OTHERS and text in (place.label, short):
             return place
     return None
 
@@ -218,33 +250,61 @@ def _as_shown(text: str, v: View) -> Move | str | None:
     when ``text`` is not in the screen's terms."""
     said = _plain(text)
     place: Place | None = None
-    if " at " in said:
-        tile_text, _, where = said.partition(" at ")
+    # "9|8 at 8|5 → 5" as the list writes it, in the language in use (or in English)
+    at = _("{tile} at {place}", tile="\0", place="\1").partition("\0")[2].partition("\1")[0]
+    at = at if at.strip() and at.strip() in said.split() else " at "
+    if at in said:
+        tile_text, _sep, where = said.partition(at)
         place = _place_named(where, v)
         if place is None:
-            return f"No move of yours goes to {brief(where, 30)} now. Your moves: {listing(v)}."
+            return _(
+                "No move of yours goes to {place} now. Your moves: {moves}.",
+                place=brief(where, 30),
+                moves=listing(v),
+            )
     else:
         tile_text = said
         place = _place_named(said, v)
         if place is None and "→" in said:  # a place of the table, with no move of yours
-            return f"No move of yours goes to {brief(said, 30)} now. Your moves: {listing(v)}."
+            return _(
+                "No move of yours goes to {place} now. Your moves: {moves}.",
+                place=brief(said, 30),
+                moves=listing(v),
+            )
         if place is not None:  # a place alone
             if len(place.moves) == 1:
                 return place.moves[0]
             numbered = " ".join(
                 f"{n}) {laid(m, v.table)}" for n, (p, m) in enumerate(_numbered(v), 1) if p == place
             )
-            return f"{len(place.moves)} moves go to {place.label}: {numbered}. Choose one."
+            return _(
+                "{n} moves go to {place}: {moves}. Choose one.",
+                n=len(place.moves),
+                place=place.label,
+                moves=numbered,
+            )
     if not _LAID.fullmatch(tile_text):
-        return None if place is None else f"{brief(tile_text, 30)} is not a tile as listed (9|8)."
+        if place is None:
+            return None
+        return _("{answer} is not a tile as listed (9|8).", answer=brief(tile_text, 30))
     candidates = place.moves if place is not None else v.legal_moves
     as_laid = [m for m in candidates if laid(m, v.table) == tile_text]
     if len(as_laid) == 1:
         return as_laid[0]
     if as_laid:
-        return f"{tile_text} goes to {len(as_laid)} places: {_where(v, as_laid)}. Choose one."
+        return _(
+            "{tile} goes to {n} places: {moves}. Choose one.",
+            tile=tile_text,
+            n=len(as_laid),
+            moves=_where(v, as_laid),
+        )
     if place is not None:
-        return f"{tile_text} does not go to {place.label}. Your moves: {listing(v)}."
+        return _(
+            "{tile} does not go to {place}. Your moves: {moves}.",
+            tile=tile_text,
+            place=place.label,
+            moves=listing(v),
+        )
     return None  # the tile the other way round, or not playable: as a tile alone
 
 
@@ -257,6 +317,8 @@ def _illegal(state: State, move: Move) -> str:
     try:
         state.apply(move)
     except ChickenFootError as err:
+        if current().lang != "en":  # the rules' words are English: the reason said here
+            return _refused(state, move)
         reason = str(err)
         prefix = f"{move} by seat {state.turn}: "
         if reason.startswith(prefix):
@@ -276,12 +338,24 @@ def _moves_as_shown(reason: str, state: State) -> str:
     """``reason`` (the rules' words) with each legal move it names in notation written as
     the list shows it: ``2-0@0-0`` becomes ``0|2 at foot 0-0 (toe)``."""
     v = state.view(state.turn)
-    at = {str(m): f"{laid(m, v.table)} at {p.label}" for p, m in _numbered(v)}
+    at = {
+        str(m): _("{tile} at {place}", tile=laid(m, v.table), place=p.label)
+        for p, m in _numbered(v)
+    }
     return _NOTATION.sub(lambda found: at.get(found.group(), found.group()), reason)
 
 
-def _toes(n: int) -> str:
-    return f"{n} toe" if n == 1 else f"{n} toes"
+def _refused(state: State, move: Move) -> str:
+    """Why ``move`` is not legal for the seat to act, in the language in use (the rules'
+    own reason is English: :func:`_illegal` says it in English)."""
+    v = state.view(state.turn)
+    if isinstance(move, Play):
+        if move.tile not in v.hand:
+            return _("{move}: you do not hold {tile}.", move=move, tile=move.tile)
+        return _("{move}: {tile} cannot be laid there now.", move=move, tile=move.tile)
+    if isinstance(move, Draw):
+        return _("{move}: you may not draw now.", move=move)
+    return _("{move}: you may not pass now.", move=move)
 
 
 def nowhere(tile: Tile, v: View) -> str:
@@ -292,21 +366,42 @@ def nowhere(tile: Tile, v: View) -> str:
     'the centre 9-9 still needs 6 toes first, and 8-6 does not carry 9'
     """
     if v.phase is Phase.SEEKING_CENTRE:
-        return f"the centre {v.centre} must be laid first"
+        return _("the centre {centre} must be laid first", centre=v.centre)
     if v.drawn is not None and tile != v.drawn:
-        return f"you drew {v.drawn} this turn, and only the drawn tile may be played now"
+        return _(
+            "you drew {drawn} this turn, and only the drawn tile may be played now", drawn=v.drawn
+        )
     hub = v.pending_hub
     if hub is not None:
-        what = "centre" if hub == v.centre else "foot"
-        return (
-            f"the {what} {hub} still needs {_toes(v.toes_needed)} first, and {tile} does not "
-            f"carry {hub.high}"
+        values = {"hub": hub, "n": v.toes_needed, "tile": tile, "number": hub.high}
+        if hub == v.centre:
+            return ngettext(
+                "the centre {hub} still needs {n} toe first, and {tile} does not carry {number}",
+                "the centre {hub} still needs {n} toes first, and {tile} does not carry {number}",
+                v.toes_needed,
+                **values,
+            )
+        return ngettext(
+            "the foot {hub} still needs {n} toe first, and {tile} does not carry {number}",
+            "the foot {hub} still needs {n} toes first, and {tile} does not carry {number}",
+            v.toes_needed,
+            **values,
         )
-    numbers = sorted({n for _, n in v.open_ends})
+    numbers = ", ".join(map(str, sorted({n for _anchor, n in v.open_ends})))
     if not numbers:
-        return "no line of the table is open"
-    shows = str(tile.high) if tile.is_double else f"{tile.high} or {tile.low}"
-    return f"no open end shows {shows} (the open ends show {', '.join(map(str, numbers))})"
+        return _("no line of the table is open")
+    if tile.is_double:
+        return _(
+            "no open end shows {number} (the open ends show {numbers})",
+            number=tile.high,
+            numbers=numbers,
+        )
+    return _(
+        "no open end shows {high} or {low} (the open ends show {numbers})",
+        high=tile.high,
+        low=tile.low,
+        numbers=numbers,
+    )
 
 
 def why_no_play(v: View) -> str:
@@ -318,11 +413,16 @@ def why_no_play(v: View) -> str:
     """
     hub = v.pending_hub
     if v.phase is Phase.SEEKING_CENTRE:
-        return f" (the centre {v.centre} is not on the table, and you do not hold it)"
+        return _(
+            " (the centre {centre} is not on the table, and you do not hold it)", centre=v.centre
+        )
     if hub is not None:
-        what = "centre" if hub == v.centre else "foot"
-        return f" (the {what} {hub} needs toes, and you hold no {hub.high})"
-    numbers = sorted({n for _, n in v.open_ends})
+        if hub == v.centre:
+            return _(
+                " (the centre {hub} needs toes, and you hold no {number})", hub=hub, number=hub.high
+            )
+        return _(" (the foot {hub} needs toes, and you hold no {number})", hub=hub, number=hub.high)
+    numbers = sorted({n for _anchor, n in v.open_ends})
     if not numbers:
         return ""
-    return f" (the open ends show {', '.join(map(str, numbers))})"
+    return _(" (the open ends show {numbers})", numbers=", ".join(map(str, numbers)))

@@ -30,10 +30,12 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
+from chickenfoot._i18n import N_
+from chickenfoot._i18n import gettext as _
+from chickenfoot.cli._board_words import said_board, sheet_lines
 from chickenfoot.cli._game import who
-from chickenfoot.cli._places import laid, places
+from chickenfoot.cli._places import OTHERS, laid, places
 from chickenfoot.cli._streams import is_terminal
-from chickenfoot.cli.files import match_lines
 from chickenfoot.match import Match, MatchResult
 from chickenfoot.moves import Move, Play
 from chickenfoot.render import render_compact
@@ -84,7 +86,7 @@ def fit(text: str, width: int | None) -> str:
 _NUMBERED = re.compile(r"(\b\d{1,3}\)) (?=\S)")
 """A move's number and the space after it, in a list of moves (``3) 9|8``): never parted."""
 
-MOVES_TITLE = "Your moves, by where they go on the table:"
+MOVES_TITLE = N_("Your moves, by where they go on the table:")
 
 
 def _rows(position: State | View, width: int) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -92,12 +94,13 @@ def _rows(position: State | View, width: int) -> list[tuple[str, list[tuple[str,
     numbered in the order listed; a place whose cells overflow ``width`` goes on over
     rows with a blank label."""
     found = places(position.table, position.legal_moves)
-    pad = max(len(p.label) for p in found)
+    labels = [_("or") if p.label == OTHERS else p.label for p in found]  # draw, pass: "or"
+    pad = max(map(len, labels))
     digits = len(str(sum(len(p.moves) for p in found)))
     rows: list[tuple[str, list[tuple[str, str]]]] = []
     n = 0
-    for place in found:
-        label = place.label.ljust(pad)
+    for place, shown in zip(found, labels, strict=True):
+        label = shown.ljust(pad)
         used = 2 + pad
         row: list[tuple[str, str]] = []
         for move in place.moves:
@@ -156,7 +159,7 @@ class Screen:
         """The table as text (:func:`~chickenfoot.render.render_compact`), as wide as the
         terminal."""
         width = self.width()
-        return render_compact(position, width=80 if width is None else width)
+        return said_board(render_compact(position, width=80 if width is None else width))
 
     def board(
         self, position: State | View, *, heading: str | None = None, legal: Sequence[Move] = ()
@@ -171,13 +174,13 @@ class Screen:
         (:mod:`~chickenfoot.cli._places`): a row per place, as the table draws it, then its
         tiles as they would lie; draw and pass on a row of their own."""
         room = self.width()
-        self._write(MOVES_TITLE)
+        self._write(_(MOVES_TITLE))
         for label, cells in _rows(position, 78 if room is None else room):
             self._write("  " + label + "".join(f"  {n} {tile}" for n, tile in cells))
 
     def score_sheet(self, m: Match, seat: int) -> None:
         """The match's score sheet: a row per finished round, then the totals."""
-        self._write("\n".join(match_lines(m)[:-1]))
+        self._write("\n".join(sheet_lines(m)))
 
     def winner(self, text: str) -> None:
         """Who won the round."""
@@ -250,7 +253,7 @@ class RichScreen(Screen):
         self._print(panel)
 
     def moves(self, position: State | View) -> None:
-        self._print(self._text((MOVES_TITLE, "bold")))
+        self._print(self._text((_(MOVES_TITLE), "bold")))
         for label, cells in _rows(position, self.width()):
             parts: list[tuple[str, str]] = [("  ", ""), (label, "green")]
             for n, tile in cells:
@@ -260,12 +263,12 @@ class RichScreen(Screen):
     def score_sheet(self, m: Match, seat: int) -> None:
         from rich.table import Table
 
-        lines = match_lines(m)
+        lines = sheet_lines(m)
         table = Table(title=lines[0], title_justify="left", title_style="bold")
-        table.add_column("round", justify="right")
-        table.add_column("centre", justify="right")
+        table.add_column(_("round"), justify="right")
+        table.add_column(_("centre"), justify="right")
         for s in range(m.rules.players):
-            table.add_column("you" if s == seat else f"seat {s}", justify="right")
+            table.add_column(_("you") if s == seat else _("seat {seat}", seat=s), justify="right")
         for k, row in enumerate(m.scores):
             d = m.rules.centre_of_round(k)
             table.add_row(str(k + 1), f"{d}-{d}", *map(str, row))
@@ -273,11 +276,11 @@ class RichScreen(Screen):
             table.add_section()
             best = min(m.totals)
             totals = [self._text((str(t), "bold green" if t == best else "bold")) for t in m.totals]
-            table.add_row(self._text(("total", "bold")), "", *totals)
+            table.add_row(self._text((_("total"), "bold")), "", *totals)
         self._print(table)
 
     def winner(self, text: str) -> None:
-        style = "bold green" if text.startswith("You") else "bold"
+        style = "bold green" if text.startswith(_("You")) else "bold"
         self._print(self._text((fit(text, self.width()), style)))
 
     def standings(self, result: MatchResult, seat: int, names: Mapping[int, str]) -> None:
@@ -295,7 +298,7 @@ def _styled(position: State | View, legal: Sequence[Move], width: int) -> Any:
     """The picture of :func:`render_compact` in rich text: the same characters, styled."""
     from rich.text import Text
 
-    rows = render_compact(position, width=width).split("\n")
+    rows = said_board(render_compact(position, width=width)).split("\n")
     plays = [m for m in legal if isinstance(m, Play)]
     anchors = {m.anchor for m in plays}
     tiles = {m.tile for m in plays}

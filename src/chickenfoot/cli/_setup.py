@@ -18,6 +18,8 @@ import random
 
 import attrs
 
+from chickenfoot._i18n import gettext as _
+from chickenfoot._i18n import ngettext
 from chickenfoot.agents import Agent
 from chickenfoot.cli._common import (
     MATCH_FORMAT,
@@ -78,16 +80,16 @@ def _named(name: str) -> str:
 
 
 def _label(args: argparse.Namespace) -> str:
-    label = f"{args.preset or 'house'} rules"
+    preset = args.preset or "house"
     if args.changes:
-        label += " with " + " ".join(
-            f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in args.changes
-        )
-    return label
+        changes = " ".join(f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in args.changes)
+        return _("{preset} rules with {changes}", preset=preset, changes=changes)
+    return _("{preset} rules", preset=preset)
 
 
 def _cast(seat: int, bots: dict[int, tuple[str, Agent]]) -> str:
-    return f"You are seat {seat}; " + ", ".join(f"seat {s}: {n}" for s, (n, _) in bots.items())
+    others = ", ".join(_("seat {seat}: {name}", seat=s, name=n) for s, (n, _agent) in bots.items())
+    return _("You are seat {seat}; {others}", seat=seat, others=others)
 
 
 def _seated(
@@ -139,9 +141,9 @@ def start_of(args: argparse.Namespace) -> Start:
         game = Game(match=Match.start(rules, seed=seed))
         length = rules.match
         size = (
-            f"a match of {length.count} round{'s' * (length.count != 1)}"
+            ngettext("A match of {n} round", "A match of {n} rounds", length.count, n=length.count)
             if isinstance(length, Rounds)
-            else f"a match until {length}"
+            else _("A match until {end}", end=length)
         )
     else:
         if not 0 <= args.round <= MAX_ROUND:
@@ -149,7 +151,7 @@ def start_of(args: argparse.Namespace) -> Start:
                 f"--round {brief(args.round)} is invalid: must be from 0 to {MAX_ROUND:,}"
             )
         game = Game(record=Record(deal(rules, seed, args.round)))
-        size = f"one round (round {args.round})"
+        size = _("One round (round {round})", round=args.round)
     seat = 0 if args.seat is None else args.seat
     _check_seat(seat, rules.players)
     bots = _seated(
@@ -159,8 +161,14 @@ def start_of(args: argparse.Namespace) -> Start:
     )
     _check_fit(bots, rules)
     what = (
-        f"Chicken Foot: {rules.players} players, double-{rules.max_pip}, {_label(args)}.\n"
-        f"{size[0].upper()}{size[1:]}, seed {seed} (the same deals again: --seed {seed})."
+        _(
+            "Chicken Foot: {players} players, double-{max_pip}, {rules}.",
+            players=rules.players,
+            max_pip=rules.max_pip,
+            rules=_label(args),
+        )
+        + "\n"
+        + _("{size}, seed {seed} (the same deals again: --seed {seed}).", size=size, seed=seed)
     )
     header = f"{what}\n{_cast(seat, bots)}."
     return Start(game, seat, bots, seed, bool(args.watch), header)
@@ -220,12 +228,25 @@ def _resumed(args: argparse.Namespace, path: str) -> Start:
         notes.append(_fallback(name, doc.kind, args, seat, bots))
     else:
         notes += _overrides(args, save, seat, [n for n, _ in named], watch)
-    kind = "match" if game.match is not None else "round"
     known = _known_moves(game)
-    head = f"Resumed the {kind} in {_named(name)}: {rules.players} players, double-{rules.max_pip}"
-    if held is not None:
-        head += f", seed {seed}"
-    header = "\n".join([head + ".", *notes, _cast(seat, bots) + "."])
+    values = {"file": _named(name), "players": rules.players, "max_pip": rules.max_pip}
+    if game.match is not None and held is not None:
+        head = _(
+            "Resumed the match in {file}: {players} players, double-{max_pip}, seed {seed}.",
+            seed=seed,
+            **values,
+        )
+    elif game.match is not None:
+        head = _("Resumed the match in {file}: {players} players, double-{max_pip}.", **values)
+    elif held is not None:
+        head = _(
+            "Resumed the round in {file}: {players} players, double-{max_pip}, seed {seed}.",
+            seed=seed,
+            **values,
+        )
+    else:
+        head = _("Resumed the round in {file}: {players} players, double-{max_pip}.", **values)
+    header = "\n".join([head, *notes, _cast(seat, bots) + "."])
     others = [s for s in range(rules.players) if s != seat]
     stand_ins = {others[i]: text for i, text in withheld.items()}
     resume = Resume(name, tuple(decisions(game, seat)), known, stand_ins)

@@ -11,9 +11,12 @@ import random
 from collections.abc import Iterator
 from typing import TextIO
 
+from chickenfoot._i18n import gettext as _
+from chickenfoot._i18n import ngettext, number, use
 from chickenfoot.cli._common import (
     EXIT_OK,
     UsageError,
+    language,
     rules_from_args,
 )
 from chickenfoot.deal import deal
@@ -62,26 +65,53 @@ def demo_lines(rules: Rules, seed: int, round: int = 0, *, label: str = "") -> I
     >>> lines[-5:]
     ['Outcome: blocked after 68 moves', 'Winner: seat 0, with the lowest hand (R11)', 'Penalties:', '  seat 0: 42', '  seat 1: 49']
     """
-    named = f"{label}, " if label else ""
     centre = rules.centre_of_round(round)
-    yield (
-        f"Chicken Foot demo: {named}{rules.players} players, double-{rules.max_pip}, "
-        f"seed {seed}, round {round} (centre {centre}-{centre})"
-    )
+    values = {
+        "players": rules.players,
+        "max_pip": rules.max_pip,
+        "seed": seed,
+        "round": round,
+        "centre": f"{centre}-{centre}",
+    }
+    if label:
+        yield _(
+            "Chicken Foot demo: {rules}, {players} players, double-{max_pip}, seed {seed}, "
+            "round {round} (centre {centre})",
+            rules=label,
+            **values,
+        )
+    else:
+        yield _(
+            "Chicken Foot demo: {players} players, double-{max_pip}, seed {seed}, round {round} "
+            "(centre {centre})",
+            **values,
+        )
     state = deal(rules, seed, round)
     moves = 0
     for seat, text, after in play_demo(rules, seed, round):
-        yield f"seat {seat}: {text}"
+        yield _("seat {seat}: {name}", seat=seat, name=text)
         state = after
         moves += 1
     yield ""
     yield from render(state).splitlines()
     yield ""
-    yield f"Outcome: {state.outcome()} after {moves} moves"
+    outcome = state.outcome()
+    if outcome is not None and outcome.seat is not None:
+        yield ngettext(
+            "Outcome: seat {seat} went out after {n} move",
+            "Outcome: seat {seat} went out after {n} moves",
+            moves,
+            seat=outcome.seat,
+            n=moves,
+        )
+    else:
+        yield ngettext(
+            "Outcome: blocked after {n} move", "Outcome: blocked after {n} moves", moves, n=moves
+        )
     yield winner_line(state)
-    yield "Penalties:"
+    yield _("Penalties:")
     for seat, points in enumerate(state.penalties()):
-        yield f"  seat {seat}: {points}"
+        yield "  " + _("seat {seat}: {name}", seat=seat, name=number(points))
 
 
 def winner_line(final: State) -> str:
@@ -95,22 +125,29 @@ def winner_line(final: State) -> str:
     """
     outcome = final.outcome()
     if outcome is not None and outcome.seat is not None:
-        return f"Winner: seat {outcome.seat}, who went out"
+        return _("Winner: seat {seat}, who went out", seat=outcome.seat)
     points = final.penalties()
-    seats = [f"seat {s}" for s, p in enumerate(points) if p == min(points)]
+    seats = [_("seat {seat}", seat=s) for s, p in enumerate(points) if p == min(points)]
     if len(seats) == 1:
-        return f"Winner: {seats[0]}, with the lowest hand (R11)"
-    return f"Winners: {', '.join(seats[:-1])} and {seats[-1]} share the lowest hand (R11)"
+        return _("Winner: {player}, with the lowest hand (R11)", player=seats[0])
+    return _(
+        "Winners: {players} and {last} share the lowest hand (R11)",
+        players=", ".join(seats[:-1]),
+        last=seats[-1],
+    )
 
 
 def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     rules = rules_from_args(args.preset, args.players, args.changes)
-    label = f"{args.preset} rules"
-    if args.changes:
-        label += " with " + " ".join(
-            f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in args.changes
-        )
-    lines = list(demo_lines(rules, args.seed, args.round, label=label))
+    with use(language(args)):
+        if args.changes:
+            changes = " ".join(
+                f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in args.changes
+            )
+            label = _("{preset} rules with {changes}", preset=args.preset, changes=changes)
+        else:
+            label = _("{preset} rules", preset=args.preset)
+        lines = list(demo_lines(rules, args.seed, args.round, label=label))
     out.write("\n".join(lines) + "\n")  # all or nothing: errors come before any output
     return EXIT_OK
 

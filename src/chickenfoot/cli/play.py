@@ -19,28 +19,36 @@ from collections.abc import Callable
 from typing import TextIO
 
 from chickenfoot._files import write_file
+from chickenfoot._i18n import gettext as _
+from chickenfoot._i18n import ngettext, number, use
 from chickenfoot.agents import Agent, ask
-from chickenfoot.cli._common import EXIT_FAILURE, EXIT_INTERRUPTED, UsageError
-from chickenfoot.cli._game import Game, Snapshot, chosen, round_winners, who, winners
+from chickenfoot.cli._common import EXIT_FAILURE, EXIT_INTERRUPTED, UsageError, language
+from chickenfoot.cli._game import Game, Snapshot, chosen, match_winners, round_winners, who
 from chickenfoot.cli._prompt import (
     HELP,
-    HELP_COMMANDS,
     ClosedInputError,
+    help_commands,
+    help_text,
     prompt_reader,
     understand,
-    why_no_play,
 )
 from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli._screen import Screen, screen_for
 from chickenfoot.cli._setup import MAX_ROUND, Resume, start_of
 from chickenfoot.cli._streams import OutputError
+from chickenfoot.cli._words import (
+    bot_words,
+    forced_draw,
+    forced_move,
+    start_heading,
+    where_words,
+)
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
-from chickenfoot.moves import Draw, Move, Pass, Play
+from chickenfoot.moves import Draw, Move
 from chickenfoot.outcome import Termination
-from chickenfoot.rules import Rounds
 from chickenfoot.specs import said
-from chickenfoot.state import LegalMoves, Phase, State
+from chickenfoot.state import LegalMoves, State
 from chickenfoot.view import View
 
 
@@ -122,7 +130,7 @@ class Session:
 
     def run(self) -> int:
         self.say(self.header)
-        self.say("Type help at the prompt for the commands.")
+        self.say(_("Type help at the prompt for the commands."))
         try:
             self._round_start()
             return self._loop()
@@ -131,7 +139,7 @@ class Session:
         except KeyboardInterrupt:  # while a bot thinks: leave as at the prompt
             self.say()
             try:
-                self._leave("Interrupted: you left the game.", EXIT_INTERRUPTED)
+                self._leave(_("Interrupted: you left the game."), EXIT_INTERRUPTED)
             except _QuitError as q:
                 return q.status
             raise  # pragma: no cover - _leave always raises
@@ -160,7 +168,7 @@ class Session:
                 after = self.game.state
                 drawn = None if after is None else after.drawn
                 if drawn is not None:
-                    self.say(f"You drew {drawn}.")
+                    self.say(_("You drew {tile}.", tile=drawn))
 
     def _apply(self, move: Move) -> None:
         self.game, ended = self.game.apply(move)
@@ -189,22 +197,7 @@ class Session:
             raise UsageError(
                 f"the bot at seat {seat} ({name}) failed: {why[:300]}; the game stops{saved}"
             ) from None
-        who = f"seat {seat} ({name})"
-        if isinstance(move, Draw):
-            why = "" if state.rules.may_draw_instead else "(nothing to play)"
-            self.screen.bot(who, "draws a tile", "", why)
-        elif isinstance(move, Pass):
-            if state.drawn is not None:
-                why = "(the drawn tile did not fit)"
-                if state.rules.drawn_tile == "may_play":
-                    why = "(keeping the drawn tile)"
-            else:
-                why = "(nothing to play, and the boneyard is empty)"
-            self.screen.bot(who, "passes", "", why)
-        elif isinstance(move, Play) and move.anchor is None:
-            self.screen.bot(who, "lays the centre", str(move.tile))
-        else:
-            self.screen.bot(who, "plays", str(move))
+        self.screen.bot(_("seat {seat} ({name})", seat=seat, name=name), *bot_words(state, move))
         self._apply(move)
 
     def _forced(self, v: View, move: Move) -> None:
@@ -212,22 +205,9 @@ class Session:
             self._apply(move)
             after = self.game.state
             drawn = None if after is None else after.drawn
-            tile = f" {drawn}" if drawn is not None else ""
-            self.say(f"You have no tile to play{why_no_play(v)}: you draw{tile}.")
+            self.say(forced_draw(v, drawn))
             return
-        if isinstance(move, Pass):
-            if v.drawn is not None and v.phase is Phase.SEEKING_CENTRE:
-                self.say(f"The tile you drew, {v.drawn}, is not the centre {v.centre}: you pass.")
-            elif v.drawn is not None:
-                self.say(f"The tile you drew, {v.drawn}, fits nowhere: you pass.")
-            else:
-                self.say("You have no tile to play and the boneyard is empty: you pass.")
-        elif isinstance(move, Play) and move.anchor is None:
-            self.say(f"You hold the centre {move.tile}: you lay it.")
-        elif v.drawn is not None:
-            self.say(f"The tile you drew fits in one place: you play {move}.")
-        else:
-            self.say(f"Your only legal move: you play {move}.")
+        self.say(forced_move(v, move))
         self._apply(move)
 
     # -- the person's decision -------------------------------------------------------------
@@ -237,7 +217,9 @@ class Session:
         assert state is not None
         self.say()
         self.screen.board(
-            v, heading=f"{self._where(state)}: your turn (seat {self.seat})", legal=v.legal_moves
+            v,
+            heading=_("{where}: your turn (seat {seat})", where=self._where(state), seat=self.seat),
+            legal=v.legal_moves,
         )
         self.screen.moves(v)
         self.shown = True
@@ -250,18 +232,7 @@ class Session:
         v = state.view(self.seat)
         resume, self.resume = self.resume, None  # said once: the next rounds start afresh
         self.unknown = self.unknown and resume is not None
-        first = "you play" if state.turn == self.seat else f"seat {state.turn} plays"
-        turn = "your turn" if state.turn == self.seat else f"seat {state.turn} to play"
-        where = self._where(state)
-        if resume is None:
-            now = f"{where}: {first} first"
-        elif resume.moves is None:
-            now = f"{where}, resumed (the file keeps the position, not its moves): {turn}"
-        elif resume.moves == 0:
-            now = f"{where}, resumed at its start: {first} first"
-        else:
-            n = resume.moves
-            now = f"{where}, resumed after {n} move{'s' * (n != 1)}: {turn}"
+        now = start_heading(self._where(state), state.turn, state.turn == self.seat, resume)
         self.say()
         legal = v.legal_moves
         mine = state.turn == self.seat and len(legal) > 1  # the person's decision
@@ -271,32 +242,30 @@ class Session:
             self.screen.moves(v)
 
     def _where(self, state: State) -> str:
-        centre = f"centre {state.centre}"
-        m = self.game.match
-        if m is None:
-            return f"The round ({centre})"
-        length = m.rules.match
-        of = f" of {length.count}" if isinstance(length, Rounds) else ""
-        return f"Round {m.rounds_played + 1}{of} ({centre})"
+        return where_words(state, self.game.match)
 
     def _decide(self, v: View, legal: LegalMoves) -> Move | None:
         """Read lines until one is a legal move (or ``undo`` succeeds: ``None``)."""
         if not self.shown and self.watch:  # the table is on the screen already
             state = self.game.state
             assert state is not None
-            self.screen.heading(f"{self._where(state)}: your turn (seat {self.seat})")
+            self.screen.heading(
+                _("{where}: your turn (seat {seat})", where=self._where(state), seat=self.seat)
+            )
             self.screen.moves(v)
             self.shown = True
         elif not self.shown:
             self._show(v)
         while True:
-            line = self._read(f"move [1-{len(legal)}, help]> ")
-            word, _, rest = line.strip().partition(" ")
+            line = self._read(_("move [1-{n}, help]> ", n=len(legal)))
+            word, _sep, rest = line.strip().partition(" ")
             command = word.lower()
             if not command:
-                self.screen.refuse(f"Type a move number from 1 to {len(legal)}, a move, or help.")
+                self.screen.refuse(
+                    _("Type a move number from 1 to {n}, a move, or help.", n=len(legal))
+                )
             elif command in ("help", "?", "h"):
-                self.screen.help(HELP)
+                self.screen.help(help_text())
             elif command in ("moves", "m"):
                 self.screen.moves(v)
             elif command in ("table", "t", "show"):
@@ -307,7 +276,7 @@ class Session:
             elif command == "save":
                 self._save(rest.strip())
             elif command in ("quit", "exit", "q"):
-                self._leave("You left the game.", 0)
+                self._leave(_("You left the game."), 0)
             else:
                 state = self.game.state
                 assert state is not None
@@ -325,27 +294,33 @@ class Session:
                 return self.ask(prompt)
             except EOFError as end:  # Ctrl-D, the end of a pipe, a closed standard input
                 self.say()
-                why = f" ({end})" if isinstance(end, ClosedInputError) else ""
-                self._leave(f"End of input{why}: you left the game.", 0)
+                if isinstance(end, ClosedInputError):
+                    why = _("End of input ({reason}): you left the game.", reason=end)
+                else:
+                    why = _("End of input: you left the game.")
+                self._leave(why, 0)
             except KeyboardInterrupt:
                 self.say()
-                self._leave("Interrupted: you left the game.", EXIT_INTERRUPTED)
+                self._leave(_("Interrupted: you left the game."), EXIT_INTERRUPTED)
             except UnicodeDecodeError:
                 self.say()
                 self.screen.refuse(
-                    "That answer is not text (UTF-8 expected); type it again, or help."
+                    _("That answer is not text (UTF-8 expected); type it again, or help.")
                 )
             except (OSError, RuntimeError, ValueError) as err:  # the input itself failed
                 self.say()
                 reason = err.strerror if isinstance(err, OSError) else None
                 reason = reason or type(err).__name__
-                self._leave(f"Cannot read the input ({reason}): you left the game.", EXIT_FAILURE)
+                self._leave(
+                    _("Cannot read the input ({reason}): you left the game.", reason=reason),
+                    EXIT_FAILURE,
+                )
 
     def _leave(self, why: str, status: int) -> None:
         if self.saved is not None and self.saved[1] == self.moves:
-            self.say(f"{why} The game is saved in {self.saved[0]}.")
+            self.say(why + " " + _("The game is saved in {file}.", file=self.saved[0]))
         elif self.moves:
-            self.say(f"{why} The game was not saved (save FILE keeps it).")
+            self.say(why + " " + _("The game was not saved (save FILE keeps it)."))
         else:
             self.say(why)
         raise _QuitError(status)
@@ -356,11 +331,13 @@ class Session:
         if not self.undo:
             if self.unknown:
                 self.say(
-                    "Nothing to undo: the file kept this round's position, not the moves that "
-                    "led to it (a save of chickenfoot play keeps them)."
+                    _(
+                        "Nothing to undo: the file kept this round's position, not the moves "
+                        "that led to it (a save of chickenfoot play keeps them)."
+                    )
                 )
             else:
-                self.say("Nothing to undo: you have not chosen a move yet.")
+                self.say(_("Nothing to undo: you have not chosen a move yet."))
             return False
         snap = self.undo.pop()
         back = self.moves - snap.moves
@@ -368,13 +345,23 @@ class Session:
         self.moves = snap.moves
         self.shown = False
         others = back - 1
-        tail = f" and the {others} move{'s' * (others != 1)} after it" if others else ""
-        self.say(f"Undone: your move {snap.chosen}{tail}. Back to that decision.")
+        if others:
+            self.say(
+                ngettext(
+                    "Undone: your move {move} and the {n} move after it. Back to that decision.",
+                    "Undone: your move {move} and the {n} moves after it. Back to that decision.",
+                    others,
+                    move=snap.chosen,
+                    n=others,
+                )
+            )
+        else:
+            self.say(_("Undone: your move {move}. Back to that decision.", move=snap.chosen))
         return True
 
     def _save(self, path: str) -> None:
         if not path:
-            self.say("save needs a file name: save game.json")
+            self.say(_("save needs a file name: save game.json"))
             return
         kind = "match" if self.game.match is not None else "round"
         game = self.game.match if self.game.match is not None else self.game.record
@@ -383,11 +370,20 @@ class Session:
         save = PlaySave(game, seat=self.seat, bots=names, seed=self.seed, watch=self.watch)
         failed = write_file(path, save.to_json() + "\n")
         if failed is not None:
-            self.say(f"Could not save to {brief(path, 60)}: {failed}. The game goes on.")
+            self.say(
+                _(
+                    "Could not save to {file}: {reason}. The game goes on.",
+                    file=brief(path, 60),
+                    reason=failed,
+                )
+            )
             return
         self.saved = (path, self.moves)
-        self.say(f"Saved the {kind}, your seat and the bots to {path}.")
-        self.say(f"Resume it with: chickenfoot play {path}")
+        if kind == "match":
+            self.say(_("Saved the match, your seat and the bots to {file}.", file=path))
+        else:
+            self.say(_("Saved the round, your seat and the bots to {file}.", file=path))
+        self.say(_("Resume it with: chickenfoot play {file}", file=path))
 
     # -- ends -----------------------------------------------------------------------------
 
@@ -397,18 +393,25 @@ class Session:
         names = {s: name for s, (name, _) in self.bots.items()}
         if result.termination is Termination.OUT:
             assert result.seat is not None
-            how = f"{who(result.seat, self.seat, names)} went out"
+            if result.seat == self.seat:
+                heading = _("The round is over: you went out")
+            else:
+                heading = _(
+                    "The round is over: {player} went out",
+                    player=who(result.seat, self.seat, names),
+                )
         else:
-            how = "blocked: the boneyard is empty and nobody can play"
+            heading = _("The round is over: blocked: the boneyard is empty and nobody can play")
         self.say()
-        self.screen.board(final, heading=f"The round is over: {how}")
+        self.screen.board(final, heading=heading)
         points = final.penalties()
-        self.say(
-            "Round scores: "
-            + ", ".join(
-                f"{'you' if s == self.seat else f'seat {s}'} {p}" for s, p in enumerate(points)
-            )
+        scores = ", ".join(
+            _("you {points}", points=number(p))
+            if s == self.seat
+            else _("seat {seat} {points}", seat=s, points=number(p))
+            for s, p in enumerate(points)
         )
+        self.say(_("Round scores: {scores}", scores=scores))
         self.screen.winner(round_winners(final, self.seat, names))
         m = self.game.match
         if m is not None:
@@ -422,24 +425,29 @@ class Session:
         assert m.round is not None
         nxt = m.rounds_played + 1
         while True:
-            line = self._read(f"Enter: deal round {nxt} (or save FILE, undo, quit, help)> ")
-            word, _, rest = line.strip().partition(" ")
+            line = self._read(
+                _("Enter: deal round {round} (or save FILE, undo, quit, help)> ", round=nxt)
+            )
+            word, _sep, rest = line.strip().partition(" ")
             command = word.lower()
             if not command:
                 self._round_start()
                 return
             if command in ("help", "?", "h"):
-                self.screen.help("Enter deals the next round.\n" + HELP_COMMANDS)
+                self.screen.help(_("Enter deals the next round.") + "\n" + help_commands())
             elif command == "save":
                 self._save(rest.strip())
             elif command in ("quit", "exit", "q"):
-                self._leave("You left the game.", 0)
+                self._leave(_("You left the game."), 0)
             elif command == "undo":
                 if self._undo():
                     return
             else:
                 self.screen.refuse(
-                    f"{brief(word, 20)}: press Enter for the next round, or type help."
+                    _(
+                        "{answer}: press Enter for the next round, or type help.",
+                        answer=brief(word, 20),
+                    )
                 )
 
     def _game_over(self) -> None:
@@ -449,9 +457,7 @@ class Session:
             names = {s: name for s, (name, _) in self.bots.items()}
             best = r.totals[r.winners[0]]
             self.say()
-            self.screen.heading(
-                f"The match is over: {winners(r.winners, best, self.seat, names, 'the match')}"
-            )
+            self.screen.heading(match_winners(r.winners, best, self.seat, names))
             self.screen.standings(r, self.seat, names)
 
 
@@ -459,6 +465,11 @@ class Session:
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    with use(language(args)):
+        return _play(args, out)
+
+
+def _play(args: argparse.Namespace, out: TextIO) -> int:
     start = start_of(args)
     session = Session(
         start.game,

@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -42,6 +42,7 @@ from chickenfoot.errors import brief
 from chickenfoot.server._announce import Connection, encode
 from chickenfoot.server._headers import PageHeaders
 from chickenfoot.server._hub import Hub
+from chickenfoot.server._language import localized_page, refusal
 from chickenfoot.server._lifecycle import FullError, Lifecycle
 from chickenfoot.server._limits import (
     Buckets,
@@ -183,7 +184,7 @@ def make_app(
         }
 
     async def home(request: Request) -> Response:
-        return FileResponse(STATIC / "home.html", media_type="text/html")
+        return localized_page(STATIC / "home.html", request)
 
     async def page(request: Request) -> Response:
         address = request.client.host if request.client else ""
@@ -191,10 +192,10 @@ def make_app(
             table = await lookups.open(request.path_params["table"], address)
         except TooManyReadsError as err:
             wait = {"Retry-After": str(err.seconds)}
-            return HTMLResponse(f"<h1>Too many requests</h1><p>{err}</p>", 429, headers=wait)
+            return refusal(request, 429, "Too many requests", str(err), headers=wait)
         if table is None:
-            return HTMLResponse("<h1>No such table</h1><p><a href='/'>Home</a></p>", 404)
-        return FileResponse(STATIC / "table.html", media_type="text/html")
+            return refusal(request, 404, "No such table")
+        return localized_page(STATIC / "table.html", request)
 
     async def options(request: Request) -> Response:
         return JSONResponse(

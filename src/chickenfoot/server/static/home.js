@@ -14,12 +14,12 @@ function inviteBase() {
 function inviteNote() {
   if (!LOOPBACK.test(location.hostname) || inviteUrls === null) return "";
   if (!inviteUrls.length) {
-    return "This server listens on this computer only, so these links open here and nowhere else. " +
-      "To invite people on your network, start it again with chickenfoot serve --host 0.0.0.0.";
+    return t("This server listens on this computer only, so these links open here and nowhere else. To invite people on your network, start it again with chickenfoot serve --host 0.0.0.0.");
   }
-  return "You opened this page as " + location.hostname + ", which is this computer: the links below use " +
-    inviteUrls[0] + ", where the people on your network reach this server" +
-    (inviteUrls.length > 1 ? " (it also answers at " + inviteUrls.slice(1).join(", ") + ")." : ".");
+  const values = {host: location.hostname, url: inviteUrls[0], others: inviteUrls.slice(1).join(", ")};
+  return inviteUrls.length > 1
+    ? t("You opened this page as {host}, which is this computer: the links below use {url}, where the people on your network reach this server (it also answers at {others}).", values)
+    : t("You opened this page as {host}, which is this computer: the links below use {url}, where the people on your network reach this server.", values);
 }
 function bots() {
   return ["heuristic", "greedy", "random", "search:64"].concat(
@@ -33,11 +33,11 @@ function seatRow(i) {
   const div = document.createElement("div");
   div.className = "seat";
   const label = document.createElement("label");
-  label.textContent = "Seat " + (i + 1) + " ";
+  label.textContent = t("Seat {seat}", {seat: i + 1}) + " ";
   const sel = document.createElement("select");
   sel.dataset.first = i < 2 ? "person" : "heuristic";
-  const name = document.createElement("input"); name.placeholder = "name"; name.maxLength = 40;
-  name.setAttribute("aria-label", "Seat " + (i + 1) + " name");
+  const name = document.createElement("input"); name.placeholder = t("name"); name.maxLength = 40;
+  name.setAttribute("aria-label", t("Seat {seat} name", {seat: i + 1}));
   label.appendChild(sel); label.appendChild(document.createTextNode(" ")); label.appendChild(name);
   div.appendChild(label);
   return div;
@@ -48,7 +48,7 @@ function fillBots(sel) {  // the choices of a seat, the engines included once th
   const chosen = sel.value || sel.dataset.first;
   sel.textContent = "";
   for (const v of values) {
-    const o = document.createElement("option"); o.value = v; o.textContent = v === "person" ? "a person (invite link)" : "bot: " + v; sel.appendChild(o);
+    const o = document.createElement("option"); o.value = v; o.textContent = v === "person" ? t("a person (invite link)") : t("bot: {name}", {name: v}); sel.appendChild(o);
   }
   sel.value = values.includes(chosen) ? chosen : sel.dataset.first;
 }
@@ -94,20 +94,20 @@ form.addEventListener("submit", async ev => {
       const url = inviteBase() + link;
       const li = document.createElement("li");
       const title = document.createElement("span"); title.className = "who"; title.textContent = who; li.appendChild(title);
-      const box = document.createElement("input"); box.readOnly = true; box.value = url; box.setAttribute("aria-label", "Link for " + who);
+      const box = document.createElement("input"); box.readOnly = true; box.value = url; box.setAttribute("aria-label", t("Link for {player}", {player: who}));
       box.addEventListener("focus", () => box.select()); li.appendChild(box);
       const buttons = document.createElement("div"); buttons.className = "buttons";
       const open = document.createElement("a"); open.className = "button"; open.href = link; open.textContent = note; open.target = "_blank"; open.rel = "noopener";
       buttons.appendChild(open);
-      const copy = document.createElement("button"); copy.type = "button"; copy.textContent = "Copy link"; copy.dataset.copy = url;
+      const copy = document.createElement("button"); copy.type = "button"; copy.textContent = t("Copy link"); copy.dataset.copy = url;
       copy.addEventListener("click", async () => {
         try { await navigator.clipboard.writeText(url); } catch (e) { box.focus(); box.select(); document.execCommand("copy"); }
-        copy.textContent = "Copied ✓";
+        copy.textContent = t("Copied ✓");
       });
       buttons.appendChild(copy);
       if (navigator.share) {
-        const share = document.createElement("button"); share.type = "button"; share.textContent = "Share…";
-        share.addEventListener("click", () => navigator.share({title: "Chicken Foot", text: "Your seat at our Chicken Foot table (" + who + ")", url}).catch(() => {}));
+        const share = document.createElement("button"); share.type = "button"; share.textContent = t("Share…");
+        share.addEventListener("click", () => navigator.share({title: "Chicken Foot", text: t("Your seat at our Chicken Foot table ({player})", {player: who}), url}).catch(() => {}));
         buttons.appendChild(share);
       }
       li.appendChild(buttons);
@@ -116,10 +116,10 @@ form.addEventListener("submit", async ev => {
     let first = true;
     for (const s of made.seats) {
       if (!s.link) continue;
-      invite(s.name, s.link, first ? "Open my seat" : "Open this seat");
+      invite(s.name, s.link, first ? t("Open my seat") : t("Open this seat"));
       first = false;
     }
-    invite("Anyone watching (no hand)", made.watch, "Watch");
+    invite(t("Anyone watching (no hand)"), made.watch, t("Watch"));
     const note = document.getElementById("invite-note");
     note.textContent = inviteNote();
     note.hidden = !note.textContent;
@@ -134,11 +134,12 @@ document.getElementById("quick").addEventListener("click", async () => {
   } catch (e) { document.getElementById("quick-error").textContent = e.message; }
 });
 document.getElementById("key").value = sessionStorage.getItem("tableKey") || "";
-fetch("/api/options").then(r => r.json()).then(o => {
+// the seats' rows are made in the page's language: once its words are known (i18n.js)
+I18N.ready.then(() => fetch("/api/options")).then(r => r.json()).then(o => {
   engines = o.engines || [];
   policies = o.policies || [];
   inviteUrls = Array.isArray(o.invite_urls) ? o.invite_urls : null;
   document.getElementById("key-row").hidden = !o.key;
   drawSeats();
 }).catch(drawSeats);
-drawSeats();
+I18N.ready.then(drawSeats);

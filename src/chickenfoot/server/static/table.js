@@ -111,8 +111,12 @@ function el(tag, text, cls) {
   if (cls) e.className = cls;
   return e;
 }
-function nameOf(m, s) { const seat = m && m.seats[s]; return seat ? seat.name : "seat " + s; }
-function youName(m, s) { const name = nameOf(m, s); return s === m.you && name !== "You" ? name + " (you)" : name; }
+function nameOf(m, s) {
+  const seat = m && m.seats[s];
+  if (!seat) return t("seat {seat}", {seat: s});
+  return seat.name === "You" && s === m.you ? t("You") : seat.name;
+}
+function youName(m, s) { const name = nameOf(m, s); return s === m.you && m.seats[s].name !== "You" ? t("{name} (you)", {name}) : name; }
 // "seat 2 played 6-3@6-6" -> "Cleo played 6-3@6-6": the server's texts, with names.
 function named(m, text) {
   return String(text).replace(/\bseat (\d+)/g, (_, s) => nameOf(m, Number(s)))
@@ -122,10 +126,38 @@ function named(m, text) {
 // holder opens the round: docs/formats.md, the move notation) lays 9-9; draw and pass none.
 function tileOf(move) { return move === "draw" || move === "pass" ? null : move.split("@")[0]; }
 function describe(move) {
-  if (move === "draw") return "drew a tile";
-  if (move === "pass") return "passed";
+  if (move === "draw") return t("Draw a tile");
+  if (move === "pass") return t("Pass");
   const [tile, where] = move.split("@");
-  return where ? "played " + tile + " on " + where : "laid the centre " + tile;
+  return where ? t("Play {tile} on {anchor}", {tile, anchor: where}) : t("Lay the centre {tile}", {tile});
+}
+// An event of the round's log, in the page's language (the server's English text as it is
+// in English): who played what, and why it was forced when it was.
+function eventText(m, e, before) {
+  if (I18N.lang() === "en" || e.seat === undefined || e.move === undefined) return named(m, e.text);
+  const player = nameOf(m, e.seat), move = e.move;
+  if (!e.forced) return move === "draw" || move.startsWith("draw:") ? t("{player} drew a tile", {player})
+    : move === "pass" ? t("{player} passed", {player}) : t("{player} played {move}", {player, move});
+  if (move.startsWith("draw")) return t("{player} had no tile to play, so drew one (forced)", {player});
+  if (move === "pass") {
+    const afterDraw = before && before.seat === e.seat && String(before.move).startsWith("draw");
+    return afterDraw ? t("{player} could not play the drawn tile, so passed (forced)", {player})
+      : t("{player} had no play and nothing to draw, so passed (forced)", {player});
+  }
+  return t("{player} played {move}, the only legal move (forced)", {player, move});
+}
+// The match's result: the lowest total wins; equal lowest share the win.
+function resultText(m) {
+  if (I18N.lang() === "en") return named(m, m.result);
+  const low = Math.min(...m.totals);
+  const won = m.totals.map((x, s) => x === low ? s : -1).filter(s => s >= 0).map(s => nameOf(m, s));
+  const points = I18N.number(low);
+  if (won.length === 1) return t("{player} won the match with {points}", {player: won[0], points});
+  return t("{players} share the win of the match with {points}", {players: listed(won), points});
+}
+// Names listed: "A, B and C".
+function listed(names) {
+  return names.length < 2 ? names.join("") : t("{players} and {last}", {players: names.slice(0, -1).join(", "), last: names[names.length - 1]});
 }
 function playsOf(tile) { return go ? go.legal.filter(mv => tileOf(mv) === tile) : []; }
 
@@ -138,17 +170,17 @@ function drawTable(m) {
   last = m;
   document.body.dataset.n = String(m.n);  // the moves played, for tests and page bots
   const you = m.you;
-  $("who").textContent = you === null ? "Watching" : (m.seats[you].name === "You" ? "Your seat" : "Playing as " + m.seats[you].name);
-  showError(m.error ? "The table is stopped: " + m.error : "");
+  $("who").textContent = you === null ? t("Watching") : (m.seats[you].name === "You" ? t("Your seat") : t("Playing as {name}", {name: m.seats[you].name}));
+  showError(m.error ? t("The table is stopped: {reason}", {reason: m.error}) : "");
   drawTurn(m);
-  $("last").textContent = m.last ? "Last: " + named(m, m.last.text) : (m.over ? "" : "No move yet this round.");
+  $("last").textContent = m.last ? t("Last: {event}", {event: eventText(m, m.last, m.log[m.log.length - 2])}) : (m.over ? "" : t("No move yet this round."));
   drawSeats(m);
   $("sheet").textContent = ""; $("sheet").appendChild(sheet(m));
-  $("round-title").textContent = "Round " + (m.round + 1);
+  $("round-title").textContent = t("Round {round}", {round: m.round + 1});
   $("log-box").hidden = m.over || !m.log.length;
   const log = $("log"); log.textContent = "";
-  for (const e of m.log) log.appendChild(el("li", named(m, e.text), e.forced ? "forced" : ""));
-  $("result").textContent = m.over ? named(m, m.result) : "";
+  m.log.forEach((e, i) => log.appendChild(el("li", eventText(m, e, m.log[i - 1]), e.forced ? "forced" : "")));
+  $("result").textContent = m.over ? resultText(m) : "";
   go = null;  // as the client: a go follows the table when this seat is to choose
   if (fresh) selected = null;
   if (newEnd) shownEnd = m.last_round.round;
@@ -163,15 +195,15 @@ function drawTable(m) {
 const CHECKING = "https://chickenfoot.readthedocs.io/en/latest/notation/#checking-a-deal";
 function drawCommitment(m) {
   $("deal-box").hidden = !m.commitment;
-  $("commitment").textContent = m.commitment ? "This round's deal was committed to before its first move: " + m.commitment + ". The seed that opens it is shown when the round ends." : "";
+  $("commitment").textContent = m.commitment ? t("This round's deal was committed to before its first move: {commitment}. The seed that opens it is shown when the round ends.", {commitment: m.commitment}) : "";
 }
 function dealCheck(end) {
   const box = el("div", null, "deal-check");
   if (!end.seed) return box;
-  box.appendChild(el("p", "This round's commitment was " + end.commitment + " and its seed is " + end.seed + "."));
-  box.appendChild(el("p", "To check that the deal was not chosen, save the round's full record as round.cfn and run this command:"));
+  box.appendChild(el("p", t("This round's commitment was {commitment} and its seed is {seed}.", {commitment: end.commitment, seed: end.seed})));
+  box.appendChild(el("p", t("To check that the deal was not chosen, save the round's full record as round.cfn and run this command:")));
   box.appendChild(el("pre", "chickenfoot verify round.cfn"));
-  const link = el("a", "How a deal is checked"); link.href = CHECKING; link.rel = "noreferrer"; link.target = "_blank";
+  const link = el("a", t("How a deal is checked")); link.href = CHECKING; link.rel = "noreferrer"; link.target = "_blank";
   box.appendChild(link);
   return box;
 }
@@ -179,10 +211,10 @@ function dealCheck(end) {
 function drawTurn(m) {
   const turn = $("turn"), you = m.you;
   let title;
-  if (m.over) { turn.textContent = "The match is over: " + named(m, m.result); turn.className = "turn"; title = "Match over"; }
-  else if (m.pause) { turn.textContent = "Round " + m.round + " is over."; turn.className = "turn"; title = "Round over"; }
-  else if (you !== null && m.turn === you) { turn.textContent = "Your turn"; turn.className = "turn yours"; title = "▶ Your turn"; }
-  else { turn.textContent = nameOf(m, m.turn) + " to play"; turn.className = "turn"; title = nameOf(m, m.turn) + " to play"; }
+  if (m.over) { turn.textContent = t("The match is over: {result}", {result: resultText(m)}); turn.className = "turn"; title = t("Match over"); }
+  else if (m.pause) { turn.textContent = t("Round {round} is over.", {round: m.round}); turn.className = "turn"; title = t("Round over"); }
+  else if (you !== null && m.turn === you) { turn.textContent = t("Your turn"); turn.className = "turn yours"; title = "▶ " + t("Your turn"); }
+  else { turn.textContent = t("{player} to play", {player: nameOf(m, m.turn)}); turn.className = "turn"; title = turn.textContent; }
   document.title = title + " · Chicken Foot";
 }
 
@@ -196,30 +228,30 @@ function drawSeats(m) {
     const how = s.kind === "bot" ? "bot" : (s.connected ? "online" : "offline");
     li.appendChild(el("span", "", "dot " + how));
     li.appendChild(el("span", youName(m, s.seat), "name"));
-    const bits = [how];
+    const bits = [{bot: t("bot"), online: t("online"), offline: t("offline")}[how]];
     const tiles = ended ? ended[s.seat].length : s.tiles;
-    if (tiles !== null) bits.push(tiles + (tiles === 1 ? " tile" : " tiles"));
-    bits.push("total " + m.totals[s.seat]);
+    if (tiles !== null) bits.push(tn("{n} tile", "{n} tiles", tiles, {n: I18N.number(tiles)}));
+    bits.push(t("total {points}", {points: I18N.number(m.totals[s.seat])}));
     li.appendChild(el("span", bits.join(" · "), "meta"));
-    if (!m.over && !m.pause && s.seat === m.turn) { li.className = "now"; li.appendChild(el("span", "to play", "tag")); }
+    if (!m.over && !m.pause && s.seat === m.turn) { li.className = "now"; li.appendChild(el("span", t("to play"), "tag")); }
     seats.appendChild(li);
   }
-  if (m.boneyard !== undefined && !m.pause) seats.appendChild(el("li", "Boneyard: " + m.boneyard + (m.boneyard === 1 ? " tile" : " tiles"), "bone"));
+  if (m.boneyard !== undefined && !m.pause) seats.appendChild(el("li", tn("Boneyard: {n} tile", "Boneyard: {n} tiles", m.boneyard, {n: I18N.number(m.boneyard)}), "bone"));
 }
 
 function sheet(m) {
   const t = el("table", null, "sheet");
-  t.appendChild(el("caption", "Penalties by round (lowest total wins)", "sr-only"));
-  const head = el("tr"); head.appendChild(el("th", "Round"));
-  for (const s of m.seats) head.appendChild(el("th", s.name));
+  t.appendChild(el("caption", I18N.t("Penalties by round (lowest total wins)"), "sr-only"));
+  const head = el("tr"); head.appendChild(el("th", I18N.t("Round")));
+  for (const s of m.seats) head.appendChild(el("th", nameOf(m, s.seat)));
   t.appendChild(head);
   m.scores.forEach((row, i) => {
     const tr = el("tr"); tr.appendChild(el("td", String(i + 1)));
-    for (const x of row) tr.appendChild(el("td", String(x)));
+    for (const x of row) tr.appendChild(el("td", I18N.number(x)));
     t.appendChild(tr);
   });
-  const tot = el("tr", null, "total"); tot.appendChild(el("th", "Total"));
-  for (const x of m.totals) tot.appendChild(el("th", String(x)));
+  const tot = el("tr", null, "total"); tot.appendChild(el("th", I18N.t("Total")));
+  for (const x of m.totals) tot.appendChild(el("th", I18N.number(x)));
   t.appendChild(tot);
   return t;
 }
@@ -259,10 +291,23 @@ function nameTexts(m, svg) {
 function boardCaption(svg) {
   const title = svg.querySelector("title");
   const status = title ? title.textContent.replace(/^Chicken Foot: /, "") : "";
-  $("board-caption").textContent = status;
+  $("board-caption").textContent = statusText(status);
   for (const t of svg.querySelectorAll(":scope > text")) {
     if (t.textContent === status || t.textContent.startsWith("last: ")) t.remove();
   }
+}
+// The picture's status line (the library's English, names put in: "Ann to play · boneyard
+// 15 · 6-6 needs 6 more toes") said in the page's language; as it is when not of that shape.
+const STATUS_LINE = /^(?:(.+?) to play(?: \(has drawn (\d+-\d+)\))?|over: (.+?) went out|over: (blocked)) · boneyard (\d+)(?: · (\d+-\d+) needs (\d+) more toes?)?$/;
+function statusText(status) {
+  const m = I18N.lang() === "en" ? null : STATUS_LINE.exec(status);
+  if (!m) return status;
+  const parts = [m[1] !== undefined ? (m[2] ? t("{player} to play (has drawn {tile})", {player: m[1], tile: m[2]}) : t("{player} to play", {player: m[1]}))
+    : m[3] !== undefined ? t("Over: {player} went out", {player: m[3]}) : t("Over: blocked")];
+  const bones = Number(m[5]);
+  parts.push(tn("Boneyard: {n} tile", "Boneyard: {n} tiles", bones, {n: I18N.number(bones)}));
+  if (m[6]) parts.push(tn("{hub} needs {n} more toe", "{hub} needs {n} more toes", Number(m[7]), {hub: m[6], n: m[7]}));
+  return parts.join(" · ");
 }
 function showTargets() {
   const svg = $("picture").querySelector("svg");
@@ -270,13 +315,13 @@ function showTargets() {
   for (const g of svg.querySelectorAll("g.target")) g.remove();
   const moves = selected && go ? playsOf(selected).filter(mv => targets.has(mv)) : [];
   svg.setAttribute("role", moves.length ? "group" : "img");
-  if (moves.length) svg.setAttribute("aria-label", "The table: choose where " + selected + " goes");
+  if (moves.length) svg.setAttribute("aria-label", t("The table: choose where {tile} goes", {tile: selected}));
   else svg.removeAttribute("aria-label");
   for (const mv of moves) {
     const g = targets.get(mv);
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
-    g.setAttribute("aria-label", "Play " + selected + " on " + (mv.split("@")[1] || "the centre"));
+    g.setAttribute("aria-label", mv.split("@")[1] ? t("Play {tile} on {anchor}", {tile: selected, anchor: mv.split("@")[1]}) : t("Lay the centre {tile}", {tile: selected}));
     g.classList.add("glow");
     g.onclick = () => play(mv);
     g.onkeydown = ev => {
@@ -328,9 +373,9 @@ function drawHand() {
     const can = playable.has(tile);
     const places = playsOf(tile).length;
     let label = tile;
-    if (tile === m.view.drawn) { b.classList.add("drawn"); label += ", the tile you drew"; }
-    if (can) { b.classList.add("playable"); label += places === 1 ? ", plays in one place" : ", can go in " + places + " places"; }
-    else if (go) { b.setAttribute("aria-disabled", "true"); label += ", cannot be played now"; }
+    if (tile === m.view.drawn) { b.classList.add("drawn"); label = t("{tile}, the tile you drew", {tile}); }
+    if (can) { b.classList.add("playable"); label = tn("{tile}: plays in {n} place", "{tile}: can go in {n} places", places, {tile: label, n: places}); }
+    else if (go) { b.setAttribute("aria-disabled", "true"); label = t("{tile}: cannot be played now", {tile: label}); }
     b.setAttribute("aria-label", label);
     if (tile === selected) { b.classList.add("selected"); b.setAttribute("aria-pressed", "true"); }
     else if (can) b.setAttribute("aria-pressed", "false");
@@ -340,7 +385,7 @@ function drawHand() {
   }
   for (const mv of ["draw", "pass"]) {
     if (!legal.includes(mv)) continue;
-    const b = el("button", mv === "draw" ? "Draw a tile" : "Pass", "action");
+    const b = el("button", mv === "draw" ? t("Draw a tile") : t("Pass"), "action");
     b.type = "button"; b.dataset.move = mv;
     b.addEventListener("click", () => play(mv));
     actions.appendChild(b);
@@ -352,16 +397,16 @@ function drawHand() {
       b.addEventListener("click", () => play(mv)); actions.appendChild(b);
     }
   }
-  if (!go) hint.textContent = m.turn === m.you ? "" : "Waiting for " + nameOf(m, m.turn) + ".";
-  else if (selected) hint.textContent = "Tap a glowing place on the table for " + selected + (TOUCH ? " (tap it again to choose another tile)." : " (Esc to choose another tile).");
-  else if (legal.length === 1) hint.textContent = "Your only move: " + (tileOf(legal[0]) ? "tap " + tileOf(legal[0]) : (legal[0] === "draw" ? "draw a tile" : "pass")) + ".";
-  else if (playable.size) hint.textContent = "Tap a tile that can be played (outlined), then where it goes.";
-  else hint.textContent = "No tile fits: " + (legal.includes("draw") ? "draw one." : "pass.");
+  if (!go) hint.textContent = m.turn === m.you ? "" : t("Waiting for {player}.", {player: nameOf(m, m.turn)});
+  else if (selected) hint.textContent = TOUCH ? t("Tap a glowing place on the table for {tile} (tap it again to choose another tile).", {tile: selected}) : t("Tap a glowing place on the table for {tile} (Esc to choose another tile).", {tile: selected});
+  else if (legal.length === 1) hint.textContent = tileOf(legal[0]) ? t("Your only move: tap {tile}.", {tile: tileOf(legal[0])}) : (legal[0] === "draw" ? t("Your only move: draw a tile.") : t("Your only move: pass."));
+  else if (playable.size) hint.textContent = t("Tap a tile that can be played (outlined), then where it goes.");
+  else hint.textContent = legal.includes("draw") ? t("No tile fits: draw one.") : t("No tile fits: pass.");
 }
 function tap(tile) {
   if (dragged) return;  // the click that ends a drag
   const plays = playsOf(tile);
-  if (!plays.length) { $("hint").textContent = go ? tile + " cannot be played now." : "It is not your turn."; return; }
+  if (!plays.length) { $("hint").textContent = go ? t("{tile} cannot be played now.", {tile}) : t("It is not your turn."); return; }
   if (plays.length === 1) { play(plays[0]); return; }  // one place: one tap
   choose(selected === tile ? null : tile);
 }
@@ -406,6 +451,13 @@ document.addEventListener("pointercancel", () => { if (drag && drag.ghost) drag.
 function play(move) {
   if (client.move(move)) { go = null; selected = null; drawHand(); showTargets(); }
 }
+function autoNote(move) {
+  if (move === "draw") return t("Auto-play: you drew a tile, your only move.");
+  if (move === "pass") return t("Auto-play: you passed, your only move.");
+  const [tile, anchor] = move.split("@");
+  return anchor ? t("Auto-play: you played {tile} on {anchor}, your only move.", {tile, anchor})
+    : t("Auto-play: you laid the centre {tile}, your only move.", {tile});
+}
 function onGo(m) {
   if (m.id !== goId) { selected = null; $("auto-note").textContent = ""; }
   go = m; goId = m.id;
@@ -415,7 +467,7 @@ function onGo(m) {
     setTimeout(() => {
       if (go !== m) return;
       play(move);
-      $("auto-note").textContent = "Auto-play: you " + describe(move) + ", your only move.";
+      $("auto-note").textContent = autoNote(move);
     }, 400);
   }
   drawHand(); showTargets();
@@ -437,8 +489,12 @@ function drawRoundEnd(m) {
   const low = Math.min(...end.penalties);
   const winners = end.out !== null && end.out !== undefined ? [end.out] : end.penalties.map((p, s) => p === low ? s : -1).filter(s => s >= 0);
   // named(): "You has the lowest hand" reads "You have the lowest hand"
-  const title = el("h2", named(m, "Round " + (end.round + 1) + ": " + winners.map(s => nameOf(m, s)).join(" and ") +
-    (end.out !== null && end.out !== undefined ? " went out" : (winners.length > 1 ? " share the lowest hand" : " has the lowest hand (blocked)"))));
+  const values = {round: end.round + 1, player: nameOf(m, winners[0]), players: listed(winners.map(s => nameOf(m, s)))};
+  const mine = winners.length === 1 && winners[0] === m.you;
+  const title = el("h2", end.out !== null && end.out !== undefined
+    ? (mine ? t("Round {round}: You went out", values) : t("Round {round}: {player} went out", values))
+    : winners.length > 1 ? t("Round {round}: {players} share the lowest hand", values)
+    : mine ? t("Round {round}: You have the lowest hand (blocked)", values) : t("Round {round}: {player} has the lowest hand (blocked)", values));
   title.id = "round-end-title";
   box.appendChild(title);
   const list = el("ul", null, "reveal");
@@ -447,11 +503,11 @@ function drawRoundEnd(m) {
     if (winners.includes(s)) li.classList.add("won");
     li.appendChild(el("span", youName(m, s), "name"));
     const tiles = el("span", null, "tiles");
-    if (hand.length) tiles.appendChild(el("span", "hand: " + hand.join(", "), "sr-only"));
-    else tiles.appendChild(el("span", "out!", "out"));
+    if (hand.length) tiles.appendChild(el("span", t("hand: {tiles}", {tiles: hand.join(", ")}), "sr-only"));
+    else tiles.appendChild(el("span", t("out!"), "out"));
     for (const t of hand) { const d = el("span", null, "mini"); d.dataset.revealed = t; d.innerHTML = domino(t, true); tiles.appendChild(d); }
     li.appendChild(tiles);
-    li.appendChild(el("span", "+" + end.penalties[s], "penalty"));
+    li.appendChild(el("span", "+" + I18N.number(end.penalties[s]), "penalty"));
     list.appendChild(li);
   });
   box.appendChild(list);
@@ -459,7 +515,7 @@ function drawRoundEnd(m) {
   box.insertBefore(bar, list);
   if (end.svg) {
     const board = el("details", null, "final");
-    board.appendChild(el("summary", "The final board"));
+    board.appendChild(el("summary", t("The final board")));
     const pic = el("div", null, "final-picture"); pic.innerHTML = end.svg;
     if (pic.firstElementChild) nameTexts(m, pic.firstElementChild);
     board.appendChild(pic);
@@ -473,31 +529,31 @@ function drawRoundEnd(m) {
   if (m.over) {
     const order = m.seats.map(s => s.seat).sort((a, b) => m.totals[a] - m.totals[b]);
     const ol = el("ol", null, "standings");
-    for (const s of order) ol.appendChild(el("li", nameOf(m, s) + ": " + m.totals[s]));
-    box.insertBefore(el("p", named(m, m.result), "result"), bar);
+    for (const s of order) ol.appendChild(el("li", t("{player}: {points}", {player: nameOf(m, s), points: I18N.number(m.totals[s])})));
+    box.insertBefore(el("p", resultText(m), "result"), bar);
     box.insertBefore(ol, bar);
     if (me) {
       const asked = (m.rematch || []).includes(m.you);
-      const b = el("button", asked ? "Waiting for " + waitingFor(m.rematch || []).join(", ") : "Rematch: a new match, same seats", "primary");
+      const b = el("button", asked ? t("Waiting for {players}", {players: waitingFor(m.rematch || []).join(", ")}) : t("Rematch: a new match, same seats"), "primary");
       b.type = "button"; b.dataset.rematch = ""; b.disabled = asked;
-      b.addEventListener("click", () => { client.send("rematch"); b.disabled = true; b.textContent = "Waiting for the others…"; });
+      b.addEventListener("click", () => { client.send("rematch"); b.disabled = true; b.textContent = t("Waiting for the others…"); });
       bar.appendChild(b);
     }
   } else if (m.pause) {
     const asked = m.pause.ready.includes(m.you);
     const left = el("span", "", "countdown");
     const until = Date.now() + m.pause.seconds * 1000;
-    const count = () => { left.textContent = "Next round in " + Math.max(0, Math.ceil((until - Date.now()) / 1000)) + " s"; };
+    const count = () => { left.textContent = t("Next round in {seconds} s", {seconds: Math.max(0, Math.ceil((until - Date.now()) / 1000))}); };
     count(); tick = setInterval(count, 500);
     if (me) {
-      const b = el("button", asked ? "Waiting for " + waitingFor(m.pause.ready).join(", ") : "Deal the next round", "primary");
+      const b = el("button", asked ? t("Waiting for {players}", {players: waitingFor(m.pause.ready).join(", ")}) : t("Deal the next round"), "primary");
       b.type = "button"; b.dataset.next = ""; b.disabled = asked;
       b.addEventListener("click", () => { client.send("next"); b.disabled = true; });
       bar.appendChild(b);
     }
     bar.appendChild(left);
   } else {
-    const b = el("button", "Back to the game"); b.type = "button";
+    const b = el("button", t("Back to the game")); b.type = "button";
     b.addEventListener("click", () => { dismissed = end.round; drawRoundEnd(last); });
     bar.appendChild(b);
   }
@@ -506,9 +562,14 @@ function drawRoundEnd(m) {
 
 function showError(text) { const e = $("error"); e.textContent = text; e.hidden = !text; }
 
-const client = connectTable(tableId, token, {
-  onView: drawTable,
-  onGo,
-  onError(text) { showError(text); },
-  onStatus(text, online) { $("status").textContent = text; $("status").className = "status" + (online ? "" : " off"); },
+// The table is drawn once the page's words are known (i18n.js).
+const STATUS = {connected: () => t("connected"), disconnected: () => t("disconnected"), "reconnecting…": () => t("reconnecting…")};
+let client = {move: () => false, send() {}};
+I18N.ready.then(() => {
+  client = connectTable(tableId, token, {
+    onView: drawTable,
+    onGo,
+    onError(text) { showError(text); },
+    onStatus(text, online) { $("status").textContent = STATUS[text] ? STATUS[text]() : text; $("status").className = "status" + (online ? "" : " off"); },
+  });
 });
