@@ -77,8 +77,9 @@ def test_loss_is_never_negative_and_zero_for_the_best_move(rules: cf.Rules) -> N
             assert d.loss >= 0
             assert [v.move for v in d.values] == list(rec.states()[d.ply].legal_moves)
             assert d.best_value.penalty == min(v.penalty for v in d.values)
+            assert (d.move == d.best) == (d.loss == 0)
             if d.move == d.best:
-                assert d.loss == 0 and d.glyph is None
+                assert d.glyph is None
             h = d.hindsight
             assert h is not None
             if h.solved:

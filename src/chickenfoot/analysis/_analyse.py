@@ -180,7 +180,8 @@ def analyse(
     """Analyse every decision of ``seats`` (default: every seat that moved) in ``source``.
 
     A decision is a position where the seat to act had more than one legal move (a forced
-    move teaches nothing). Each is valued by :func:`evaluate` with ``iterations`` deals
+    move teaches nothing). Its best move is the move played when no move has a lower
+    expected penalty, else the first with the lowest. Each is valued by :func:`evaluate` with ``iterations`` deals
     from the seat's view then, and, unless ``nodes`` is ``None``, solved with the open
     hands within ``nodes`` positions (hindsight; an unsolved one says so). The same
     ``seed`` gives the same values, whichever seats are chosen.
@@ -221,7 +222,11 @@ def _decide(
     values = _evaluate(state.view(state.turn), legal, n, _rng(seed, ply), compiled)
     ms = round((time.perf_counter() - began) * 1000)
     seen = None if budget is None else hindsight(state, move, nodes=budget)
-    return Decision(ply, state.turn, move, values, best_of(values).move, n, ms, seen)
+    best = best_of(values)
+    played = next(v for v in values if v.move == move)
+    if played.penalty == best.penalty:  # the move played is one of the best: no loss
+        best = played
+    return Decision(ply, state.turn, move, values, best.move, n, ms, seen)
 
 
 def hindsight(state: State, move: Move, *, nodes: int) -> Hindsight:

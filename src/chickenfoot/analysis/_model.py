@@ -121,8 +121,8 @@ class Decision:
     """One decision of a seat: the position before move ``ply`` of the record (0-based).
 
     ``values`` holds every legal move's :class:`MoveValue` in the order of the legal moves;
-    ``best`` is the move with the lowest expected penalty for ``seat`` (the first among
-    equals); ``loss`` is the expected penalty points the move played gave up against it
+    ``best`` is a move with the lowest expected penalty for ``seat`` (the move played when
+    it is one, else the first in the legal order); ``loss`` is the expected penalty points the move played gave up against it
     (0 or more, 0 when ``move`` is ``best``); ``glyph`` is :func:`glyph` of ``loss``;
     ``iterations`` the deals sampled and ``ms`` the milliseconds spent on them (left out of equality: a clock's);
     ``hindsight`` the open hands' verdict, or ``None`` when it was not asked for.

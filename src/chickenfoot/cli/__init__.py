@@ -330,6 +330,10 @@ def _build_parser() -> Parser:
         help="with --to notation: full, spectator or seat:K (default: full)",
     )
 
+    from chickenfoot.cli import analyse as analyse_cli  # its help and options live there
+
+    analyse_cli.add_command(command)
+
     # -- rules and demo --
     rules = command(
         "rules",
@@ -422,6 +426,7 @@ def _main(argv: list[str] | None) -> int:
 def _run(argv: list[str] | None, out: TextIO) -> int:
     """Parse ``argv`` and run the command; every error but :class:`OutputError` is mapped to
     its exit status here."""
+    from chickenfoot.cli import analyse as analyse_cli
     from chickenfoot.cli import compile as compile_
     from chickenfoot.cli import demo, engine, files, ladder, play, records, serve, sim
 
@@ -442,6 +447,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
             "replay": files.cmd_replay,
             "validate": files.cmd_validate,
             "convert": records.cmd_convert,
+            "analyse": analyse_cli.cmd_analyse,
             "compile": compile_.cmd_compile,
         }[args.command]
         return command(args, out)
