@@ -90,6 +90,8 @@ def _build_parser() -> Parser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
 
+    from chickenfoot.cli import analyse as analyse_cli
+
     def command(name: str, help: str, description: str, *examples: str) -> Parser:
         p: Parser = commands.add_parser(
             name,
@@ -138,6 +140,7 @@ def _build_parser() -> Parser:
     play.add_argument(
         "--seed", type=int, metavar="S", help="seed of the deals and the bots (default: random)"
     )
+    analyse_cli.add_play_options(play)  # --hints, --review
     play.add_argument(
         "--bots",
         metavar="NAMES",
@@ -330,9 +333,7 @@ def _build_parser() -> Parser:
         help="with --to notation: full, spectator or seat:K (default: full)",
     )
 
-    from chickenfoot.cli import analyse as analyse_cli  # its help and options live there
-
-    analyse_cli.add_command(command)
+    analyse_cli.add_command(command)  # its help and options live with it
 
     # -- rules and demo --
     rules = command(

@@ -11,23 +11,31 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 
-from chickenfoot.analysis import (
-    DEFAULT_ITERATIONS,
-    DEFAULT_NODES,
-    MAX_ITERATIONS,
-    analyse,
-    annotated_text,
-)
 from chickenfoot.cli._common import RECORD_FORMAT, UsageError, ascii_number, write
-from chickenfoot.cli._documents import read_document
 from chickenfoot.errors import FormatError, brief
-from chickenfoot.notation import iter_games
-from chickenfoot.record import Record
-from chickenfoot.solve import MAX_NODES
 
-__all__ = ["add_arguments", "add_command", "cmd_analyse"]
+if TYPE_CHECKING:
+    from chickenfoot.record import Record
+
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "DEFAULT_NODES",
+    "MAX_ITERATIONS",
+    "MAX_NODES",
+    "add_arguments",
+    "add_command",
+    "add_play_options",
+    "cmd_analyse",
+]
+
+# The library's budgets, written here so that building the parser of every command does not
+# import the analysis (tests/test_cli_analyse.py holds them equal to chickenfoot.analysis's).
+DEFAULT_ITERATIONS: Final = 100
+DEFAULT_NODES: Final = 50_000
+MAX_ITERATIONS: Final = 100_000
+MAX_NODES: Final = 1_000_000_000
 
 
 def add_command(command: Callable[..., argparse.ArgumentParser]) -> None:
@@ -88,8 +96,27 @@ def _number(text: str, option: str, low: int, high: int) -> int:
     return n
 
 
+def add_play_options(p: argparse.ArgumentParser) -> None:
+    """``play --hints`` and ``play --review``."""
+    p.add_argument(
+        "--hints",
+        action="store_true",
+        help="allow hints: type hint at your turn for the search player's move "
+        "(the table says that hints are on)",
+    )
+    p.add_argument(
+        "--review",
+        action="store_true",
+        help="show the review of your decisions at the end of every round "
+        "(without it, type review between rounds)",
+    )
+
+
 def _record(path: str) -> Record:
+    from chickenfoot.cli._documents import read_document
     from chickenfoot.cli.records import is_notation
+    from chickenfoot.notation import iter_games
+    from chickenfoot.record import Record
 
     if not is_notation(path):
         doc = read_document(path, kinds=(RECORD_FORMAT,))
@@ -120,6 +147,8 @@ def _record(path: str) -> Record:
 
 def cmd_analyse(args: argparse.Namespace, out: TextIO) -> int:
     """``chickenfoot analyse FILE [--seat K] [--json] [--iterations N] [--nodes N]``."""
+    from chickenfoot.analysis import analyse, annotated_text
+
     iterations = _number(args.iterations, "--iterations", 1, MAX_ITERATIONS)
     nodes = None if args.no_hindsight else _number(args.nodes, "--nodes", 1, MAX_NODES)
     seed = _number(args.seed, "--seed", 0, 2**63 - 1)

@@ -30,6 +30,7 @@ from chickenfoot.cli._prompt import (
     understand,
     why_no_play,
 )
+from chickenfoot.cli._review import HINTS_ON, hint, offer_review, show_review
 from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli._screen import Screen, screen_for
 from chickenfoot.cli._setup import MAX_ROUND, Resume, start_of
@@ -38,6 +39,7 @@ from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move, Pass, Play
 from chickenfoot.outcome import Termination
+from chickenfoot.record import Record
 from chickenfoot.rules import Rounds
 from chickenfoot.specs import said
 from chickenfoot.state import LegalMoves, Phase, State
@@ -73,8 +75,12 @@ class Session:
         watch: bool = False,
         screen: Screen | None = None,
         resume: Resume | None = None,
+        hints: bool = False,
+        review: bool = False,
     ) -> None:
         self.game = game
+        self.hints, self.review = hints, review  # play --hints, play --review
+        self.finished: Record | None = None  # the round just over, for the review
         self.seat = seat
         self.bots = bots
         if seed is None:
@@ -299,6 +305,8 @@ class Session:
                 self.screen.help(HELP)
             elif command in ("moves", "m"):
                 self.screen.moves(v)
+            elif command == "hint":
+                hint(self.screen, v, allowed=self.hints, seed=len(v.history))
             elif command in ("table", "t", "show"):
                 self._show(v)
             elif command == "undo":
@@ -410,6 +418,7 @@ class Session:
             )
         )
         self.screen.winner(round_winners(final, self.seat, names))
+        self.finished = offer_review(self.screen, self.game, final, self.seat, now=self.review)
         m = self.game.match
         if m is not None:
             self.say()
@@ -422,7 +431,7 @@ class Session:
         assert m.round is not None
         nxt = m.rounds_played + 1
         while True:
-            line = self._read(f"Enter: deal round {nxt} (or save FILE, undo, quit, help)> ")
+            line = self._read(f"Enter: deal round {nxt} (or review, save FILE, undo, quit, help)> ")
             word, _, rest = line.strip().partition(" ")
             command = word.lower()
             if not command:
@@ -432,6 +441,8 @@ class Session:
                 self.screen.help("Enter deals the next round.\n" + HELP_COMMANDS)
             elif command == "save":
                 self._save(rest.strip())
+            elif command == "review":
+                show_review(self.screen, self.finished, self.seat)
             elif command in ("quit", "exit", "q"):
                 self._leave("You left the game.", 0)
             elif command == "undo":
@@ -467,10 +478,12 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         seed=start.seed,
         out=out,
         ask=prompt_reader(out),
-        header=start.header,
+        header=start.header + (HINTS_ON if getattr(args, "hints", False) else ""),
         watch=start.watch,
         screen=screen_for(out),
         resume=start.resume,
+        hints=bool(getattr(args, "hints", False)),
+        review=bool(getattr(args, "review", False)),
     )
     return session.run()
 
