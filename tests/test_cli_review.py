@@ -19,7 +19,12 @@ import chickenfoot as cf
 import chickenfoot.analysis as analysis
 from chickenfoot.analysis import analyse, best_of, evaluate
 from chickenfoot.cli import analyse as analyse_cli
-from chickenfoot.cli._review import HINT_ITERATIONS, finished_record, review_lines
+from chickenfoot.cli._review import (
+    HINT_ITERATIONS,
+    REVIEW_ITERATIONS,
+    finished_record,
+    review_lines,
+)
 from chickenfoot.cli.play import Game, Session
 from chickenfoot.match import Match
 from chickenfoot.record import Record
@@ -90,7 +95,11 @@ def test_play_review_shows_the_round_s_decisions_biggest_loss_first() -> None:
     assert losses == sorted(losses, reverse=True)
     rec = s.game.record
     assert rec is not None
-    want = [d for d in analyse(rec, seats=0, iterations=100, nodes=None).review() if d.loss > 0]
+    want = [
+        d
+        for d in analyse(rec, seats=0, iterations=REVIEW_ITERATIONS, nodes=None).review()
+        if d.loss > 0
+    ]
     assert len(losses) == min(5, len(want)) > 0
     first = want[0]
     assert f"you played {first.move}; {first.best} was better" in after

@@ -48,7 +48,7 @@ __all__ = [
     "record_of",
 ]
 
-DEFAULT_ITERATIONS: Final = 100
+DEFAULT_ITERATIONS: Final = 200
 """The deals sampled per decision when none are given."""
 MAX_ITERATIONS: Final = 100_000
 """The most deals :func:`evaluate` samples for one decision."""
@@ -123,7 +123,13 @@ def _evaluate(
 
 
 def best_of(values: Sequence[MoveValue]) -> MoveValue:
-    """The value with the lowest expected penalty for its seat (the first among equals)."""
+    """The value with the lowest expected penalty for its seat (the first among equals).
+
+    >>> from chickenfoot import DRAW, PASS
+    >>> a, b = MoveValue(DRAW, (4.0, 1.0), (0.0, 1.0), 0), MoveValue(PASS, (4.0, 2.0), (0.5, 0.5), 0)
+    >>> best_of([a, b]) is a
+    True
+    """
     best = values[0]
     for v in values[1:]:
         if v.penalty < best.penalty:
@@ -133,7 +139,19 @@ def best_of(values: Sequence[MoveValue]) -> MoveValue:
 
 def record_of(source: Record | Game) -> Record:
     """The record of ``source``: a :class:`~chickenfoot.Record`, or a ``full`` notation
-    :class:`~chickenfoot.notation.Game` (a seat's or a spectator's copy hides hands)."""
+    :class:`~chickenfoot.notation.Game` (a seat's or a spectator's copy hides hands).
+
+    >>> import io
+    >>> from chickenfoot import Rules, deal
+    >>> from chickenfoot.notation import read_game, write_game
+    >>> rec = Record(deal(Rules(), seed=1), ["9-3@9-9"])
+    >>> record_of(read_game(io.StringIO(write_game(rec)))) == rec
+    True
+    >>> record_of(read_game(io.StringIO(write_game(rec, audience="seat 1"))))
+    Traceback (most recent call last):
+    ...
+    chickenfoot.errors.FormatError: game: only a full copy can be analysed (this one is for seat 1): the hindsight needs every hand
+    """
     if isinstance(source, Record):
         return source
     if isinstance(source, Game):
@@ -230,7 +248,16 @@ def _decide(
 
 
 def hindsight(state: State, move: Move, *, nodes: int) -> Hindsight:
-    """The open hands' verdict on ``move`` in ``state`` (exact, or unsolved within ``nodes``)."""
+    """The open hands' verdict on ``move`` in ``state`` (exact, or unsolved within ``nodes``).
+
+    >>> from chickenfoot import Rules, deal, parse_move
+    >>> s = deal(Rules(players=2, max_pip=4, hand_size=4, opening_toes=2, foot_toes=1), seed=25)
+    >>> h = hindsight(s, parse_move("4-1@4-4"), nodes=1000)
+    >>> h.solved, str(h.best), h.loss, h.nodes
+    (True, '4-0@4-4', 52, 93)
+    >>> hindsight(s, parse_move("4-1@4-4"), nodes=10)
+    Hindsight(solved=False, nodes=10, values=None, best=None, loss=None)
+    """
     try:
         sol = solve(state, nodes=nodes)
     except BudgetError:

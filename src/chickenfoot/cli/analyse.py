@@ -32,7 +32,7 @@ __all__ = [
 
 # The library's budgets, written here so that building the parser of every command does not
 # import the analysis (tests/test_cli_analyse.py holds them equal to chickenfoot.analysis's).
-DEFAULT_ITERATIONS: Final = 100
+DEFAULT_ITERATIONS: Final = 200
 DEFAULT_NODES: Final = 50_000
 MAX_ITERATIONS: Final = 100_000
 MAX_NODES: Final = 1_000_000_000
