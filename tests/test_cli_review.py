@@ -15,6 +15,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 import chickenfoot as cf
 import chickenfoot.analysis as analysis
 from chickenfoot.analysis import analyse, best_of, evaluate
@@ -179,3 +181,37 @@ def test_play_hints_on_the_command_line_tell_the_table() -> None:
     assert done.returncode == 0, done.stderr
     assert "Hints are on at this table" in done.stdout
     assert "Hint: " in done.stdout and "Traceback" not in done.stderr
+
+
+def test_play_on_a_terminal_with_hints_and_the_review(tmp_path: Path) -> None:
+    """A pty, rich drawing: hint at the first decision, then move 1 to the end of the
+    round; the review comes after it, and no traceback anywhere."""
+    pexpect = pytest.importorskip("pexpect")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "chickenfoot", "play", "--round", "--players", "3", "--bots", "greedy"]
+        + ["--seed", "3", "--hints", "--review"],
+        env={**env, "PYTHONUNBUFFERED": "1"},
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(50, 100),
+    )
+    seen: list[str] = []
+    child.expect(r"move \[1-\d+, help\]> ")
+    seen.append(child.before)
+    child.sendline("hint")
+    child.expect(r"Hint: \S+ \(expected penalty")
+    for _ in range(200):
+        i = child.expect([r"move \[1-\d+, help\]> ", "biggest loss first", pexpect.EOF])
+        seen.append(child.before)
+        if i:
+            break
+        child.sendline("1")
+    child.expect(pexpect.EOF)
+    seen.append(child.before)
+    child.close()
+    text = "".join(seen)
+    assert "Hints are on at this table" in text
+    assert "Traceback" not in text and child.exitstatus == 0
