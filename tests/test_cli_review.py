@@ -215,3 +215,11 @@ def test_play_on_a_terminal_with_hints_and_the_review(tmp_path: Path) -> None:
     text = "".join(seen)
     assert "Hints are on at this table" in text
     assert "Traceback" not in text and child.exitstatus == 0
+
+
+def test_help_names_hint_and_review() -> None:
+    game = Game(record=Record(cf.deal(RULES, seed=4)))
+    s, out = session(game, scripted("help", "quit"))
+    assert s.run() == 0
+    assert "  hint        the search player's move from your view" in out.getvalue()
+    assert "  review      between rounds: your decisions" in out.getvalue()
