@@ -64,6 +64,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "simulation",
         "_protocol",
         "notation.",
+        "analysis.",
     ),
     # 5. Adapters and programs: the OpenSpiel game, the PettingZoo environment, batched
     #    play, the engine protocol's host and server.

@@ -91,6 +91,8 @@ def _build_parser() -> Parser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
 
+    from chickenfoot.cli import analyse as analyse_cli
+
     def command(name: str, help: str, description: str, *examples: str) -> Parser:
         p: Parser = commands.add_parser(
             name,
@@ -147,6 +149,7 @@ def _build_parser() -> Parser:
     play.add_argument(
         "--seed", type=int, metavar="S", help="seed of the deals and the bots (default: random)"
     )
+    analyse_cli.add_play_options(play)  # --hints, --review
     play.add_argument(
         "--bots",
         metavar="NAMES",
@@ -321,11 +324,10 @@ def _build_parser() -> Parser:
     verify = command(
         "verify",
         "check every deal of a notation file against its seed and commitment",
-        "Rebuild every round's deal from its revealed seed (DealSeed), check it against "
-        "the round written and its published Commitment, and replay every move; offline, "
-        "for one round or a file of thousands. One line per failure (file, line, column, "
-        "game number, what failed), then a summary; exit status 0 when every round is "
-        "verified, 1 otherwise (docs/notation.md, Checking a deal).",
+        "Rebuild every round's deal from its revealed seed (DealSeed), check it against the "
+        "round written and its Commitment, and replay every move, offline. One line per "
+        "failure (file, line, column, game number, what failed), then a summary; exit status "
+        "0 when every round is verified, 1 otherwise (docs/notation.md, Checking a deal).",
         "chickenfoot verify round.cfn",
     )
     verify.add_argument("file", metavar="FILE", help="a notation file (or a JSON record)")
@@ -351,6 +353,8 @@ def _build_parser() -> Parser:
         metavar="WHO",
         help="with --to notation: full, spectator or seat:K (default: full)",
     )
+
+    analyse_cli.add_command(command)  # its help and options live with it
 
     # -- rules and demo --
     rules = command(
@@ -445,6 +449,7 @@ def _main(argv: list[str] | None) -> int:
 def _run(argv: list[str] | None, out: TextIO) -> int:
     """Parse ``argv`` and run the command; every error but :class:`OutputError` is mapped to
     its exit status here."""
+    from chickenfoot.cli import analyse as analyse_cli
     from chickenfoot.cli import compile as compile_
     from chickenfoot.cli import demo, engine, files, ladder, play, records, serve, sim, verify
 
@@ -466,6 +471,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
             "validate": files.cmd_validate,
             "convert": records.cmd_convert,
             "verify": verify.cmd_verify,
+            "analyse": analyse_cli.cmd_analyse,
             "compile": compile_.cmd_compile,
         }[args.command]
         return command(args, out)

@@ -72,6 +72,8 @@ Commands:
   table       draw the table again
   undo        take back your last move and the bots' moves after it: back to your previous decision (the bots answer as they did)
   save FILE   save the game, with your seat, the bots and the options; resume it with: chickenfoot play FILE
+  hint        the search player's move from your view, where the table allows hints (chickenfoot play --hints)
+  review      between rounds: your decisions in the round just over, biggest loss first
   quit        leave the game (Ctrl-D and Ctrl-C leave too)
   help        this text
 The table: each hub (the centre, then each foot: a double laid on a line) with its toes, then its lines from the toe out, each tile as it lies:

@@ -10,17 +10,27 @@ a bot did, a forced move.
 from __future__ import annotations
 
 from chickenfoot._i18n import gettext as _
-from chickenfoot._i18n import ngettext
+from chickenfoot._i18n import ngettext, number
+from chickenfoot.cli._game import who
 from chickenfoot.cli._prompt import why_no_play
 from chickenfoot.cli._setup import Resume
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move, Pass, Play
+from chickenfoot.outcome import Outcome, Termination
 from chickenfoot.rules import Rounds
 from chickenfoot.state import Phase, State
 from chickenfoot.tiles import Tile
 from chickenfoot.view import View
 
-__all__ = ["bot_words", "forced_draw", "forced_move", "start_heading", "where_words"]
+__all__ = [
+    "bot_words",
+    "forced_draw",
+    "forced_move",
+    "round_over_heading",
+    "round_scores",
+    "start_heading",
+    "where_words",
+]
 
 
 def bot_words(state: State, move: Move) -> tuple[str, str, str]:
@@ -133,3 +143,24 @@ def where_words(state: State, m: Match | None) -> str:
             centre=centre,
         )
     return _("Round {round} (centre {centre})", round=k, centre=centre)
+
+
+def round_over_heading(result: Outcome, seat: int, names: dict[int, str]) -> str:
+    """The heading over the table at a round's end, for the person at ``seat``."""
+    if result.termination is Termination.OUT:
+        assert result.seat is not None
+        if result.seat == seat:
+            return _("The round is over: you went out")
+        return _("The round is over: {player} went out", player=who(result.seat, seat, names))
+    return _("The round is over: blocked: the boneyard is empty and nobody can play")
+
+
+def round_scores(points: tuple[int, ...] | list[int], seat: int) -> str:
+    """The round's penalties, the person at ``seat`` named ``you``."""
+    scores = ", ".join(
+        _("you {points}", points=number(p))
+        if s == seat
+        else _("seat {seat} {points}", seat=s, points=number(p))
+        for s, p in enumerate(points)
+    )
+    return _("Round scores: {scores}", scores=scores)

@@ -20,10 +20,10 @@ from typing import TextIO
 
 from chickenfoot._files import write_file
 from chickenfoot._i18n import gettext as _
-from chickenfoot._i18n import ngettext, number, use
+from chickenfoot._i18n import ngettext, use
 from chickenfoot.agents import Agent, ask
 from chickenfoot.cli._common import EXIT_FAILURE, EXIT_INTERRUPTED, UsageError, language
-from chickenfoot.cli._game import Game, Snapshot, chosen, match_winners, round_winners, who
+from chickenfoot.cli._game import Game, Snapshot, chosen, match_winners, round_winners
 from chickenfoot.cli._prompt import (
     HELP,
     ClosedInputError,
@@ -32,6 +32,7 @@ from chickenfoot.cli._prompt import (
     prompt_reader,
     understand,
 )
+from chickenfoot.cli._review import HINTS_ON, hint, offer_review, show_review
 from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli._screen import Screen, screen_for
 from chickenfoot.cli._setup import MAX_ROUND, Resume, start_of
@@ -40,13 +41,15 @@ from chickenfoot.cli._words import (
     bot_words,
     forced_draw,
     forced_move,
+    round_over_heading,
+    round_scores,
     start_heading,
     where_words,
 )
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
 from chickenfoot.moves import Draw, Move
-from chickenfoot.outcome import Termination
+from chickenfoot.record import Record
 from chickenfoot.specs import said
 from chickenfoot.state import LegalMoves, State
 from chickenfoot.view import View
@@ -81,8 +84,12 @@ class Session:
         watch: bool = False,
         screen: Screen | None = None,
         resume: Resume | None = None,
+        hints: bool = False,
+        review: bool = False,
     ) -> None:
         self.game = game
+        self.hints, self.review = hints, review  # play --hints, play --review
+        self.finished: Record | None = None  # the round just over, for the review
         self.seat = seat
         self.bots = bots
         if seed is None:
@@ -268,6 +275,8 @@ class Session:
                 self.screen.help(help_text())
             elif command in ("moves", "m"):
                 self.screen.moves(v)
+            elif command == "hint":
+                hint(self.screen, v, allowed=self.hints, seed=len(v.history))
             elif command in ("table", "t", "show"):
                 self._show(v)
             elif command == "undo":
@@ -391,28 +400,11 @@ class Session:
         result = final.outcome()
         assert result is not None
         names = {s: name for s, (name, _) in self.bots.items()}
-        if result.termination is Termination.OUT:
-            assert result.seat is not None
-            if result.seat == self.seat:
-                heading = _("The round is over: you went out")
-            else:
-                heading = _(
-                    "The round is over: {player} went out",
-                    player=who(result.seat, self.seat, names),
-                )
-        else:
-            heading = _("The round is over: blocked: the boneyard is empty and nobody can play")
         self.say()
-        self.screen.board(final, heading=heading)
-        points = final.penalties()
-        scores = ", ".join(
-            _("you {points}", points=number(p))
-            if s == self.seat
-            else _("seat {seat} {points}", seat=s, points=number(p))
-            for s, p in enumerate(points)
-        )
-        self.say(_("Round scores: {scores}", scores=scores))
+        self.screen.board(final, heading=round_over_heading(result, self.seat, names))
+        self.say(round_scores(final.penalties(), self.seat))
         self.screen.winner(round_winners(final, self.seat, names))
+        self.finished = offer_review(self.screen, self.game, final, self.seat, now=self.review)
         m = self.game.match
         if m is not None:
             self.say()
@@ -426,7 +418,7 @@ class Session:
         nxt = m.rounds_played + 1
         while True:
             line = self._read(
-                _("Enter: deal round {round} (or save FILE, undo, quit, help)> ", round=nxt)
+                _("Enter: deal round {round} (or review, save FILE, undo, quit, help)> ", round=nxt)
             )
             word, _sep, rest = line.strip().partition(" ")
             command = word.lower()
@@ -437,6 +429,8 @@ class Session:
                 self.screen.help(_("Enter deals the next round.") + "\n" + help_commands())
             elif command == "save":
                 self._save(rest.strip())
+            elif command == "review":
+                show_review(self.screen, self.finished, self.seat)
             elif command in ("quit", "exit", "q"):
                 self._leave(_("You left the game."), 0)
             elif command == "undo":
@@ -478,10 +472,12 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
         seed=start.seed,
         out=out,
         ask=prompt_reader(out),
-        header=start.header,
+        header=start.header + (HINTS_ON if getattr(args, "hints", False) else ""),
         watch=start.watch,
         screen=screen_for(out),
         resume=start.resume,
+        hints=bool(getattr(args, "hints", False)),
+        review=bool(getattr(args, "review", False)),
     )
     return session.run()
 
