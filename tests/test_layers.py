@@ -51,6 +51,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "simulation",
         "_protocol",
         "notation.",
+        "puzzles",
     ),
     # 5. Adapters and programs: the OpenSpiel game, the PettingZoo environment, batched
     #    play, the engine protocol's host and server.
