@@ -17,7 +17,7 @@ near miss, up to two).
 >>> from chickenfoot.puzzles import cut
 >>> p = next(cut(Rules(), seeds=range(3)))
 >>> p.id, str(p.answer), p.margin, p.grade
-('0.38', '2-1@2-2', 6, 2)
+('1.50', '6-6@8-6', 12, 1)
 >>> p.values[p.answer][p.seat] + p.margin == min(
 ...     v[p.seat] for m, v in p.values.items() if m is not p.answer)
 True
@@ -226,8 +226,10 @@ class Puzzle:
         >>> from chickenfoot import Rules
         >>> from chickenfoot.notation import write_game
         >>> text = write_game(next(cut(Rules(), seeds=range(3))).to_game())
-        >>> text.split("\\n\\n")[1].split(" 2. ")[0]
-        '{Puzzle 0.38, grade 2 of 5: seat 2 to play has one best move, 6 points better for it than any other.}'
+        >>> print(text.split("\\n\\n")[1])
+        {Puzzle 1.50, grade 1 of 5: seat 3 to play has one best move, 12 points better for it than any other.}
+        3. 6-6@8-6 ! {[%eval 3:0 9:0 0:1 5:0 it=2620]} (3. 6-2@5-2
+        {[%eval 8:0 15:0 0:1 17:0 it=2620]}) *
         """
         headers: dict[str, str] = {"Event": f"chickenfoot puzzle {self.id}"}
         if self.seed is not None:
@@ -324,8 +326,8 @@ def cut(
     ``tiles`` 1 to :data:`MAX_TILES`, ``nodes`` 1 to 1,000,000,000.
 
     >>> from chickenfoot import Rules
-    >>> [p.id for p in cut(Rules(), seeds=[0, 1, 2])][:4]
-    ['0.38', '1.27', '1.29', '1.36']
+    >>> [p.id for p in cut(Rules(), seeds=[0, 1, 2, 3])]
+    ['1.50', '3.45']
     >>> next(cut(Rules(), tiles=0))
     Traceback (most recent call last):
     ...
