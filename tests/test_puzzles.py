@@ -11,6 +11,7 @@ prints puzzles that read back, and one error line for bad options, never a trace
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 import subprocess
@@ -63,17 +64,13 @@ def test_every_cut_puzzle_has_the_unique_best_answer_the_solver_proves() -> None
         )
 
 
-def test_small_set_puzzles_agree_with_the_brute_force_on_both_paths() -> None:
+def test_small_set_puzzles_agree_with_the_brute_force() -> None:
     found = list(cut(SMALL, seeds=range(60), tiles=9, margin=3, backend="python"))
     assert len(found) >= 5
     for p in found:
         check(p, margin=3)
         for m, v in p.values.items():
             assert brute(p.state.apply(m)) == v
-    fast = list(cut(SMALL, seeds=range(60), tiles=9, margin=3, backend="numba"))
-    assert [(q.id, q.answer, dict(q.values)) for q in fast] == [
-        (q.id, q.answer, dict(q.values)) for q in found
-    ]
 
 
 def test_a_larger_margin_keeps_a_subset_and_the_grades() -> None:
@@ -171,7 +168,7 @@ def test_cli_prints_puzzles_in_the_notation_and_as_json() -> None:
     assert proc.returncode == 0, proc.stderr
     games = list(iter_games(io.StringIO(proc.stdout)))
     assert len(games) == 3
-    want = list(cut(cf.Rules(), seeds=range(1, 1000)))[:3]
+    want = list(itertools.islice(cut(cf.Rules(), seeds=range(1, 1000)), 3))
     assert [g.header("Event") for g in games] == [f"chickenfoot puzzle {p.id}" for p in want]
     proc = run("--count", "2", "--json", "--players", "3", "--margin", "8")
     assert proc.returncode == 0, proc.stderr
