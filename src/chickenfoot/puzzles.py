@@ -3,9 +3,9 @@
 A puzzle is a position of a round, every hand open, in which the seat to act has exactly
 one best move: by :func:`~chickenfoot.solve`, its final penalty after that move is lower
 than after any other legal move by at least the puzzle's ``margin`` (5 points unless told).
-:func:`cut` plays seeded rounds with four built-in :class:`~chickenfoot.agents.HeuristicAgent`
-players and keeps every such position of them; :meth:`Puzzle.of` makes a puzzle of any
-position, or says why it is none.
+:func:`cut` plays seeded rounds with a built-in :class:`~chickenfoot.agents.HeuristicAgent`
+at every seat and keeps every such position of them; :meth:`Puzzle.of` makes a puzzle of
+any position, or says why it is none.
 
 Each puzzle is graded from 1 (easy) to 5 (hard) by :func:`grade`: one step for each of the
 two built-in rules of thumb that miss the answer (:class:`~chickenfoot.agents.GreedyAgent`,
@@ -316,7 +316,7 @@ def cut(
     backend: str = "auto",
 ) -> Iterator[Puzzle]:
     """The puzzles of the rounds dealt by ``seeds``, in order: round 0 of ``deal(rules,
-    seed)`` (the house rules by default) played by four :class:`HeuristicAgent` players
+    seed)`` (the house rules by default) played by a :class:`HeuristicAgent` at every seat
     (``random.Random(seed)`` for their choices), and at every position with at most
     ``tiles`` tiles in the hands and two legal moves or more, a puzzle when the solver
     proves, within ``nodes``, one move better than every other by ``margin`` points.

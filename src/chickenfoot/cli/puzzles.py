@@ -35,7 +35,7 @@ MAX_SEED = 2**64 - 1
 """The largest first seed (seeds are counted up from it)."""
 
 DESCRIPTION = (
-    "Cut puzzles from rounds played by four heuristic bots, dealt by the seeds S, S+1, ...: "
+    "Cut puzzles from rounds played by heuristic bots at every seat, dealt by the seeds S, S+1, ...: "
     "positions where the seat to act has one move better for it than every other by at "
     "least --margin points, as the exact solver proves with every hand open. Each is graded "
     "from 1 (easy) to 5 (hard). Prints them in the game notation (the answer marked !, the "
