@@ -15,6 +15,7 @@ more than ``--nodes`` nodes counts as over budget (its time is that of the refus
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -54,6 +55,8 @@ def main() -> None:
     solve(found[-1], backend=args.backend)  # the kernel's compile or load, before any clock
     rows: dict[int, list[tuple[float, int]]] = {}
     over = 0
+    load = os.getloadavg()[0]
+    wall, cpu = time.perf_counter(), time.process_time()
     for s in found:
         began = time.perf_counter()
         try:
@@ -63,8 +66,12 @@ def main() -> None:
             over += 1
         ms = 1000 * (time.perf_counter() - began)
         rows.setdefault(sum(s.hand_sizes), []).append((ms, nodes))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     print(f"{len(found)} positions of {args.rounds} rounds, backend={args.backend}, "
           f"{over} over the budget of {args.nodes:,} nodes")  # fmt: skip
+    # A shared machine's load stretches wall times; processor time says how much.
+    print(f"load average {load:.1f} then {os.getloadavg()[0]:.1f}; {wall:.1f} s of wall "
+          f"time, {cpu:.1f} s of processor time")  # fmt: skip
     print("| tiles left | positions | median ms | p99 ms | worst ms | median nodes | worst nodes |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     every = [x for k in rows for x in rows[k]]

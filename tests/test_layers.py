@@ -65,6 +65,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "_protocol",
         "notation.",
         "analysis.",
+        "puzzles",
     ),
     # 5. Adapters and programs: the OpenSpiel game, the PettingZoo environment, batched
     #    play, the engine protocol's host and server.

@@ -55,3 +55,15 @@ def test_threads_sharing_the_compiled_table_get_the_answers_of_one() -> None:
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda s: cf.solve(s, backend="numba"), found * 3))
     assert together == alone * 3
+
+
+def test_puzzles_cut_with_the_compiled_solver_are_the_pure_ones() -> None:
+    from chickenfoot.puzzles import cut
+
+    small = cf.Rules(players=3, max_pip=6, hand_size=5, opening_toes=3, foot_toes=2)
+    pure = list(cut(small, seeds=range(40), tiles=9, margin=3, backend="python"))
+    fast = list(cut(small, seeds=range(40), tiles=9, margin=3, backend="numba"))
+    assert len(pure) >= 3
+    assert [(p.id, p.answer, dict(p.values), p.nodes, p.grade) for p in fast] == [
+        (p.id, p.answer, dict(p.values), p.nodes, p.grade) for p in pure
+    ]

@@ -170,6 +170,19 @@ DocsImage = tuple[str, cf.State, dict[str, Any]]
 """(file name under ``docs/img/``, position, keyword options of ``chickenfoot.svg``)."""
 
 
+PUZZLES = ("196.54", "196.50", "68.52")
+"""The puzzles shown on docs/puzzles.md, by id (``SEED.PLY`` of ``chickenfoot.puzzles.cut``)."""
+
+
+def puzzle_positions() -> list[tuple[str, cf.State]]:
+    """The positions of ``PUZZLES``, cut again from their rounds."""
+    from chickenfoot.puzzles import cut
+
+    seeds = sorted({int(name.split(".")[0]) for name in PUZZLES})
+    found = {p.id: p.state for p in cut(cf.Rules(), seeds=seeds)}
+    return [(name, found[name]) for name in PUZZLES]
+
+
 def docs_images() -> list[DocsImage]:
     """The pictures committed under ``docs/img/``, as ``--docs`` draws them.
 
@@ -179,7 +192,8 @@ def docs_images() -> list[DocsImage]:
     tutorial's position as the player to act sees it, drawn by the code the tutorial shows
     beside it. ``eight-players.png`` and ``foot-pending.png`` are the catalogue's pictures
     of those names at their natural size (the eight-player table is linked under the
-    README's picture).
+    README's picture). ``puzzle-SEED-PLY.svg`` are the puzzles of docs/puzzles.md, every
+    hand shown and the places of the legal moves glowing.
     """
     pictures = {stem: (state, options) for stem, _, state, options in catalogue()}
     four, four_options = pictures["four-players"]
@@ -190,6 +204,10 @@ def docs_images() -> list[DocsImage]:
         ("eight-players.png", *pictures["eight-players"]),
         ("foot-pending.png", *pictures["foot-pending"]),
         ("notation-example.svg", notation_example(), {"hands": "all", "size": 480}),
+        *(
+            (f"puzzle-{name.replace('.', '-')}.svg", s, {"hands": "all", "targets": s.legal_moves})
+            for name, s in puzzle_positions()
+        ),
     ]
 
 

@@ -5,6 +5,7 @@ Commands (``chickenfoot COMMAND --help`` for each; docs: Command line):
 - ``play``: a person against built-in bots, a whole match or one round, in the terminal;
 - ``simulate``: seeded matches among built-in agents, with a results table (or JSON);
 - ``ladder``: agents rated on duplicate deals, with intervals (docs: Strength);
+- ``puzzles``: puzzles cut from seeded rounds, proven by the exact solver (docs: Puzzles);
 - ``show``, ``moves``, ``apply``, ``perft``, ``replay``, ``validate``: work on documents
   (positions, records, matches, views; ``-`` reads standard input);
 - ``verify``: rebuild every deal of a notation file from its seed and check its commitment;
@@ -74,7 +75,7 @@ def _examples(*lines: str) -> str:
 
 
 def _build_parser() -> Parser:
-    from chickenfoot.cli import ladder, serve
+    from chickenfoot.cli import ladder, puzzles, serve
 
     parser = Parser(
         prog=PROG,
@@ -229,6 +230,9 @@ def _build_parser() -> Parser:
     serve.add_options(command("serve", "tables in the browser", serve.DESCRIPTION, *serve.EXAMPLES))
     ladder.add_options(
         command("ladder", "rate agents on duplicate deals", ladder.DESCRIPTION, *ladder.EXAMPLES)
+    )
+    puzzles.add_options(
+        command("puzzles", "cut puzzles from rounds", puzzles.DESCRIPTION, *puzzles.EXAMPLES)
     )
 
     # -- documents --
@@ -451,7 +455,18 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
     its exit status here."""
     from chickenfoot.cli import analyse as analyse_cli
     from chickenfoot.cli import compile as compile_
-    from chickenfoot.cli import demo, engine, files, ladder, play, records, serve, sim, verify
+    from chickenfoot.cli import (
+        demo,
+        engine,
+        files,
+        ladder,
+        play,
+        puzzles,
+        records,
+        serve,
+        sim,
+        verify,
+    )
 
     try:
         args = _build_parser().parse_args(argv)
@@ -461,6 +476,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
             "play": play.cmd_play,
             "simulate": sim.cmd_simulate,
             "ladder": ladder.cmd_ladder,
+            "puzzles": puzzles.cmd_puzzles,
             "engine": engine.cmd_engine,
             "serve": serve.cmd_serve,
             "show": files.cmd_show,
