@@ -54,6 +54,7 @@ __all__ = [
     "current",
     "from_environment",
     "gettext",
+    "decimal",
     "negotiate",
     "ngettext",
     "number",
@@ -190,6 +191,21 @@ def number(n: int, lang: str | None = None) -> str:
     """
     sep = _GROUP.get(lang or _current.get().lang, ",")
     return f"{n:,}".replace(",", sep)
+
+
+def decimal(x: float, places: int = 1, lang: str | None = None) -> str:
+    """The number ``x`` with ``places`` decimals, written as ``lang`` (default: the
+    language in use) writes it: English's decimal point, the others' decimal comma.
+
+    >>> decimal(1234.56, 1, "en"), decimal(1234.56, 1, "el"), decimal(-0.25, 2, "lv")
+    ('1,234.6', '1.234,6', '-0,25')
+    """
+    lang = lang or _current.get().lang
+    whole, _point, part = f"{x:,.{places}f}".partition(".")
+    whole = whole.replace(",", _GROUP.get(lang, ","))
+    if not part:
+        return whole
+    return whole + ("." if lang == "en" or lang not in _GROUP else ",") + part
 
 
 def _primary(tag: str) -> str:

@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
+from chickenfoot._i18n import N_, decimal, number
+from chickenfoot._i18n import gettext as _
 from chickenfoot.analysis import Decision, analyse, best_of, evaluate
 from chickenfoot.cli._game import Game
 from chickenfoot.cli._screen import Screen
@@ -49,14 +51,15 @@ REVIEW_ITERATIONS: Final = 100
 """Deals sampled per decision by the review (about two seconds for a round of four)."""
 HINT_ITERATIONS: Final = 200
 """Deals sampled for one hint."""
-HINTS_ON: Final = (
-    "\nHints are on at this table: type hint at your turn for the search player's move."
+HINTS_ON: Final = N_(
+    "Hints are on at this table: type hint at your turn for the search player's move."
 )
-"""What every seat is told when hints are on (``play --hints``)."""
+"""What every seat is told when hints are on (``play --hints``), translated where shown."""
 SHOWN: Final = 5
 """The most decisions a review shows (the biggest losses)."""
 
-_NAMES: Final = {"?!": "an inaccuracy", "?": "a mistake", "??": "a blunder"}
+_NO_CHOICE: Final = N_("You had no choice to make in this round: nothing to review.")
+_ALL_BEST: Final = N_("Every move you chose was the best one found from what you could see.")
 
 
 def finished_record(game: Game, final: State) -> Record | None:
@@ -88,13 +91,30 @@ def reviewed(
 
 
 def _line(d: Decision) -> str:
-    mark = d.glyph
     if d.move == d.best:
-        return f"Move {d.ply + 1}: you played {d.move}, the best move."
-    kind = "" if mark is None else f" ({_NAMES[mark]}, {mark})"
-    return (
-        f"Move {d.ply + 1}: you played {d.move}; {d.best} was better by {d.loss:.1f} "
-        f"expected penalty points{kind}."
+        return _("Move {number}: you played {move}, the best move.", number=d.ply + 1, move=d.move)
+    said = {"number": d.ply + 1, "move": d.move, "best": d.best, "points": decimal(d.loss)}
+    if d.glyph == "?!":
+        return _(
+            "Move {number}: you played {move}; {best} was better by {points} expected "
+            "penalty points (an inaccuracy, ?!).",
+            **said,
+        )
+    if d.glyph == "?":
+        return _(
+            "Move {number}: you played {move}; {best} was better by {points} expected "
+            "penalty points (a mistake, ?).",
+            **said,
+        )
+    if d.glyph == "??":
+        return _(
+            "Move {number}: you played {move}; {best} was better by {points} expected "
+            "penalty points (a blunder, ??).",
+            **said,
+        )
+    return _(
+        "Move {number}: you played {move}; {best} was better by {points} expected penalty points.",
+        **said,
     )
 
 
@@ -110,9 +130,9 @@ def review_lines(
     decisions = [d for d in reviewed(record, seat, iterations=iterations, backend=backend)]
     lost = [d for d in decisions if d.loss > 0][:SHOWN]
     if not decisions:
-        yield "You had no choice to make in this round: nothing to review."
+        yield _(_NO_CHOICE)
     elif not lost:
-        yield "Every move you chose was the best one found from what you could see."
+        yield _(_ALL_BEST)
     for d in lost:
         yield _line(d)
 
@@ -132,9 +152,13 @@ def hint_line(view: View, *, iterations: int = HINT_ITERATIONS, seed: int = 0) -
     """
     values = evaluate(view, iterations=iterations, seed=seed)
     best = best_of(values)
-    return (
-        f"Hint: {best.move} (expected penalty {best.penalty:.1f}, win share "
-        f"{best.win:.0%}, from {iterations} sampled deals)."
+    return _(
+        "Hint: {move} (expected penalty {penalty}, win share {share}%, from {deals} "
+        "sampled deals).",
+        move=best.move,
+        penalty=decimal(best.penalty),
+        share=round(100 * best.win),
+        deals=number(iterations),
     )
 
 
@@ -142,16 +166,16 @@ def show_review(screen: Screen, record: Record | None, seat: int) -> None:
     """Draw the review of ``seat``'s decisions in ``record``: biggest loss first, each with
     the table at that moment and the better move highlighted."""
     if record is None:
-        screen.say("No review: the moves of this round are not known (it was resumed).")
+        screen.say(_("No review: the moves of this round are not known (it was resumed)."))
         return
     decisions = reviewed(record, seat)
     lost = [d for d in decisions if d.loss > 0][:SHOWN]
     screen.say()
-    screen.heading("Your decisions in this round, biggest loss first")
+    screen.heading(_("Your decisions in this round, biggest loss first"))
     if not decisions:
-        screen.say("You had no choice to make in this round: nothing to review.")
+        screen.say(_(_NO_CHOICE))
     elif not lost:
-        screen.say("Every move you chose was the best one found from what you could see.")
+        screen.say(_(_ALL_BEST))
     for d in lost:
         screen.board(moment(record, d), heading=_line(d), legal=(d.best,))
     screen.say()
@@ -166,13 +190,13 @@ def offer_review(
     if now:
         show_review(screen, record, seat)
     elif record is not None and game.match is not None and game.match.round is not None:
-        screen.say("Type review at the prompt to see your decisions, biggest loss first.")
+        screen.say(_("Type review at the prompt to see your decisions, biggest loss first."))
     return record
 
 
 def hint(screen: Screen, view: View, *, allowed: bool, seed: int) -> None:
     """Answer the ``hint`` command: the hint, or why there is none."""
     if not allowed:
-        screen.refuse("Hints are off at this table: start it with chickenfoot play --hints.")
+        screen.refuse(_("Hints are off at this table: start it with chickenfoot play --hints."))
         return
     screen.say(hint_line(view, seed=seed))

@@ -472,7 +472,7 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
         seed=start.seed,
         out=out,
         ask=prompt_reader(out),
-        header=start.header + (HINTS_ON if getattr(args, "hints", False) else ""),
+        header=start.header + ("\n" + _(HINTS_ON) if getattr(args, "hints", False) else ""),
         watch=start.watch,
         screen=screen_for(out),
         resume=start.resume,
