@@ -174,6 +174,7 @@ def _build_parser() -> Parser:
         "chickenfoot simulate --games 500 --workers 2",
         "chickenfoot simulate --agents search:16,heuristic --players 2 --games 50",
         "chickenfoot simulate --set 'match={\"rounds\": 1}' --json",
+        "chickenfoot simulate --games 20 --records games.cfn",
     )
     sim.add_argument(
         "--agents",
@@ -193,6 +194,11 @@ def _build_parser() -> Parser:
         help="processes to play on (default: 1, this process)",
     )
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
+    sim.add_argument(
+        "--records",
+        metavar="FILE",
+        help="write every game to FILE in the notation (docs: Notation), in game order",
+    )
     rules_options(sim, defaults=False)
 
     # -- engine --
