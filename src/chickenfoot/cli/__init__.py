@@ -115,6 +115,7 @@ def _build_parser() -> Parser:
         "chickenfoot play --players 2 --bots search --seed 7",
         "chickenfoot play --round --players 3 --bots greedy,random",
         "chickenfoot play game.json                 # resume a saved game",
+        "chickenfoot play --record games.cfn        # keep the match in the notation",
         "chickenfoot play --bots mybot:Bot          # against your own agent (mybot.py)",
     )
     play.add_argument(
@@ -161,6 +162,12 @@ def _build_parser() -> Parser:
         action=argparse.BooleanOptionalAction,
         help="draw the table after every move, the bots' included (default: before each of "
         "your decisions, or as the saved game says)",
+    )
+    play.add_argument(
+        "--record",
+        metavar="FILE",
+        help="keep the game in FILE in the notation (docs: Notation), written after every "
+        "round and when you leave",
     )
 
     # -- simulate --

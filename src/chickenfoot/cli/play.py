@@ -22,6 +22,7 @@ from chickenfoot._files import write_file
 from chickenfoot.agents import Agent, ask
 from chickenfoot.cli._common import EXIT_FAILURE, EXIT_INTERRUPTED, UsageError
 from chickenfoot.cli._game import Game, Snapshot, chosen, round_winners, who, winners
+from chickenfoot.cli._play_record import RecordKeeper, keeper_for
 from chickenfoot.cli._prompt import (
     HELP,
     HELP_COMMANDS,
@@ -98,6 +99,7 @@ class Session:
         self.saved = (resume.file, self.moves) if resume is not None else None
         # the file's bots that a stand-in plays (it may not run them): saved back as named
         self.stand_ins = dict(resume.stand_ins) if resume is not None else {}
+        self.keeper: RecordKeeper | None = None  # play --record FILE
 
     def say(self, text: str = "") -> None:
         self.screen.say(text)
@@ -244,6 +246,8 @@ class Session:
 
     def _round_start(self) -> None:
         """Announce the round in play (where a resumed game stands) and show the hand."""
+        if self.keeper is not None:
+            self.keeper.begin(self.game)
         state = self.game.state
         if state is None or state.is_over():
             return
@@ -341,7 +345,14 @@ class Session:
                 reason = reason or type(err).__name__
                 self._leave(f"Cannot read the input ({reason}): you left the game.", EXIT_FAILURE)
 
+    def _keep(self, final: State | None = None) -> None:
+        """Write the ``--record`` file (after round ``final``); a failure is said only."""
+        failed = None if self.keeper is None else self.keeper.keep(self.game, final)
+        if failed is not None:
+            self.say(failed)
+
     def _leave(self, why: str, status: int) -> None:
+        self._keep()
         if self.saved is not None and self.saved[1] == self.moves:
             self.say(f"{why} The game is saved in {self.saved[0]}.")
         elif self.moves:
@@ -394,6 +405,7 @@ class Session:
     def _round_over(self, final: State) -> None:
         result = final.outcome()
         assert result is not None
+        self._keep(final)
         names = {s: name for s, (name, _) in self.bots.items()}
         if result.termination is Termination.OUT:
             assert result.seat is not None
@@ -443,6 +455,7 @@ class Session:
                 )
 
     def _game_over(self) -> None:
+        self._keep()
         m = self.game.match
         if m is not None:  # (a round alone ends with its winner, named by _round_over)
             r = m.result()
@@ -472,6 +485,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         screen=screen_for(out),
         resume=start.resume,
     )
+    session.keeper = keeper_for(args, start)
     return session.run()
 
 
