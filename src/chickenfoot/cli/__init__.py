@@ -304,12 +304,19 @@ def _build_parser() -> Parser:
         "replay",
         "step through a record",
         "Show a record's start, then each move and the table after it; on a terminal, "
-        "Enter steps to the next move and q quits. With --final, only the final table.",
+        "Enter steps to the next move, b steps back and q quits. With --final, only the "
+        "final table. A notation file is shown as its audience saw it (full, a seat's "
+        "copy, or the spectator's).",
         "chickenfoot replay round.json",
         "chickenfoot replay round.json --final",
+        "chickenfoot replay games.cfn --game 3      # the fourth round of a notation file",
     )
-    file_argument(replay, "a record")
+    file_argument(replay, "a record, a save of play, or a notation file")
     replay.add_argument("--final", action="store_true", help="print only the final table")
+    replay.add_argument(
+        "--game", type=int, default=0, metavar="N",
+        help="in a notation file: the round to show, from 0 (default: 0)",
+    )  # fmt: skip
 
     validate = command(
         "validate",
