@@ -72,7 +72,8 @@ class BatchEngine(Seats):
     ('numpy', 'fast', False)
     """
 
-    _log: RecordLog | None
+    _log: RecordLog | None = None
+    _agents = False  # the built-in agents play (play_agents with records=True)
 
     def __init__(
         self,
@@ -193,6 +194,35 @@ class BatchEngine(Seats):
         if self._log is None:
             raise ArgumentError("take_records() needs an engine made with records=True")
         return self._log.take(self._tb.enc)
+
+    def load(self, i: int, state: State) -> None:
+        """Put ``state`` in round ``i`` (see :meth:`Seats.load`); with ``records=True`` the
+        round's record starts there (its seed ``None``)."""
+        super().load(i, state)
+        if self._log is not None:
+            self._log.dealt(args.index_arg(i, self.n), None, state)
+
+    def play_agents(
+        self, agents: Sequence[str | None], *, lanes: object = None
+    ) -> tuple[NDArray[np.float32], Bools, I64]:
+        """See :meth:`Seats.play_agents`. With ``records=True`` the agents play through
+        the core on every backend, so that each of their moves is kept (on numba that is
+        slower, and the random agent's choices differ from an engine without records)."""
+        if self._log is None:
+            return super().play_agents(agents, lanes=lanes)
+        compiled, self._ck = self._ck, None
+        self._agents = True
+        try:
+            rewards, done, moves = super().play_agents(agents, lanes=lanes)
+        finally:
+            self._ck, self._agents = compiled, False
+        self._log.ended(np.nonzero(done)[0])
+        return rewards, done, moves
+
+    def _load(self, i: int, state: State) -> None:
+        super()._load(i, state)
+        if self._log is not None and self._agents:  # the built-in agents' moves, kept
+            self._log.played(i, [e.move for e in state.history])
 
     def record(self, i: int) -> Record | None:
         """Round ``i`` from its deal to now (``records=True``), or ``None`` when a playout

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from chickenfoot.moves import Move
 from chickenfoot.record import Record
 from chickenfoot.state import State
 
@@ -28,8 +29,8 @@ class RecordLog:
 
     def __init__(self, n: int) -> None:
         self.starts: list[tuple[int | None, State] | None] = [None] * n
-        self.actions: list[list[int]] = [[] for _ in range(n)]
-        self.done: list[tuple[int | None, State, list[int]]] = []
+        self.actions: list[list[int | Move]] = [[] for _ in range(n)]
+        self.done: list[tuple[int | None, State, list[int | Move]]] = []
 
     def dealt(self, lane: int, seed: int | None, start: State) -> None:
         """Lane ``lane`` holds a new round from ``start`` (dealt from ``seed``)."""
@@ -47,6 +48,10 @@ class RecordLog:
         for lane, action in zip(lanes.tolist(), actions.tolist(), strict=True):
             log[lane].append(action)
 
+    def played(self, lane: int, moves: list[Move]) -> None:
+        """Lane ``lane`` made ``moves`` outside :meth:`moved` (the built-in agents)."""
+        self.actions[lane].extend(moves)
+
     def ended(self, lanes: Any) -> None:
         """The rounds of ``lanes`` ended on the last step."""
         for lane in lanes.tolist():
@@ -61,9 +66,13 @@ class RecordLog:
         start = self.starts[lane]
         if start is None:
             return None
-        return Record(start[1], [encoding.move(a) for a in self.actions[lane]])
+        return Record(start[1], _moves(self.actions[lane], encoding))
 
     def take(self, encoding: Encoding) -> list[tuple[int | None, Record]]:
         """The rounds ended since the last call, as ``(seed, record)``, then forgotten."""
         done, self.done = self.done, []
-        return [(seed, Record(s, [encoding.move(a) for a in acts])) for seed, s, acts in done]
+        return [(seed, Record(s, _moves(acts, encoding))) for seed, s, acts in done]
+
+
+def _moves(actions: list[int | Move], encoding: Encoding) -> list[Move]:
+    return [encoding.move(a) if isinstance(a, int) else a for a in actions]
