@@ -25,26 +25,28 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any, Final
-
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from typing import TYPE_CHECKING, Any, Final
 
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
 from chickenfoot.notation import write_game
 from chickenfoot.record import Record
 from chickenfoot.rules import Rules
-from chickenfoot.server._limits import Buckets
-from chickenfoot.server._lookups import Lookups, TooManyReadsError
 from chickenfoot.server._rows import SeatRow
 from chickenfoot.state import State
+
+if TYPE_CHECKING:  # the route's parts: the Play page (Pyodide) uses round_texts alone
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    from chickenfoot.server._lookups import Lookups
 
 __all__ = [
     "DOWNLOADS_BURST",
     "DOWNLOADS_PER_MINUTE",
     "audience_of",
+    "page_copy",
     "record_route",
     "round_texts",
     "table_rounds",
@@ -148,6 +150,12 @@ def _token(request: Request) -> str | None:
 
 def record_route(lookups: Lookups) -> Route:
     """The route ``GET /api/tables/{table}/record`` of the tables ``lookups`` opens."""
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from chickenfoot.server._limits import Buckets
+    from chickenfoot.server._lookups import TooManyReadsError
+
     buckets = Buckets(DOWNLOADS_PER_MINUTE, DOWNLOADS_BURST)
 
     async def download(request: Request) -> Response:
@@ -171,6 +179,8 @@ def record_route(lookups: Lookups) -> Route:
 
 
 async def _answer(request: Request, lookups: Lookups, address: str) -> Response:
+    from starlette.responses import Response
+
     table_id = request.path_params["table"]
     asked = request.query_params.get("audience")
     if asked is not None and asked not in _AUDIENCES:
@@ -204,6 +214,33 @@ async def _answer(request: Request, lookups: Lookups, address: str) -> Response:
             **_NO_STORE,
         },
     )
+
+
+def page_copy(
+    rules: Rules,
+    seed: int,
+    seats: Sequence[SeatRow],
+    moves: Sequence[tuple[int, str, bool]],
+    *,
+    audience: str | None,
+    round: str | None,
+    seat: int,
+) -> dict[str, str]:
+    """What the Play page's download gets (no server there): ``{"text", "name"}``, or
+    ``{"error"}`` with the sentence the server would answer."""
+    try:
+        records, match = table_rounds(rules, seed, moves)
+        chosen = audience_of(audience, seat)
+        if chosen is None or (audience is not None and audience not in _AUDIENCES):
+            raise _RefusedError(
+                400, f"audience={brief(audience, 20)} is not seat, spectator or full"
+            )
+        number = _round_option(round, match.rounds_played, match.round is None)
+        text = round_texts(records, seats, round=number, audience=chosen)
+    except _RefusedError as err:
+        return {"error": str(err)}
+    label = "all" if number is None else number
+    return {"text": text, "name": f"chickenfoot-{label}-{chosen.replace(' ', '')}.cfn"}
 
 
 def _write(match: Match, snapshot: tuple[Any, ...], round_: int | None, audience: str) -> str:

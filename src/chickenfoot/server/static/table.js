@@ -490,7 +490,7 @@ function recordLinks() {
   const box = $("record-links");
   if (!box) return;
   const links = [
-    ["own", token ? "Download my copy of this round" : "Download the public copy of this round", () => ({})],
+    ["own", token || window.playRecord ? "Download my copy of this round" : "Download the public copy of this round", () => ({})],
     ["full", "Download the full copy of the last finished round", () => last && last.last_round ? {audience: "full", round: String(last.last_round.round)} : null],
   ];
   for (const [kind, label, query] of links) {
@@ -501,11 +501,19 @@ function recordLinks() {
 }
 async function downloadRecord(query) {
   if (query === null) { showError("No round has finished yet: the full copy is given once a round is over."); return; }
+  if (window.playRecord) {  // the Play page: the library in the browser writes it
+    const d = JSON.parse(await window.playRecord(query));
+    if (d.error) showError(d.error); else saveRecord(new Blob([d.text], {type: "text/plain"}), d.name);
+    return;
+  }
   const headers = token ? {Authorization: "Bearer " + token} : {};
   const r = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/record?" + new URLSearchParams(query), {headers});
   if (!r.ok) { const d = await r.json().catch(() => ({})); showError(d.error || "The record could not be downloaded."); return; }
   const name = (/filename="([^"]+)"/.exec(r.headers.get("content-disposition") || "") || [])[1] || "round.cfn";
-  const a = el("a"); a.href = URL.createObjectURL(await r.blob()); a.download = name;
+  saveRecord(await r.blob(), name);
+}
+function saveRecord(blob, name) {
+  const a = el("a"); a.href = URL.createObjectURL(blob); a.download = name;
   document.body.appendChild(a); a.click(); a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
