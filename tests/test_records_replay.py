@@ -109,3 +109,18 @@ def test_back_and_forth_in_a_terminal(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and "Traceback" not in child.logfile_read.text()
+
+
+def test_a_named_pipe_is_refused_without_waiting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pipe = tmp_path / "pipe.cfn"
+    os.mkfifo(pipe)
+    code, _, err = _run(capsys, str(pipe))
+    assert code == 2 and "named pipe" in err and err.count("\n") == 1
+
+
+def test_game_is_for_notation_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "r.json").write_text(REC.to_json())
+    code, _, err = _run(capsys, str(tmp_path / "r.json"), "--game", "1")
+    assert code == 2 and "--game is for a notation file" in err

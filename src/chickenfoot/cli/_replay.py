@@ -26,18 +26,26 @@ import random
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, TextIO
 
-from chickenfoot._files import open_regular, why_not
+from chickenfoot._files import NotRegularError, open_regular, why_not
 from chickenfoot.cli._common import POSITION, UsageError, write
 from chickenfoot.cli._documents import describe_kind
 from chickenfoot.cli._picture import picture
-from chickenfoot.errors import brief
+from chickenfoot.errors import FormatError, brief
 from chickenfoot.moves import Draw
-from chickenfoot.notation import Game, NotationError, iter_games
+from chickenfoot.notation import Game, iter_games
 from chickenfoot.record import Record
 from chickenfoot.rules import Rules
 from chickenfoot.state import State
 
-__all__ = ["Frame", "game_frames", "notation_game", "record_frames", "rules_line", "step"]
+__all__ = [
+    "Frame",
+    "game_frames",
+    "is_notation_file",
+    "notation_game",
+    "record_frames",
+    "rules_line",
+    "step",
+]
 
 
 class Frame(NamedTuple):
@@ -72,6 +80,21 @@ def _end(final: State) -> str:
     return f"End of the record: {'the round goes on' if result is None else result}."
 
 
+def is_notation_file(path: str) -> bool:
+    """Whether ``path`` is a regular file whose first non-blank character is ``[`` (a
+    notation file). A named pipe, a device or a directory is refused here, never opened
+    (reading one would wait)."""
+    if path == "-":
+        return False
+    try:
+        with os.fdopen(open_regular(path), "rb") as f:
+            return f.read(4096).lstrip().startswith(b"[")
+    except NotRegularError as err:
+        raise UsageError(f"cannot read {brief(path)}: {why_not(err)}") from None
+    except (OSError, ValueError):
+        return False  # the JSON reader says why it cannot be read
+
+
 def notation_game(path: str, number: int) -> Game:
     """Round ``number`` (from 0; a match's begin and end blocks are not rounds) of the
     notation file ``path``, read strictly, one game at a time."""
@@ -89,7 +112,7 @@ def notation_game(path: str, number: int) -> Game:
                 if held == number:
                     return game
                 held += 1
-        except NotationError as err:
+        except FormatError as err:  # a NotationError, with its line and column
             raise UsageError(f"{name}: {err}") from None
     raise UsageError(f"{name}: --game {number} is not in the file: it holds {held} round(s)")
 

@@ -264,13 +264,18 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    from chickenfoot.cli._replay import game_frames, notation_game, record_frames, step
-    from chickenfoot.cli.records import is_notation
+    from chickenfoot.cli._replay import (
+        game_frames,
+        is_notation_file,
+        notation_game,
+        record_frames,
+        step,
+    )
 
     number = getattr(args, "game", 0)
     if number < 0:
         raise UsageError(f"--game {brief(number)} is invalid: rounds are counted from 0")
-    if is_notation(args.file):
+    if is_notation_file(args.file):
         frames, end = game_frames(notation_game(args.file, number))
     else:
         if number:
