@@ -204,6 +204,8 @@ _PATHS = [
     "/api/tables/", "//api/tables", "/api/tables?x=1&x=2", "/api/%00", "/t/" + "x" * 5000,
     "/api/tables;x", "/\u00e9\u00e8", "/t/%ff%fe", "/api/play#frag", "/static/",
     "/t/NoSuchTable0", "/t/UNKNOWN", "/t/UNKNOWN", "/t/-", "/t/" + "a" * 101, "/t/TABLE%00",
+    "/api/tables/TABLE/record", "/api/tables/TABLE/record?audience=full&round=all",
+    "/api/tables/TABLE/record?round=9999&audience=seat", "/api/tables/UNKNOWN/record",
 ]  # fmt: skip
 _METHODS = ["GET", "POST", "POST", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "FOO"]
 _GARBAGE = st.one_of(

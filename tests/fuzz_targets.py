@@ -1290,7 +1290,7 @@ _DOC_EXTRAS: dict[str, list[list[str]]] = {
     "show": [[], ["--long"], ["--seat", "1"], ["--seat", "x"]],
     "moves": [[]],
     "validate": [[]],
-    "replay": [["--final"]],
+    "replay": [["--final"], ["--game", "1"]],
     "perft": [["--depth", "0"], ["--depth", "1"], ["--depth", "2"], ["--depth", "-1"]],
     "apply": [["draw"], ["pass"], ["9-3@9-9"], ["x"], ["2-0@1-0", "draw"]],
 }

@@ -51,6 +51,7 @@
           this.readyState = WorkerSocket.OPEN;
           if (this.onopen) this.onopen({});
         } else if (d.kind === "status") status(d.text);
+        else if (d.kind === "record") { const done = records.get(d.id); records.delete(d.id); if (done) done(d.answer); }
         else if (d.kind === "timing") { if (d.name === "bot") timings.bot.push(d.ms); else timings.boot[d.name] = d.ms; }
         else if (d.kind === "failed") {
           timings.failed = d.text;
@@ -66,6 +67,14 @@
     send(text) { if (this.readyState === WorkerSocket.OPEN) worker.postMessage({ kind: "message", text }); }
     close() {}
   }
+  // The table page's download of a round (table.js asks window.playRecord; no server here).
+  const records = new Map();
+  let recordId = 0;
+  window.playRecord = query => new Promise(resolve => {
+    recordId += 1;
+    records.set(recordId, resolve);
+    worker.postMessage({ kind: "record", id: recordId, query });
+  });
   WorkerSocket.CONNECTING = 0; WorkerSocket.OPEN = 1; WorkerSocket.CLOSING = 2; WorkerSocket.CLOSED = 3;
   window.WebSocket = WorkerSocket;
 })();

@@ -29,6 +29,7 @@ from tableplay_messages import (
     announce_move,
     announce_table,
     encode,
+    page_copy,
     send_table,
 )
 
@@ -107,6 +108,25 @@ class Game:
         )
         send_table(self.table, self.connection, self._connected())
         return self._sent()
+
+    def record(self, query: str) -> str:
+        """The page's download of a round in the notation (docs/notation.md), as the
+        server's ``GET /api/tables/{table}/record`` answers seat 0: ``query`` is the JSON
+        of its options (``audience``, ``round``); the answer the JSON of ``{"text",
+        "name"}`` or ``{"error"}``."""
+        try:
+            asked = json.loads(query)
+        except ValueError:
+            asked = None
+        if not isinstance(asked, dict):
+            return json.dumps({"error": "the request is not a JSON object"})
+        t = self.table
+        options = {k: v if isinstance(v, str) else None for k, v in asked.items()}
+        answer = page_copy(
+            t.rules, t.seed, t.seats, t.moves,
+            audience=options.get("audience"), round=options.get("round"), seat=0,
+        )  # fmt: skip
+        return json.dumps(answer)
 
     def receive(self, text: str) -> str:
         """The answer to one message of the page's client (a JSON list of texts)."""

@@ -36,6 +36,7 @@ _enter_server_package()
 _table = importlib.import_module("chickenfoot.server._table")
 _store = importlib.import_module("chickenfoot.server._store")
 _announce = importlib.import_module("chickenfoot.server._announce")
+_records = importlib.import_module("chickenfoot.server._records")
 
 from chickenfoot._protocol import PROTOCOL  # noqa: E402
 
@@ -47,6 +48,7 @@ announce_move = _announce.announce_move
 announce_table = _announce.announce_table
 send_table = _announce.send_table
 encode = _announce.encode
+page_copy = _records.page_copy
 
 __all__ = [
     "PROTOCOL",
@@ -57,5 +59,6 @@ __all__ = [
     "announce_move",
     "announce_table",
     "encode",
+    "page_copy",
     "send_table",
 ]

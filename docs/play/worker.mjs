@@ -108,5 +108,8 @@ self.onmessage = ev => {
     boot().catch(err => post("failed", { text: String(err && err.message || err).slice(-600) }));
   } else if (d.kind === "message") {
     if (game) receive(d.text); else waiting.push(d.text);
+  } else if (d.kind === "record") {  // the table page's download (table.js, recordLinks)
+    const answer = game ? game.record(JSON.stringify(d.query)) : JSON.stringify({ error: "The game has not started yet." });
+    post("record", { id: d.id, answer });
   }
 };

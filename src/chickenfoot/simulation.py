@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from fractions import Fraction
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TextIO
 
 import attrs
 
@@ -227,23 +227,56 @@ class _Game(NamedTuple):
     winners: tuple[int, ...]
     rounds: int
     moves: int
+    record: str = ""
+    """The match in the notation, when asked for (else empty)."""
 
 
-def _play_game(rules: Rules, agents: tuple[Agent, ...], seed: int, game: int) -> _Game:
-    """Play game ``game`` of a simulation seeded ``seed`` (a top-level, picklable task)."""
+def _play_game(
+    rules: Rules, agents: tuple[Agent, ...], seed: int, game: int, keep: bool = False
+) -> _Game:
+    """Play game ``game`` of a simulation seeded ``seed`` (a top-level, picklable task);
+    with ``keep``, its match is written in the notation too."""
     players = rules.players
     rng = random.Random(f"simulate:{seed}:{game}")
     match_seed = rng.getrandbits(53)
     seated = [agents[(seat - game) % players] for seat in range(players)]
     moves = [0]
+    ends: list[State] = []
 
     def count(end: State) -> None:
         moves[0] += len(end.history)
+        if keep:
+            ends.append(end)
 
     result = play_match(rules, seated, seed=match_seed, rng=rng, on_round=count).result()
     totals = tuple(result.totals[(i + game) % players] for i in range(players))
     winners = tuple(sorted((seat - game) % players for seat in result.winners))
-    return _Game(totals, winners, result.rounds, moves[0])
+    text = _notation(rules, seated, seed, game, match_seed, ends) if keep else ""
+    return _Game(totals, winners, result.rounds, moves[0], text)
+
+
+def _notation(
+    rules: Rules,
+    seated: list[Agent],
+    seed: int,
+    game: int,
+    match_seed: int,
+    ends: list[State],
+) -> str:
+    """Game ``game``'s match in the notation (``full``): the agents at their seats, the
+    match's seed, every round from its deal."""
+    from chickenfoot.deal import deal
+    from chickenfoot.notation import write_match_rounds
+    from chickenfoot.record import Record
+
+    headers = {"Event": f"chickenfoot simulate, seed {seed}, game {game}"}
+    for i, agent in enumerate(seated):
+        headers[f"Agent{i}"] = _label(agent)
+    rounds = [
+        Record(deal(rules, match_seed, k), [e.move for e in end.history])
+        for k, end in enumerate(ends)
+    ]
+    return write_match_rounds(rules, seed=match_seed, rounds=rounds, headers=headers)
 
 
 def _check(
@@ -280,6 +313,7 @@ def simulate(
     seed: int,
     executor: Executor | None = None,
     progress: Callable[[int, int], object] | None = None,
+    records: TextIO | None = None,
 ) -> SimulationResult:
     """Play ``games`` whole matches of ``rules`` among ``agents`` and summarize them.
 
@@ -291,6 +325,12 @@ def simulate(
     summed in game order with exact arithmetic, so the numbers are the same whatever the
     executor and its worker count. ``progress(done, games)`` is called in this process as
     each game finishes (``done`` = 1, 2, ..., ``games``).
+
+    ``records``: a text handle every game is written to as it is summed, in game order
+    and whatever the executor, as a match in the notation (docs/notation.md; ``full``: every
+    hand), its ``Event`` naming the seed and the game, ``AgentK`` the agent at seat K
+    (``repr``), ``Seed`` the match's seed and every round its ``Round``. Memory stays
+    bounded: at most 256 games are held before they are written.
 
     The agents must be picklable for an executor that runs games in other processes
     (the built-in agents are); with a :class:`~concurrent.futures.ProcessPoolExecutor`
@@ -313,19 +353,26 @@ def simulate(
     chickenfoot.errors.AgentError: expected 4 agents (one per seat), got 2
     """
     seated = _check(rules, agents, games, seed, executor, progress)
+    if records is not None and not callable(getattr(records, "write", None)):
+        raise checks.invalid("records", records, "must be a text handle (with write) or None")
+    keep = records is not None
     sums = _Sums(len(seated))
     if executor is None:
         for g in range(games):
-            sums.add(_play_game(rules, seated, seed, g))
+            played = _play_game(rules, seated, seed, g, keep)
+            sums.add(played)
+            if records is not None:
+                records.write(played.record)
             if progress is not None:
                 progress(g + 1, games)
         return sums.result(rules, seed, seated)
     done = 0
-    for first in range(0, games, _BATCH):  # bounded memory for any number of games
+    size = _KEPT_BATCH if keep else _BATCH
+    for first in range(0, games, size):  # bounded memory for any number of games
         futures: dict[Future[_Game], int] = {}
         try:
-            for g in range(first, min(first + _BATCH, games)):
-                futures[_submit(executor, rules, seated, seed, g)] = g - first
+            for g in range(first, min(first + size, games)):
+                futures[_submit(executor, rules, seated, seed, g, keep)] = g - first
             batch: list[_Game | None] = [None] * len(futures)
             for future in as_completed(futures):
                 batch[futures[future]] = future.result()
@@ -338,17 +385,19 @@ def simulate(
         for record in batch:
             assert record is not None
             sums.add(record)
+            if records is not None:
+                records.write(record.record)
     return sums.result(rules, seed, seated)
 
 
 def _submit(
-    executor: Executor, rules: Rules, agents: tuple[Agent, ...], seed: int, game: int
+    executor: Executor, rules: Rules, agents: tuple[Agent, ...], seed: int, game: int, keep: bool
 ) -> Future[_Game]:
     """``executor.submit`` of one game, with the executor's refusals as the library's error:
     a shut-down executor raises ``RuntimeError``, a broken one something else, and an
     object whose ``submit`` returns no future could not be waited for."""
     try:
-        future = executor.submit(_play_game, rules, agents, seed, game)
+        future = executor.submit(_play_game, rules, agents, seed, game, keep)
     except Exception as err:
         raise checks.invalid(
             "executor",
@@ -367,6 +416,8 @@ def _submit(
 
 _BATCH = 4096
 """Games submitted to an executor at a time."""
+_KEPT_BATCH = 256
+"""Games submitted at a time when their records are kept (each holds its match's text)."""
 
 
 class _Sums:

@@ -9,6 +9,8 @@ import numpy as np
 
 from chickenfoot import _checks as checks
 from chickenfoot.encoding import Encoding
+from chickenfoot.errors import ArgumentError, brief
+from chickenfoot.record import Record
 from chickenfoot.rules import Rules
 from chickenfoot.state import State
 
@@ -18,6 +20,7 @@ from ._args import MAX_GAMES
 from ._convert import state_of
 from ._memory import ENGINE_MEMORY, check_memory
 from ._play import CORE_BELOW, Policy
+from ._records import RecordLog
 from ._results import Results
 from ._seats import Seats, lanes_arg
 from ._shuffle import fast_key
@@ -59,11 +62,18 @@ class BatchEngine(Seats):
     ``n`` whose arrays, seeds and largest answer (:func:`engine_memory`) need more is
     refused before anything is allocated or compiled, naming the largest ``n`` that fits.
 
+    ``records=True`` keeps every round :meth:`step` finishes as a record, handed out by
+    :meth:`take_records` (and :meth:`record` gives a round in play); off by default, so
+    the steps pay nothing for it.
+
     >>> import chickenfoot as cf
     >>> e = BatchEngine(cf.Rules(), 4, seed=7, backend="numpy", deals="fast", rng_seed=1)
     >>> e.backend, e.deals, e.to_state(0) == cf.deal(cf.Rules(), 7)
     ('numpy', 'fast', False)
     """
+
+    _log: RecordLog | None = None
+    _agents = False  # the built-in agents play (play_agents with records=True)
 
     def __init__(
         self,
@@ -77,10 +87,12 @@ class BatchEngine(Seats):
         backend: str = "auto",
         deals: str = "exact",
         max_bytes: int = ENGINE_MEMORY,
+        records: bool = False,
     ) -> None:
         rules = args.rules_arg(rules)
         size = args.size_arg(n)
         self._start(rules, size, 0, seed, round, auto_reset, rng_seed, backend, deals, max_bytes)
+        self._log = _log_arg(records, size)
         self.reset()
 
     def _start(
@@ -153,6 +165,71 @@ class BatchEngine(Seats):
             self.bone = self._zeros((max(self._tb.bone0, 1), self.n), np.int16)
         if k:
             self._deal(g, chosen)
+            self._logged(g)
+
+    # -- records ----------------------------------------------------------------------------
+
+    def _logged(self, g: I64) -> None:
+        """Tell the record log (``records=True``) of the rounds just dealt into lanes ``g``."""
+        if self._log is not None:
+            for lane in g.tolist():
+                self._log.dealt(lane, self.seeds[lane], state_of(self, lane))
+
+    def take_records(self) -> list[tuple[int | None, Record]]:
+        """The rounds :meth:`step` finished since the last call (``records=True``), in the
+        order they ended: ``(seed, record)``, the seed the round was dealt from (``None``
+        for a state given to :meth:`from_states`) and its :class:`~chickenfoot.Record`
+        from the deal, every move replayed with the rules' checks. Write one in the
+        notation with :func:`chickenfoot.notation.write_game`. Rounds played by a playout
+        are not kept. Without ``records=True``: :class:`~chickenfoot.ArgumentError`.
+
+        >>> import chickenfoot as cf
+        >>> e = BatchEngine(cf.Rules(players=2), 2, seed=5, backend="numpy", records=True)
+        >>> while not e.done.all():
+        ...     _ = e.step(e.random_actions())
+        >>> [(seed, rec.final().is_over(), rec.start == cf.deal(cf.Rules(players=2), seed))
+        ...  for seed, rec in sorted(e.take_records(), key=lambda p: p[0])]
+        [(5, True, True), (6, True, True)]
+        """
+        if self._log is None:
+            raise ArgumentError("take_records() needs an engine made with records=True")
+        return self._log.take(self._tb.enc)
+
+    def load(self, i: int, state: State) -> None:
+        """Put ``state`` in round ``i`` (see :meth:`Seats.load`); with ``records=True`` the
+        round's record starts there (its seed ``None``)."""
+        super().load(i, state)
+        if self._log is not None:
+            self._log.dealt(args.index_arg(i, self.n), None, state)
+
+    def play_agents(
+        self, agents: Sequence[str | None], *, lanes: object = None
+    ) -> tuple[NDArray[np.float32], Bools, I64]:
+        """See :meth:`Seats.play_agents`. With ``records=True`` the agents play through
+        the core on every backend, so that each of their moves is kept (on numba that is
+        slower, and the random agent's choices differ from an engine without records)."""
+        if self._log is None:
+            return super().play_agents(agents, lanes=lanes)
+        compiled, self._ck = self._ck, None
+        self._agents = True
+        try:
+            rewards, done, moves = super().play_agents(agents, lanes=lanes)
+        finally:
+            self._ck, self._agents = compiled, False
+        self._log.ended(np.nonzero(done)[0])
+        return rewards, done, moves
+
+    def _load(self, i: int, state: State) -> None:
+        super()._load(i, state)
+        if self._log is not None and self._agents:  # the built-in agents' moves, kept
+            self._log.played(i, [e.move for e in state.history])
+
+    def record(self, i: int) -> Record | None:
+        """Round ``i`` from its deal to now (``records=True``), or ``None`` when a playout
+        played it."""
+        if self._log is None:
+            raise ArgumentError("record() needs an engine made with records=True")
+        return self._log.record(args.index_arg(i, self.n), self._tb.enc)
 
     # -- the public steps -------------------------------------------------------------------
 
@@ -240,6 +317,9 @@ class BatchEngine(Seats):
         if self.auto_reset:  # as many rounds as are in play may end and be dealt again
             self._check_seeds_left(len(g))
         ended = self._apply(g, kind, t, a)
+        if self._log is not None:
+            self._log.moved(g, act)
+            self._log.ended(ended)
         rewards = np.zeros((self.n, self._tb.P), dtype=np.float32)
         done = np.zeros(self.n, dtype=bool)
         if len(ended):
@@ -247,6 +327,7 @@ class BatchEngine(Seats):
             done[ended] = True
             if self.auto_reset:
                 self._deal(ended, self._take_seeds(len(ended)))
+                self._logged(ended)
         return rewards, done
 
     def penalties(self) -> I64:
@@ -299,6 +380,8 @@ class BatchEngine(Seats):
         :func:`~chickenfoot.playout` (random choices seeded by the engine's generator):
         numpy's per-call cost makes a few columns slower than plain Python.
         """
+        if self._log is not None:
+            self._log.forget()
         return self._playout(None, k)
 
     def playout(self, policy: Policy, k: int | None = None) -> Results:
@@ -308,6 +391,8 @@ class BatchEngine(Seats):
         :meth:`step` checks them, and an answer that is not actions raises
         :class:`~chickenfoot.ArgumentError` naming it (the rounds played until then stay
         as they are)."""
+        if self._log is not None:
+            self._log.forget()
         return self._playout(checks.function(policy, "policy"), k)
 
     # -- conversion -------------------------------------------------------------------------
@@ -329,6 +414,7 @@ class BatchEngine(Seats):
         backend: str = "auto",
         deals: str = "exact",
         max_bytes: int = ENGINE_MEMORY,
+        records: bool = False,
     ) -> BatchEngine:
         """An engine holding the given states (all under the same rules), row by row.
 
@@ -344,7 +430,18 @@ class BatchEngine(Seats):
         )
         for i, s in enumerate(given):
             eng._load(i, s)
+        eng._log = _log_arg(records, len(given))
+        if eng._log is not None:
+            for i, s in enumerate(given):
+                eng._log.dealt(i, None, s)
         return eng
+
+
+def _log_arg(records: object, n: int) -> RecordLog | None:
+    """The record log of an engine of ``n`` lanes, made with ``records`` (a bool)."""
+    if not isinstance(records, bool):
+        raise ArgumentError(f"records={brief(records)} is invalid: must be True or False")
+    return RecordLog(n) if records else None
 
 
 def compile_kernels(progress: Callable[[int, str, float], object] | None = None) -> float:

@@ -127,6 +127,7 @@ def _build_parser() -> Parser:
         "chickenfoot play --players 2 --bots search --seed 7",
         "chickenfoot play --round --players 3 --bots greedy,random",
         "chickenfoot play game.json                 # resume a saved game",
+        "chickenfoot play --record games.cfn        # keep the match in the notation",
         "chickenfoot play --bots mybot:Bot          # against your own agent (mybot.py)",
     )
     play.add_argument(
@@ -176,6 +177,12 @@ def _build_parser() -> Parser:
         help="draw the table after every move, the bots' included (default: before each of "
         "your decisions, or as the saved game says)",
     )
+    play.add_argument(
+        "--record",
+        metavar="FILE",
+        help="keep the game in FILE in the notation (docs: Notation), written after every "
+        "round and when you leave",
+    )
 
     # -- simulate --
     sim = command(
@@ -188,6 +195,7 @@ def _build_parser() -> Parser:
         "chickenfoot simulate --games 500 --workers 2",
         "chickenfoot simulate --agents search:16,heuristic --players 2 --games 50",
         "chickenfoot simulate --set 'match={\"rounds\": 1}' --json",
+        "chickenfoot simulate --games 20 --records games.cfn",
     )
     sim.add_argument(
         "--agents",
@@ -207,6 +215,11 @@ def _build_parser() -> Parser:
         help="processes to play on (default: 1, this process)",
     )
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
+    sim.add_argument(
+        "--records",
+        metavar="FILE",
+        help="write every game to FILE in the notation (docs: Notation), in game order",
+    )
     rules_options(sim, defaults=False)
 
     # -- engine --
@@ -308,12 +321,19 @@ def _build_parser() -> Parser:
         "replay",
         "step through a record",
         "Show a record's start, then each move and the table after it; on a terminal, "
-        "Enter steps to the next move and q quits. With --final, only the final table.",
+        "Enter steps to the next move, b steps back and q quits. With --final, only the "
+        "final table. A notation file is shown as its audience saw it (full, a seat's "
+        "copy, or the spectator's).",
         "chickenfoot replay round.json",
         "chickenfoot replay round.json --final",
+        "chickenfoot replay games.cfn --game 3      # the fourth round of a notation file",
     )
-    file_argument(replay, "a record")
+    file_argument(replay, "a record, a save of play, or a notation file")
     replay.add_argument("--final", action="store_true", help="print only the final table")
+    replay.add_argument(
+        "--game", type=int, default=0, metavar="N",
+        help="in a notation file: the round to show, from 0 (default: 0)",
+    )  # fmt: skip
 
     validate = command(
         "validate",

@@ -19,14 +19,14 @@ from chickenfoot.cli._common import (
     ascii_number,
     write,
 )
-from chickenfoot.cli._documents import Document, describe_kind, read_document
+from chickenfoot.cli._documents import Document, read_document
 from chickenfoot.cli._picture import picture
 from chickenfoot.cli._prompt import prompt_reader
 from chickenfoot.cli._save import PlaySave
 from chickenfoot.cli._streams import is_terminal
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
-from chickenfoot.moves import Draw, parse_move
+from chickenfoot.moves import parse_move
 from chickenfoot.perft import perft
 from chickenfoot.record import Record
 from chickenfoot.rules import MatchLength, Rounds, Rules
@@ -263,51 +263,40 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _move_line(i: int, n: int, seat: int, move: str) -> str:
-    return f"Move {i}/{n}: seat {seat}: {move}"
-
-
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    doc = read_document(args.file, kinds=(RECORD_FORMAT, PLAY_FORMAT))
-    value = doc.value
-    rec = value.round_record() if isinstance(value, PlaySave) else value  # a save: its round
-    if rec is None:
-        raise UsageError(
-            f"{doc.name}: the save keeps the round's position but not its moves: there is "
-            "nothing to replay"
-        )
-    assert isinstance(rec, Record)
-    states = rec.states()
-    n = len(rec.moves)
-    final = states[-1]
+    from chickenfoot.cli._replay import (
+        game_frames,
+        is_notation_file,
+        notation_game,
+        record_frames,
+        step,
+    )
+
+    number = getattr(args, "game", 0)
+    if number < 0:
+        raise UsageError(f"--game {brief(number)} is invalid: rounds are counted from 0")
+    if is_notation_file(args.file):
+        frames, end = game_frames(notation_game(args.file, number))
+    else:
+        if number:
+            raise UsageError("--game is for a notation file (a JSON record holds one round)")
+        doc = read_document(args.file, kinds=(RECORD_FORMAT, PLAY_FORMAT))
+        value = doc.value
+        rec = value.round_record() if isinstance(value, PlaySave) else value  # a save: its round
+        if rec is None:
+            raise UsageError(
+                f"{doc.name}: the save keeps the round's position but not its moves: there is "
+                "nothing to replay"
+            )
+        assert isinstance(rec, Record)
+        frames, end = record_frames(rec)
     if args.final:
+        n = len(frames) - 1
         write(out, f"Record: {n} move{'s' * (n != 1)}; the final position:")
-        write(out, picture(final))
+        write(out, frames[-1].body)
         return 0
     interactive = is_terminal(sys.stdin) and is_terminal(out)  # sys.stdin is None after <&-
-    ask = prompt_reader(out) if interactive else input
-    write(out, f"Start ({describe_kind(POSITION)} of {_rules_line(rec.start.rules)}):")
-    write(out, picture(states[0]))
-    for i, move in enumerate(rec.moves, 1):
-        if interactive:
-            try:
-                answer = ask("-- Enter: next move, q: quit -- ").strip().lower()
-            except (EOFError, OSError, ValueError):  # Ctrl-D, or the terminal went away
-                write(out, "")
-                return 0
-            if answer in ("q", "quit"):
-                return 0
-        before, after = states[i - 1], states[i]
-        text = str(move)
-        if isinstance(move, Draw) and move.tile is None and after.drawn is not None:
-            text = f"draw (drew {after.drawn})"
-        write(out, "")
-        write(out, _move_line(i, n, before.turn, text))
-        write(out, picture(after))
-    result = final.outcome()
-    write(out, "")
-    write(out, f"End of the record: {'the round goes on' if result is None else result}.")
-    return 0
+    return step(frames, end, out, prompt_reader(out) if interactive else None)
 
 
 __all__ = [

@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from chickenfoot._files import appendable, writable, write_file
 from chickenfoot.cli._common import UsageError, rules_from_args, rules_options, write
+from chickenfoot.cli._records_out import open_records
 from chickenfoot.errors import brief, within_digits
 from chickenfoot.specs import Trust, split_specs
 
@@ -84,6 +85,11 @@ def add_options(p: argparse.ArgumentParser) -> None:
         help="append the games to FILE (JSON lines); a FILE of the same ladder is continued",
     )  # fmt: skip
     p.add_argument("--plot", metavar="FILE.svg", help="draw the ratings in FILE.svg")
+    p.add_argument(
+        "--records", metavar="FILE",
+        help="append every game played to FILE in the notation (docs: Notation), in the "
+        "order of the deals",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument(
         "--sprt", metavar="A,B",
@@ -224,14 +230,21 @@ def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
             alpha=args.alpha, beta=args.beta,
         )  # fmt: skip
     _check_files(args.results, args.plot)
+    for other, option in ((args.results, "--results"), (args.plot, "--plot")):
+        if args.records and other and _same_file(args.records, other):
+            raise UsageError(f"--records {brief(args.records, 80)} is the {option} file")
     show = out.isatty() and not args.json
+    records = None if not args.records else open_records(args.records, "--records", replace=False)
     try:
-        result = _play(args, rules, names, sprt, out, show)
+        result = _play(args, rules, names, sprt, out, show, records)
     except OSError as err:  # the results file: a write that failed (a full disk)
-        if not args.results:
+        if not args.results and not args.records:
             raise
-        where = brief(args.results, 80)
-        raise UsageError(f"--results {where}: {err.strerror or type(err).__name__}") from None
+        where = f"--results {brief(args.results, 80)}" if args.results else "--records"
+        raise UsageError(f"{where}: {err.strerror or type(err).__name__}") from None
+    finally:
+        if records is not None:
+            records.close()
     if args.plot:
         failed = write_file(args.plot, result.svg())
         if failed is not None:
@@ -270,7 +283,13 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def _play(
-    args: argparse.Namespace, rules: Any, names: list[str], sprt: Any, out: TextIO, show: bool
+    args: argparse.Namespace,
+    rules: Any,
+    names: list[str],
+    sprt: Any,
+    out: TextIO,
+    show: bool,
+    records: TextIO | None = None,
 ) -> Any:
     from chickenfoot.ladder import play_ladder
 
@@ -287,4 +306,5 @@ def _play(
             executor=executor,
             progress=progress,
             sprt=sprt,
+            records=records,
         )

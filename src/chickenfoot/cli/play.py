@@ -24,6 +24,7 @@ from chickenfoot._i18n import ngettext, use
 from chickenfoot.agents import Agent, ask
 from chickenfoot.cli._common import EXIT_FAILURE, EXIT_INTERRUPTED, UsageError, language
 from chickenfoot.cli._game import Game, Snapshot, chosen, match_winners, round_winners
+from chickenfoot.cli._play_record import RecordKeeper, keeper_for
 from chickenfoot.cli._prompt import (
     HELP,
     ClosedInputError,
@@ -113,6 +114,7 @@ class Session:
         self.saved = (resume.file, self.moves) if resume is not None else None
         # the file's bots that a stand-in plays (it may not run them): saved back as named
         self.stand_ins = dict(resume.stand_ins) if resume is not None else {}
+        self.keeper: RecordKeeper | None = None  # play --record FILE
 
     def say(self, text: str = "") -> None:
         self.screen.say(text)
@@ -233,6 +235,8 @@ class Session:
 
     def _round_start(self) -> None:
         """Announce the round in play (where a resumed game stands) and show the hand."""
+        if self.keeper is not None:
+            self.keeper.begin(self.game)
         state = self.game.state
         if state is None or state.is_over():
             return
@@ -325,7 +329,14 @@ class Session:
                     EXIT_FAILURE,
                 )
 
+    def _keep(self, final: State | None = None) -> None:
+        """Write the ``--record`` file (after round ``final``); a failure is said only."""
+        failed = None if self.keeper is None else self.keeper.keep(self.game, final)
+        if failed is not None:
+            self.say(failed)
+
     def _leave(self, why: str, status: int) -> None:
+        self._keep()
         if self.saved is not None and self.saved[1] == self.moves:
             self.say(why + " " + _("The game is saved in {file}.", file=self.saved[0]))
         elif self.moves:
@@ -399,6 +410,7 @@ class Session:
     def _round_over(self, final: State) -> None:
         result = final.outcome()
         assert result is not None
+        self._keep(final)
         names = {s: name for s, (name, _) in self.bots.items()}
         self.say()
         self.screen.board(final, heading=round_over_heading(result, self.seat, names))
@@ -445,6 +457,7 @@ class Session:
                 )
 
     def _game_over(self) -> None:
+        self._keep()
         m = self.game.match
         if m is not None:  # (a round alone ends with its winner, named by _round_over)
             r = m.result()
@@ -479,6 +492,7 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
         hints=bool(getattr(args, "hints", False)),
         review=bool(getattr(args, "review", False)),
     )
+    session.keeper = keeper_for(args, start)
     return session.run()
 
 

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 
 from chickenfoot.cli._common import UsageError, rules_from_args, write
+from chickenfoot.cli._records_out import open_records
 from chickenfoot.cli._streams import OutputError
 from chickenfoot.errors import ChickenFootError, brief, within_digits
 from chickenfoot.simulation import SimulationResult, simulate
@@ -150,6 +151,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if why is not None:
         raise UsageError(f"--agents {why}; choose another agent, or the rules it was trained for")
     agents = [a for _, a in named]
+    records = None if args.records is None else open_records(args.records, "--records")
     show = out.isatty() and not args.json
     executor: Executor | None = None
     if args.workers > 1:
@@ -164,6 +166,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
                 seed=args.seed,
                 executor=executor,
                 progress=progress,
+                records=records,
             )
     except (ChickenFootError, OutputError, KeyboardInterrupt):
         raise
@@ -175,6 +178,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
+        if records is not None:
+            records.close()
     if args.json:
         write(out, json.dumps(result.to_dict(), indent=2))
     else:

@@ -28,6 +28,7 @@ from chickenfoot._scoring import end_reason_of
 from chickenfoot.batch import ENGINE_MEMORY, BatchEngine
 from chickenfoot.deal import deal
 from chickenfoot.errors import AgentError, ArgumentError, ChickenFootError, brief
+from chickenfoot.record import Record
 from chickenfoot.rules import Rules
 
 from ._memory import LARGEST_SEED, TableBytes, check_env_memory, table_bytes
@@ -99,7 +100,10 @@ class Lanes:
         deals: str,
         copies: int = 0,
         max_bytes: int = ENGINE_MEMORY,
+        records: bool = False,
     ) -> None:
+        self.records = checks.flag(records, "records")
+        self.finished: list[tuple[int | None, Record]] = []  # finished, from a replaced engine
         if not isinstance(rules, Rules):
             raise checks.invalid("rules", rules, "must be a Rules object")
         p = rules.players
@@ -142,7 +146,7 @@ class Lanes:
     def _engine(self, *, seed: int, rng_seed: int | None) -> BatchEngine:
         return BatchEngine(
             self.rules, self.n, seed=seed, rng_seed=rng_seed, backend=self.backend,
-            deals=self.deals, max_bytes=self.max_bytes,
+            deals=self.deals, max_bytes=self.max_bytes, records=self.records,
         )  # fmt: skip
 
     def _opponents(self, opponents: object, seat: int, p: int) -> None:
@@ -170,6 +174,8 @@ class Lanes:
     def seed(self, rng: np.random.Generator) -> None:
         """A new engine whose deals and random agents come from ``rng`` (a seeded reset)."""
         first = int(rng.integers(0, LARGEST_SEED))
+        if self.records:  # the rounds the old engine finished are kept
+            self.finished += self.engine.take_records()
         self.engine = self._engine(seed=first, rng_seed=int(rng.integers(0, LARGEST_SEED)))
         self.over[:] = True
 
@@ -192,6 +198,13 @@ class Lanes:
                 break
             e.reset(lanes=ended)
             pending = ended
+
+    def take_records(self) -> list[tuple[int | None, Record]]:
+        """The rounds finished since the last call (``records=True``)."""
+        if not self.records:
+            raise ArgumentError("take_records() needs an environment made with records=True")
+        finished, self.finished = self.finished, []
+        return finished + self.engine.take_records()
 
     # -- moves ---------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ import gymnasium
 import numpy as np
 
 from chickenfoot import _checks as checks
+from chickenfoot.record import Record
 from chickenfoot.rules import Rules
 
 from ._core import Lanes, Opponents
@@ -57,6 +58,7 @@ class ChickenFootEnv(gymnasium.Env):
         backend: str = "auto",
         deals: str = "exact",
         copy: bool = True,
+        records: bool = False,
     ) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
@@ -64,7 +66,7 @@ class ChickenFootEnv(gymnasium.Env):
         me = checks.integer(seat, "seat", low=0, high=rules.players - 1, index=True)
         self.lanes = Lanes(
             rules, 1, seat=me, opponents=opponents, reward=reward, episode=episode,
-            backend=backend, deals=deals,
+            backend=backend, deals=deals, records=records,
         )  # fmt: skip
         self.observation_space, self.action_space = single_spaces(rules, self.lanes.engine)
         self.num_actions = int(self.action_space.n)
@@ -108,6 +110,15 @@ class ChickenFootEnv(gymnasium.Env):
                 self.__dict__.pop("_seeded", None)
             raise
         return self._out(), {}
+
+    def take_records(self) -> list[tuple[int | None, Record]]:
+        """The rounds finished since the last call (``records=True``), every seat's moves
+        in them, in the order they ended: ``(seed, record)``, the seed the round was dealt
+        from (``None`` for a match's later rounds, dealt by the environment) and its
+        :class:`~chickenfoot.Record` from the deal. Write one in the notation with
+        :func:`chickenfoot.notation.write_game`. Without ``records=True``:
+        :class:`~chickenfoot.ArgumentError`."""
+        return self.lanes.take_records()
 
     def step(
         self, action: Any

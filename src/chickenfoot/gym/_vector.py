@@ -11,6 +11,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from chickenfoot import _checks as checks
 from chickenfoot.batch import ENGINE_MEMORY, MAX_GAMES, BatchEngine
+from chickenfoot.record import Record
 from chickenfoot.rules import Rules
 
 from ._core import Lanes, Opponents
@@ -84,6 +85,7 @@ class ChickenFootVectorEnv(VectorEnv):
         deals: str = "exact",
         copy: bool = False,
         max_bytes: int = ENGINE_MEMORY,
+        records: bool = False,
     ) -> None:
         n = checks.integer(num_envs, "num_envs", low=1, high=MAX_GAMES, index=True)
         rules = Rules() if rules is None else rules
@@ -102,6 +104,7 @@ class ChickenFootVectorEnv(VectorEnv):
         self.lanes = Lanes(
             rules, n, seat=me, opponents=opponents, reward=reward, episode=episode,
             backend=backend, deals=deals, copies=copies, max_bytes=max_bytes,
+            records=records,
         )  # fmt: skip
         self.num_envs = n
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
@@ -177,6 +180,15 @@ class ChickenFootVectorEnv(VectorEnv):
             self._np_random, self._np_random_seed = rng
             raise
         return self._out(), self._info()
+
+    def take_records(self) -> list[tuple[int | None, Record]]:
+        """The rounds finished since the last call (``records=True``), every seat's moves
+        in them, in the order they ended: ``(seed, record)``, the seed the round was dealt
+        from (``None`` for a match's later rounds, dealt by the environment) and its
+        :class:`~chickenfoot.Record` from the deal. Write one in the notation with
+        :func:`chickenfoot.notation.write_game`. Without ``records=True``:
+        :class:`~chickenfoot.ArgumentError`."""
+        return self.lanes.take_records()
 
     def step(
         self, actions: Any

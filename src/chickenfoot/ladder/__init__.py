@@ -25,8 +25,8 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from typing import Any, Final
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import Any, Final, TextIO
 
 import attrs
 
@@ -191,6 +191,7 @@ def play_ladder(
     executor: Executor | None = None,
     progress: Callable[[int, int], object] | None = None,
     sprt: Sprt | None = None,
+    records: TextIO | None = None,
 ) -> LadderResult:
     """Play a ladder of ``agents`` (specs: ``random``, ``search:64``, ``engine:COMMAND``,
     ``module:Class``, built under ``trust``, default :meth:`Trust.user`) over ``deals``
@@ -203,7 +204,10 @@ def play_ladder(
     raises :class:`LadderError`. ``executor``: where games are played (``None``: here), the
     numbers the same whatever it is. ``progress(done, total)`` is called after each game of
     this run. ``sprt``: a test of ``sprt.a`` against ``sprt.b`` (both agents of the ladder);
-    the ladder stops at the first deal where it decides.
+    the ladder stops at the first deal where it decides. ``records``: a text handle every
+    game of this run is written to in the notation (docs/notation.md; ``full``), in the
+    order of the deals and seatings whatever the executor, its ``Event`` naming the
+    seed, the deal and the seating and ``AgentK`` the spec at seat K.
 
     A ladder asked for what it cannot do (agents named twice or too few for the table,
     an SPRT of agents not among them, a results file that is not this ladder's or not a
@@ -219,6 +223,8 @@ def play_ladder(
     chickenfoot.errors.LadderError: a ladder at 4 seats needs at least 4 agents, got 2
     """
     names = _check(rules, agents, deals, seed, game, seatings)
+    if records is not None and not callable(getattr(records, "write", None)):
+        raise checks.invalid("records", records, "must be a text handle (with write) or None")
     trust = Trust.user() if trust is None else trust
     specs = [trust.check(parse_spec(a)) for a in agents]
     if sprt is not None:
@@ -257,6 +263,7 @@ def play_ladder(
             if (d, k) not in done
         ]
         runner = _Runner(rules, built, game, seed, names, count, sprt, file, progress)
+        runner.records = records
         runner.start(games)
         runner.run(tasks, executor)
     finally:
@@ -308,6 +315,7 @@ class _Runner:
         self.games: list[Game] = []
         self.frontier = 0  # the next deal the test has not seen
         self.failed: Game | None = None
+        self.records: TextIO | None = None
 
     def start(self, games: list[Game]) -> None:
         self.games = list(games)
@@ -332,6 +340,8 @@ class _Runner:
         self.games.append(game)
         if self.file is not None:
             self.file.add(game)
+        if self.records is not None and game.record:
+            self.records.write(game.record)
         if game.error is not None and self.failed is None:
             self.failed = game
 
@@ -344,7 +354,9 @@ class _Runner:
             batch = tasks[position : position + window]
             position += len(batch)
             if executor is None:
-                finished = [play(self.rules, self.agents, self.game, self.seed, batch[0])]
+                finished = [
+                    play(self.rules, self.agents, self.game, self.seed, batch[0], self._names())
+                ]
             else:
                 finished = self._on(executor, batch)
             for game in finished:
@@ -367,12 +379,20 @@ class _Runner:
         try:
             for task in batch:
                 futures.append(
-                    executor.submit(play, self.rules, self.agents, self.game, self.seed, task)
+                    executor.submit(
+                        play, self.rules, self.agents, self.game, self.seed, task, self._names()
+                    )
                 )
-            return [f.result() for f in as_completed(futures)]
+            # In task order, whatever order they finish in: files and records do not
+            # depend on the executor.
+            return [f.result() for f in futures]
         finally:
             for f in futures:
                 f.cancel()
+
+    def _names(self) -> tuple[str, ...] | None:
+        """The agents' specs when records are kept (games then write their notation)."""
+        return None if self.records is None else tuple(self.names)
 
     def result(self, deals: int) -> LadderResult:
         complete_deals = {d: g for d, g in complete(self.games, self.count).items() if d < deals}

@@ -35,6 +35,7 @@ from typing import Any, Final, NamedTuple
 from chickenfoot.agents import Agent, ask
 from chickenfoot.deal import deal
 from chickenfoot.match import Match
+from chickenfoot.moves import Move
 from chickenfoot.rules import Rules
 from chickenfoot.specs import said
 from chickenfoot.state import apply
@@ -112,6 +113,8 @@ class Game(NamedTuple):
     winners: tuple[int, ...] = ()
     error: str | None = None
     seat: int | None = None
+    record: str = ""
+    """The game in the notation, when the ladder keeps records (not in the results file)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The game's line in a results file."""
@@ -129,30 +132,76 @@ class Game(NamedTuple):
         return d
 
 
-def play(rules: Rules, agents: tuple[Agent, ...], game: str, seed: int, task: Task) -> Game:
+def play(
+    rules: Rules,
+    agents: tuple[Agent, ...],
+    game: str,
+    seed: int,
+    task: Task,
+    names: tuple[str, ...] | None = None,
+) -> Game:
     """Play ``task`` (a top-level, picklable function for executors): ``agents`` are the
     ladder's, indexed as ``task.seats`` names them. An agent that raises (an engine that
-    crashed, a move that is not legal) ends the game with its seat and the error."""
+    crashed, a move that is not legal) ends the game with its seat and the error. With
+    ``names`` (the agents' specs), the game is also written in the notation (``record``)."""
     seated = [agents[i] for i in task.seats]
     rng = random.Random(f"ladder:{seed}:{task.deal}:{task.seating}")
     dealt = deal_seed(seed, task.deal)
     seat = 0
+    rounds: list[list[Move]] = [[]]
     try:
         if game == "round":
             state = deal(rules, dealt)
             while not state.is_over():
                 seat = state.turn
-                state = apply(state, ask(seated[seat], state, rng))
+                move = ask(seated[seat], state, rng)
+                state = apply(state, move)
+                rounds[0].append(move)
             pens = state.penalties()
             low = min(pens)
-            return Game(task, pens, tuple(s for s, p in enumerate(pens) if p == low))
+            text = _notation(rules, seed, task, dealt, rounds, names, game)
+            return Game(task, pens, tuple(s for s, p in enumerate(pens) if p == low), record=text)
         m = Match.start(rules, seed=dealt)
         while m.round is not None:
             seat = m.round.turn
-            m = m.apply(ask(seated[seat], m.round, rng))
+            move = ask(seated[seat], m.round, rng)
+            played = m.rounds_played
+            m = m.apply(move)
+            rounds[-1].append(move)
+            if m.rounds_played != played and m.round is not None:
+                rounds.append([])
         result = m.result()
-        return Game(task, result.totals, tuple(result.winners))
+        text = _notation(rules, seed, task, dealt, rounds, names, game)
+        return Game(task, result.totals, tuple(result.winners), record=text)
     except KeyboardInterrupt:
         raise
     except Exception as err:
         return Game(task, error=said(err), seat=seat)
+
+
+def _notation(
+    rules: Rules,
+    seed: int,
+    task: Task,
+    dealt: int,
+    rounds: list[list[Move]],
+    names: tuple[str, ...] | None,
+    game: str,
+) -> str:
+    """The game of ``task`` in the notation (``full``), or ``""`` without ``names``: its
+    ``Event`` names the ladder's seed, the deal and the seating, ``AgentK`` the spec at
+    seat K; a round has the deal's ``Seed`` and ``Round "0"``, a match is a match."""
+    if names is None:
+        return ""
+    from chickenfoot.notation import write_game, write_match_rounds
+    from chickenfoot.record import Record
+
+    headers = {
+        "Event": f"chickenfoot ladder, seed {seed}, deal {task.deal}, seating {task.seating}"
+    }
+    for k, agent in enumerate(task.seats):
+        headers[f"Agent{k}"] = names[agent]
+    records = [Record(deal(rules, dealt, k), moves) for k, moves in enumerate(rounds)]
+    if game == "round":
+        return write_game(records[0], headers={**headers, "Seed": str(dealt), "Round": "0"})
+    return write_match_rounds(rules, seed=dealt, rounds=records, headers=headers)

@@ -37,6 +37,7 @@ from chickenfoot.errors import ArgumentError, brief
 from chickenfoot.server._app import BURST, KEY_HEADER, MAX_MESSAGE, RATE, make_app
 from chickenfoot.server._guard import uvicorn_config
 from chickenfoot.server._limits import LOOPBACK_HOSTS, Limits, loopback_bind
+from chickenfoot.server._records import record_route
 from chickenfoot.server._store import StoreError, redact
 
 __all__ = [
@@ -100,7 +101,7 @@ def create_app(
     >>> sorted(r.path for r in app.routes)[:3]
     ['/', '/api/options', '/api/play']
     """
-    return make_app(
+    app = make_app(
         os.fspath(db_path),
         engines=tuple(engines),
         origins=tuple(origins),
@@ -110,6 +111,9 @@ def create_app(
         invite_urls=None if invite_urls is None else tuple(invite_urls),
         policies=None if not policies else _loaded(policies),
     )
+    # Each seat's, a spectator's and the full copy of a round (docs: Serve, "Records").
+    app.router.routes.append(record_route(app.state.lookups))
+    return app
 
 
 def _loaded(policies: Mapping[str, str | os.PathLike[str]]) -> dict[str, Agent]:

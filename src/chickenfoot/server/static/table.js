@@ -560,6 +560,41 @@ function drawRoundEnd(m) {
   if (!wasShown) box.focus({preventScroll: true});
 }
 
+// -- Records: this seat's copy, the public copy, the full copy of a finished round, as
+// notation files (docs/notation.md), fetched with the seat's token and saved from a Blob. --
+function recordLinks() {
+  const box = $("record-links");
+  if (!box) return;
+  const links = [
+    ["own", token || window.playRecord ? "Download my copy of this round" : "Download the public copy of this round", () => ({})],
+    ["full", "Download the full copy of the last finished round", () => last && last.last_round ? {audience: "full", round: String(last.last_round.round)} : null],
+  ];
+  for (const [kind, label, query] of links) {
+    const b = el("button", label); b.type = "button"; b.dataset.record = kind;
+    b.addEventListener("click", () => downloadRecord(query()));
+    box.appendChild(b);
+  }
+}
+async function downloadRecord(query) {
+  if (query === null) { showError("No round has finished yet: the full copy is given once a round is over."); return; }
+  if (window.playRecord) {  // the Play page: the library in the browser writes it
+    const d = JSON.parse(await window.playRecord(query));
+    if (d.error) showError(d.error); else saveRecord(new Blob([d.text], {type: "text/plain"}), d.name);
+    return;
+  }
+  const headers = token ? {Authorization: "Bearer " + token} : {};
+  const r = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/record?" + new URLSearchParams(query), {headers});
+  if (!r.ok) { const d = await r.json().catch(() => ({})); showError(d.error || "The record could not be downloaded."); return; }
+  const name = (/filename="([^"]+)"/.exec(r.headers.get("content-disposition") || "") || [])[1] || "round.cfn";
+  saveRecord(await r.blob(), name);
+}
+function saveRecord(blob, name) {
+  const a = el("a"); a.href = URL.createObjectURL(blob); a.download = name;
+  document.body.appendChild(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+recordLinks();
+
 function showError(text) { const e = $("error"); e.textContent = text; e.hidden = !text; }
 
 // The table is drawn once the page's words are known (i18n.js).
