@@ -48,7 +48,8 @@ def _twin_check(client: TestClient, table_id: str, token: str, rng: random.Rando
         got = _get(client, table_id, token_)
         assert got.status_code == 200, got.text
         assert got.headers["cache-control"] == "no-store"
-        assert got.text == round_texts(twins, t.seats, round=k, audience=audience)
+        assert got.text == round_texts(twins, t.seats, round=k, audience=audience, secret=t.seed)
+        assert f"[Commitment " in got.text and "[DealSeed " not in got.text
         compared += len(got.content)
     return compared
 
@@ -75,6 +76,8 @@ def test_seat_and_spectator_copies_are_the_same_for_hidden_twins(client: TestCli
     game = read_game(io.StringIO(full.text), strict=True)
     assert game is not None and game.record is not None and game.record.final().is_over()
     assert game.header("Audience") == "full" and game.header("Seed") is None
+    # The round is over: its seed opens the commitment (the reader checks it: strict=True).
+    assert game.header("DealSeed") is not None and game.header("Commitment") is not None
     assert game.header("Name0") == "Ada" and game.header("Agent1") == "greedy"
     refused = _get(client, table_id, token, audience="full", round="1")
     assert refused.status_code == 409

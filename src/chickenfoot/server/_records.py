@@ -12,7 +12,9 @@ as a notation file, for one audience (``?audience=``):
 - ``full``: every hand, for anyone, of rounds that are over; a round in play is refused
   with ``409`` and a message saying when it will be given.
 
-The match's seed is never written (it deals every round, the next ones too). A bad token
+Each round's copy carries its deal's ``Commitment`` (docs/notation.md, "Checking a deal"),
+and its ``DealSeed`` once that round is over; the table's secret is never written (it
+deals every round, the next ones too). A bad token
 is ``401``, an unknown table or a round not dealt ``404``, a bad option ``400``; too many
 downloads from one address ``429``. The round is rebuilt from the table's moves off the
 event loop, and checked against the table's match before anything is written.
@@ -32,6 +34,7 @@ from chickenfoot.match import Match
 from chickenfoot.notation import write_game
 from chickenfoot.record import Record
 from chickenfoot.rules import Rules
+from chickenfoot.server._deals import deal_headers, deal_round
 from chickenfoot.server._rows import SeatRow
 from chickenfoot.state import State
 
@@ -82,8 +85,9 @@ def audience_of(asked: str | None, seat: int | None) -> str | None:
 def table_rounds(
     rules: Rules, seed: int, moves: Sequence[tuple[int, str, bool]]
 ) -> tuple[list[Record], Match]:
-    """Every round dealt by a table's match so far, from its moves, and the match."""
-    match = Match.start(rules, seed=seed)
+    """Every round dealt by a table's match so far, from its moves, and the match: each
+    round dealt from its own seed, as the table deals it (``seed`` is the table's secret)."""
+    match = deal_round(Match.start(rules, seed=seed), seed)
     starts: list[State] = []
     played: list[list[str]] = []
     for _seat, move, _forced in moves:
@@ -93,7 +97,8 @@ def table_rounds(
             starts.append(match.round)
             played.append([])
         played[-1].append(move)
-        match = match.apply(move)
+        after = match.apply(move)
+        match = deal_round(after, seed) if after.rounds_played != match.rounds_played else after
     if match.round is not None and len(starts) == match.rounds_played:
         starts.append(match.round)
         played.append([])
@@ -102,11 +107,17 @@ def table_rounds(
 
 
 def round_texts(
-    records: Sequence[Record], seats: Sequence[SeatRow], *, round: int | None, audience: str
+    records: Sequence[Record],
+    seats: Sequence[SeatRow],
+    *,
+    round: int | None,
+    audience: str,
+    secret: int,
 ) -> str:
     """The notation of round ``round`` (``None``: every round dealt) of a table's match
-    (its rounds' ``records``, its ``seats``) for ``audience``. Raises :class:`_RefusedError`
-    for a round not dealt, or a full copy of a round in play."""
+    (its rounds' ``records``, its ``seats``, its ``secret``) for ``audience``, each round
+    with its deal's headers. Raises :class:`_RefusedError` for a round not dealt, or a full
+    copy of a round in play."""
     chosen = range(len(records)) if round is None else [round]
     if round is not None and not 0 <= round < len(records):
         raise _RefusedError(404, f"round {round} has not been dealt at this table")
@@ -120,9 +131,8 @@ def round_texts(
             raise _RefusedError(
                 409, f"the full copy of round {k} is given once the round is over; it is in play"
             )
-        parts.append(
-            write_game(records[k], audience=audience, headers={**headers, "Round": str(k)})
-        )
+        dealt = deal_headers(records[k].start.rules, secret, k, over=records[k].final().is_over())
+        parts.append(write_game(records[k], audience=audience, headers={**headers, **dealt}))
     return "".join(parts)
 
 
@@ -236,7 +246,7 @@ def page_copy(
                 400, f"audience={brief(audience, 20)} is not seat, spectator or full"
             )
         number = _round_option(round, match.rounds_played, match.round is None)
-        text = round_texts(records, seats, round=number, audience=chosen)
+        text = round_texts(records, seats, round=number, audience=chosen, secret=seed)
     except _RefusedError as err:
         return {"error": str(err)}
     label = "all" if number is None else number
@@ -248,4 +258,4 @@ def _write(match: Match, snapshot: tuple[Any, ...], round_: int | None, audience
     records, check = table_rounds(rules, seed, moves)
     if check.scores != match.scores or check.round != match.round:
         raise ValueError("the table's moves do not give its match")
-    return round_texts(records, seats, round=round_, audience=audience)
+    return round_texts(records, seats, round=round_, audience=audience, secret=seed)
