@@ -566,8 +566,8 @@ function recordLinks() {
   const box = $("record-links");
   if (!box) return;
   const links = [
-    ["own", token || window.playRecord ? "Download my copy of this round" : "Download the public copy of this round", () => ({})],
-    ["full", "Download the full copy of the last finished round", () => last && last.last_round ? {audience: "full", round: String(last.last_round.round)} : null],
+    ["own", token || window.playRecord ? t("Download my copy of this round") : t("Download the public copy of this round"), () => ({})],
+    ["full", t("Download the full copy of the last finished round"), () => last && last.last_round ? {audience: "full", round: String(last.last_round.round)} : null],
   ];
   for (const [kind, label, query] of links) {
     const b = el("button", label); b.type = "button"; b.dataset.record = kind;
@@ -576,7 +576,7 @@ function recordLinks() {
   }
 }
 async function downloadRecord(query) {
-  if (query === null) { showError("No round has finished yet: the full copy is given once a round is over."); return; }
+  if (query === null) { showError(t("No round has finished yet: the full copy is given once a round is over.")); return; }
   if (window.playRecord) {  // the Play page: the library in the browser writes it
     const d = JSON.parse(await window.playRecord(query));
     if (d.error) showError(d.error); else saveRecord(new Blob([d.text], {type: "text/plain"}), d.name);
@@ -584,7 +584,7 @@ async function downloadRecord(query) {
   }
   const headers = token ? {Authorization: "Bearer " + token} : {};
   const r = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/record?" + new URLSearchParams(query), {headers});
-  if (!r.ok) { const d = await r.json().catch(() => ({})); showError(d.error || "The record could not be downloaded."); return; }
+  if (!r.ok) { const d = await r.json().catch(() => ({})); showError(d.error || t("The record could not be downloaded.")); return; }
   const name = (/filename="([^"]+)"/.exec(r.headers.get("content-disposition") || "") || [])[1] || "round.cfn";
   saveRecord(await r.blob(), name);
 }
