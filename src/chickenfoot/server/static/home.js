@@ -21,8 +21,16 @@ function inviteNote() {
     inviteUrls[0] + ", where the people on your network reach this server" +
     (inviteUrls.length > 1 ? " (it also answers at " + inviteUrls.slice(1).join(", ") + ")." : ".");
 }
+// The levels (chickenfoot.levels), weakest first, each with its label (whole, to translate).
+const LEVELS = {
+  "level:1": "bot: level 1, beginner",
+  "level:2": "bot: level 2, novice",
+  "level:3": "bot: level 3, intermediate",
+  "level:4": "bot: level 4, advanced",
+  "level:5": "bot: level 5, expert",
+};
 function bots() {
-  return ["heuristic", "greedy", "random", "search:64"].concat(
+  return ["heuristic", "greedy", "random", "search:64"].concat(Object.keys(LEVELS),
     engines.map(e => "engine:" + e), policies.map(p => "policy:" + p));
 }
 // The seats' rows, made once each and kept: changing the number of players adds or takes
@@ -48,7 +56,7 @@ function fillBots(sel) {  // the choices of a seat, the engines included once th
   const chosen = sel.value || sel.dataset.first;
   sel.textContent = "";
   for (const v of values) {
-    const o = document.createElement("option"); o.value = v; o.textContent = v === "person" ? "a person (invite link)" : "bot: " + v; sel.appendChild(o);
+    const o = document.createElement("option"); o.value = v; o.textContent = v === "person" ? "a person (invite link)" : (LEVELS[v] || "bot: " + v); sel.appendChild(o);
   }
   sel.value = values.includes(chosen) ? chosen : sel.dataset.first;
 }
