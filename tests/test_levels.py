@@ -48,10 +48,10 @@ def test_each_level_is_the_player_it_says() -> None:
     agents = [level.agent() for level in LEVELS]
     assert agents[0] == RandomAgent()
     assert agents[1] == BlunderingAgent(player=HeuristicAgent(), blunders=0.8)
-    assert agents[2] == BlunderingAgent(player=HeuristicAgent(), blunders=0.45)
-    assert agents[3] == SearchAgent(iterations=32) == parse_spec("search").build(trust=Trust.data())
+    assert agents[2] == BlunderingAgent(player=HeuristicAgent(), blunders=0.4)
+    assert agents[3] == HeuristicAgent() == parse_spec("heuristic").build(trust=Trust.data())
     assert agents[4] == SearchAgent(iterations=300, rollout="heuristic")
-    assert [level.iterations for level in LEVELS] == [0, 0, 0, 32, 300]  # never a clock
+    assert [level.iterations for level in LEVELS] == [0, 0, 0, 0, 300]  # never a clock
 
 
 @pytest.mark.parametrize(
@@ -183,9 +183,7 @@ def test_the_play_page_holds_a_searching_level_to_its_time() -> None:
     game = Game(players=3, bot="level:5", seed=1)
     agents = set(game._agents.values())
     assert agents == {SearchAgent(iterations=300, rollout="heuristic", time_limit=THINK)}
-    assert set(Game(players=2, bot="level:4", seed=1)._agents.values()) == {
-        SearchAgent(iterations=32, time_limit=THINK)
-    }
+    assert set(Game(players=2, bot="level:4", seed=1)._agents.values()) == {HeuristicAgent()}
 
 
 def penalty_gaps(weak: int, strong: int, deals: int) -> list[float]:
@@ -203,15 +201,16 @@ def penalty_gaps(weak: int, strong: int, deals: int) -> list[float]:
     return out
 
 
-@pytest.mark.parametrize("weak", [1, 2])
+@pytest.mark.parametrize("weak", [1, 2, 3])
 def test_each_level_beats_the_one_below_it(weak: int) -> None:
     """Over 80 duplicate deals (seeded: the same games every run) the stronger level's
     mean penalty is lower by more than two standard errors of the mean over the deals (the
     deals are independent; their two seatings are not, so a deal is one sample). The
     ladder measured 4 to 7 points between neighbouring levels (docs, Strength, Levels), and
     a deal's difference spreads by about 12 to 14 points here, so the standard error is
-    near 1.5 and the bound of about 3 holds with room: the levels that search are measured
-    so in tests/test_levels_compiled.py."""
+    near 1.5 and the bound of about 3 holds with room (measured: 4.6, 5.2 and 5.1 points,
+    2.9, 4.1 and 4.1 standard errors). The expert, which searches, is measured so in
+    tests/test_levels_compiled.py."""
     diffs = penalty_gaps(weak, weak + 1, 80)
     mean = sum(diffs) / len(diffs)
     spread = (sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1)) ** 0.5

@@ -43,8 +43,8 @@ BOTS = ("random", "greedy", "heuristic", "level:1", "level:2", "level:3", "level
 levels (chickenfoot.levels)."""
 THINK = 1.0
 """The most seconds a searching bot thinks a move here: in the browser it runs in pure
-Python, so the advanced and expert levels are held to this (the expert plays weaker than
-its calibration says)."""
+Python, so the expert level is held to this (it plays weaker than its calibration
+says)."""
 NAMES = ("Ada", "Bo", "Cy")
 """The bots' names, seat 1 onwards."""
 TOKEN = "you"

@@ -103,7 +103,7 @@ class Level:
         """The search iterations one of its decisions may take (0: it does not search).
 
         >>> [level.iterations for level in LEVELS]
-        [0, 0, 0, 32, 300]
+        [0, 0, 0, 0, 300]
         """
         return self.player.iterations if isinstance(self.player, SearchAgent) else 0
 
@@ -127,31 +127,30 @@ LEVELS: Final[tuple[Level, ...]] = (
         name="novice",
         player=HeuristicAgent(),
         blunders=0.8,
-        summary="plays four moves in five at random and the fifth with judgement",
+        summary="plays four moves in five at random and the fifth as the advanced level would",
     ),
     Level(
         number=3,
         name="intermediate",
         player=HeuristicAgent(),
-        blunders=0.45,
-        summary="sheds heavy tiles with judgement, keeping tiles to follow and filling its "
-        "own chicken feet, but plays almost half of its moves at random",
+        blunders=0.4,
+        summary="plays as the advanced level would but for two moves in five, played at random",
     ),
     Level(
         number=4,
         name="advanced",
-        player=SearchAgent(iterations=32),
+        player=HeuristicAgent(),
         blunders=0.0,
-        summary="tries each move on 32 deals of the unseen tiles, each round finished by "
-        "every seat shedding its heaviest tile, and plays the best",
+        summary="sheds heavy tiles with judgement: it keeps tiles to follow, blocks the seats "
+        "that lack a number and lays the doubles it can fill",
     ),
     Level(
         number=5,
         name="expert",
         player=SearchAgent(iterations=300, rollout="heuristic"),
         blunders=0.0,
-        summary="tries each move on 300 deals of the unseen tiles, each round finished as a "
-        "player with judgement would play it: the strongest player we have",
+        summary="tries each move on 300 deals of the unseen tiles, each round finished as the "
+        "advanced level would play it, and plays the best: the strongest player we have",
     ),
 )
 """The levels, weakest first: ``LEVELS[n - 1]`` is ``level:n``."""
