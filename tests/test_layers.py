@@ -61,6 +61,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "_rollouts",
         "agents",
         "ismcts",
+        "levels",
         "simulation",
         "_protocol",
         "notation.",

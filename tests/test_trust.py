@@ -107,6 +107,7 @@ FORMS = (
     "ismcts:16",
     "search:50ms",
     "ismcts:50ms",
+    "level:2",
     "engine:node bot.js",
     "policy:policy.npz",
     "bots.mine:Bot",

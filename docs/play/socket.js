@@ -11,7 +11,8 @@
   };
   const settings = {
     players: number("players", 2, 4, 3),
-    bot: ["random", "greedy", "heuristic"].includes(params.get("bot")) ? params.get("bot") : "heuristic",
+    bot: ["random", "greedy", "heuristic", "level:1", "level:2", "level:3", "level:4", "level:5"]
+      .includes(params.get("bot")) ? params.get("bot") : "heuristic",
     rounds: params.get("rounds") === "match" ? null : number("rounds", 1, 10, 1),
     delay: number("delay", 0, 5000, 600),   // ms before each bot move, as serve's --bot-delay
     pause: number("pause", 0, 600, 20),     // s before the next round, as serve's --round-pause

@@ -20,6 +20,7 @@ import random
 import time
 from typing import Any
 
+import attrs
 from tableplay_messages import (
     PROTOCOL,
     Connection,
@@ -34,12 +35,17 @@ from tableplay_messages import (
 )
 
 from chickenfoot import Rounds, Rules
-from chickenfoot.agents import Agent, ask
+from chickenfoot.agents import Agent, SearchAgent, ask
 from chickenfoot.commitment import fresh_seed
 from chickenfoot.specs import Trust, parse_spec
 
-BOTS = ("random", "greedy", "heuristic")
-"""The bots the page offers: the library's built-in agents that need no numba."""
+BOTS = ("random", "greedy", "heuristic", "level:1", "level:2", "level:3", "level:4", "level:5")
+"""The bots the page offers: the library's built-in agents that need no numba, and the
+levels (chickenfoot.levels)."""
+THINK = 1.0
+"""The most seconds a searching bot thinks a move here: in the browser it runs in pure
+Python, so the expert level is held to this (it plays weaker than its calibration
+says)."""
 NAMES = ("Ada", "Bo", "Cy")
 """The bots' names, seat 1 onwards."""
 TOKEN = "you"
@@ -69,9 +75,10 @@ class Game:
         seats += [SeatRow(s, "bot", bot, None, NAMES[s - 1]) for s in range(1, players)]
         self.table = Table("play", rules, fresh_seed() if seed is None else seed, seats)
         self.round_pause = round_pause
-        self._agents: dict[int, Agent] = {
-            s: parse_spec(bot).build(trust=Trust.data()) for s in range(1, players)
-        }
+        agent = parse_spec(bot).build(trust=Trust.data())
+        if isinstance(agent, SearchAgent):  # in pure Python: its moves held to THINK seconds
+            agent = attrs.evolve(agent, time_limit=THINK)
+        self._agents: dict[int, Agent] = dict.fromkeys(range(1, players), agent)
         self._rng = random.Random(seed)
         self.connection = Connection(0, picture=True)
         """The page, as the server's announcements see a connection: seat 0, with the picture."""

@@ -126,6 +126,7 @@ def _build_parser() -> Parser:
         "chickenfoot play                           # 4 players, house rules, 3 heuristic bots",
         "chickenfoot play --players 2 --bots search --seed 7",
         "chickenfoot play --round --players 3 --bots greedy,random",
+        "chickenfoot play --bots level:novice       # a level: 1 (beginner) to 5 (expert)",
         "chickenfoot play game.json                 # resume a saved game",
         "chickenfoot play --record games.cfn        # keep the match in the notation",
         "chickenfoot play --bots mybot:Bot          # against your own agent (mybot.py)",

@@ -29,7 +29,7 @@ unknown keys refused, errors naming the path (``game.round.hands[1][2]: ...``,
 >>> PlaySave.from_dict({**d, "bots": ["random", "smart"]})
 Traceback (most recent call last):
 ...
-chickenfoot.errors.FormatError: bots[1]: unknown agent 'smart': expected one of random, greedy, heuristic, search, ismcts, search:N or ismcts:N (N iterations), search:Nms or ismcts:Nms (N milliseconds a decision), engine:COMMAND (a program speaking the engine protocol), policy:PATH (a trained policy file), or module:Class (an agent class of yours, importable from the working directory)
+chickenfoot.errors.FormatError: bots[1]: unknown agent 'smart': expected one of random, greedy, heuristic, search, ismcts, level:N or level:NAME (a level, 1 to 5 or beginner, novice, intermediate, advanced, expert), search:N or ismcts:N (N iterations), search:Nms or ismcts:Nms (N milliseconds a decision), engine:COMMAND (a program speaking the engine protocol), policy:PATH (a trained policy file), or module:Class (an agent class of yours, importable from the working directory)
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from chickenfoot._files import appendable, writable, write_file
 from chickenfoot.cli._common import UsageError, rules_from_args, rules_options, write
 from chickenfoot.cli._records_out import open_records
 from chickenfoot.errors import brief, within_digits
-from chickenfoot.specs import Trust, split_specs
+from chickenfoot.specs import EXPECTED, Trust, split_specs
 
 __all__ = ["DESCRIPTION", "EXAMPLES", "add_options", "cmd_ladder"]
 
@@ -56,8 +56,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
     """The options of ``ladder``."""
     p.add_argument(
         "--agents", required=True, metavar="NAMES",
-        help="the agents, comma-separated, at least one per seat (random, greedy, heuristic, "
-        "search, search:N, ismcts, ismcts:N, engine:COMMAND, module:Class)",
+        help="the agents, comma-separated, at least one per seat "
+        f"({EXPECTED.removeprefix('expected one of ')})",
     )  # fmt: skip
     p.add_argument("--deals", type=int, default=100, metavar="D", help="deals (default: 100)")
     p.add_argument("--seed", type=int, default=1, metavar="S", help="seed (default: 1)")

@@ -12,6 +12,9 @@ is declared here: :func:`bound_of` is ``None`` for it.
 300
 >>> bound_of(parse_spec("ismcts")).iterations(parse_spec("ismcts")), bound_of(parse_spec("mybot:Bot"))
 (1000, None)
+>>> expert = parse_spec("level:expert")
+>>> bound_of(expert).iterations(expert), bound_of(parse_spec("level:1")).searches
+(300, False)
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Final
 import attrs
 
 from chickenfoot.agents import Agent
+from chickenfoot.levels import LEVELS, BlunderingAgent
 from chickenfoot.specs import AgentSpec
 
 __all__ = ["BOUNDS", "Bound", "bound_of", "bounded"]
@@ -41,7 +45,9 @@ class Bound:
         """The iterations a decision of ``spec`` may search."""
         if not self.searches:
             return 0
-        return spec.value if isinstance(spec.value, int) else self.default
+        if spec.kind in ("search", "ismcts") and isinstance(spec.value, int):
+            return spec.value
+        return self.default  # search, ismcts, level:N (whose N is no count)
 
 
 BOUNDS: Final[Mapping[str, Bound]] = {
@@ -52,9 +58,11 @@ BOUNDS: Final[Mapping[str, Bound]] = {
     "ismcts": Bound(1000, searches=True),  # ISMCTSAgent()'s default
     "engine": Bound(),  # paced by its own time_ms (the engine protocol bounds it)
     "policy": Bound(),  # one pass of its network a decision (offered by name: --policy)
+    # each level by its spec, level:N: its player's iterations (chickenfoot.levels)
+    **{level.spec: Bound(level.iterations, searches=level.iterations > 0) for level in LEVELS},
 }
 """The bots a server offers, by name (``search``, ``search:N``: ``search``; an engine:
-``engine``), and each one's bound; no other bot is offered."""
+``engine``; a level: ``level:N``), and each one's bound; no other bot is offered."""
 
 
 def bound_of(spec: AgentSpec, bounds: Mapping[str, Bound] = BOUNDS) -> Bound | None:
@@ -66,6 +74,8 @@ def bound_of(spec: AgentSpec, bounds: Mapping[str, Bound] = BOUNDS) -> Bound | N
         return bounds.get(str(spec.value))
     if spec.kind in ("search", "ismcts", "engine", "policy"):
         return bounds.get(spec.kind)
+    if spec.kind == "level":
+        return bounds.get(spec.name)
     return None
 
 
@@ -77,5 +87,7 @@ def bounded(agent: Agent, spec: AgentSpec, time_limit: float) -> Agent:
     if bound is None:
         raise ValueError(f"the bot {spec.name!r} is not offered by this server")
     if bound.searches and time_limit > 0:
+        if isinstance(agent, BlunderingAgent):  # a level: its player searches
+            return attrs.evolve(agent, player=bounded(agent.player, spec, time_limit))
         return attrs.evolve(agent, time_limit=time_limit)  # type: ignore[misc]
     return agent

@@ -8,6 +8,8 @@ nothing; :meth:`AgentSpec.build` then makes the agent, if the :class:`Trust` it 
 allows it. The forms, tried in this order:
 
 - a built-in name: ``random``, ``greedy``, ``heuristic``, ``search``, ``ismcts`` (any case);
+- a level, ``level:N`` or ``level:NAME`` (``level:1`` to ``level:5``, ``level:beginner``
+  to ``level:expert``: :mod:`chickenfoot.levels`);
 - a built-in name with an argument, ``NAME:ARG``, for the names of ``_WITH_ARGUMENT``
   (``specs._spec``): ``search:N``, a search of ``N`` iterations per decision, ``ismcts:N``
   the same for the information-set search (:class:`~chickenfoot.ismcts.ISMCTSAgent`),
@@ -40,7 +42,7 @@ True
 >>> parse_spec("engine:sh -c 'rm -rf ~'").build(trust=Trust.data())
 Traceback (most recent call last):
 ...
-chickenfoot.specs.UntrustedSpecError: agent "engine:sh -c 'rm -rf ~'" was read from a file or the network, which may name built-in agents only (random, greedy, heuristic, search, ismcts, search:N, ismcts:N, search:Nms, ismcts:Nms): it runs the program "sh -c 'rm -rf ~'"
+chickenfoot.specs.UntrustedSpecError: agent "engine:sh -c 'rm -rf ~'" was read from a file or the network, which may name built-in agents only (random, greedy, heuristic, search, ismcts, level:N, search:N, ismcts:N, search:Nms, ismcts:Nms): it runs the program "sh -c 'rm -rf ~'"
 >>> parse_spec("search:Bot")
 Traceback (most recent call last):
 ...

@@ -18,11 +18,12 @@ from typing import Literal, cast
 from chickenfoot.agents import Agent, GreedyAgent, HeuristicAgent, RandomAgent, SearchAgent
 from chickenfoot.errors import brief
 from chickenfoot.ismcts import ISMCTSAgent
+from chickenfoot.levels import LEVELS
 from chickenfoot.specs._errors import SpecError, said
 
 __all__ = ["BUILDERS", "Kind"]
 
-Kind = Literal["builtin", "search", "ismcts", "timed", "engine", "policy", "module"]
+Kind = Literal["builtin", "search", "ismcts", "level", "timed", "engine", "policy", "module"]
 """The forms of an agent spec (:attr:`AgentSpec.kind <chickenfoot.specs.AgentSpec.kind>`):
 each has a builder here, and :class:`~chickenfoot.specs.AgentSpec`'s docstring says what
 each one's ``value`` is."""
@@ -48,6 +49,10 @@ def _search_agent(value: str | int) -> Agent:
 
 def _ismcts_agent(value: str | int) -> Agent:
     return ISMCTSAgent(iterations=int(value))
+
+
+def _level_agent(value: str | int) -> Agent:
+    return LEVELS[int(value) - 1].agent()
 
 
 def _timed_agent(value: str | int) -> Agent:
@@ -154,6 +159,7 @@ BUILDERS: dict[Kind, Callable[[str | int], Agent]] = {
     "policy": _policy_agent,
     "search": _search_agent,
     "ismcts": _ismcts_agent,
+    "level": _level_agent,
     "timed": _timed_agent,
     "engine": _engine_agent,
     "module": _module_agent,

@@ -16,7 +16,8 @@ from typing import Any, Literal, get_args
 import attrs
 
 from chickenfoot.agents import Agent
-from chickenfoot.errors import ArgumentError, brief
+from chickenfoot.errors import AgentError, ArgumentError, brief
+from chickenfoot.levels import LEVELS, level_named
 from chickenfoot.rules import Rules
 from chickenfoot.specs._build import BUILDERS, Kind
 from chickenfoot.specs._errors import SpecError, UntrustedSpecError
@@ -51,13 +52,15 @@ MAX_COMMAND = 2000
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _DOTTED = re.compile(rf"{_NAME}(\.{_NAME})*")
 _ITERATIONS = re.compile(r"[0-9]{1,6}")
+_LEVELS = f"1 to {len(LEVELS)} or {', '.join(level.name for level in LEVELS)}"
 EXPECTED = (
-    f"expected one of {', '.join(AGENT_NAMES)}, search:N or ismcts:N (N iterations), "
+    f"expected one of {', '.join(AGENT_NAMES)}, level:N or level:NAME (a level, {_LEVELS}), "
+    "search:N or ismcts:N (N iterations), "
     "search:Nms or ismcts:Nms (N milliseconds a decision), engine:COMMAND "
     "(a program speaking the engine protocol), policy:PATH (a trained policy file), or "
     "module:Class (an agent class of yours, importable from the working directory)"
 )
-_BUILT_IN = f"{', '.join(AGENT_NAMES)}, search:N, ismcts:N, search:Nms, ismcts:Nms"
+_BUILT_IN = f"{', '.join(AGENT_NAMES)}, level:N, search:N, ismcts:N, search:Nms, ismcts:Nms"
 
 
 def _commands(commands: Iterable[str]) -> tuple[str, ...]:
@@ -134,6 +137,8 @@ class AgentSpec:
       the name;
     - ``search``: ``search:N``, ``value`` the iterations ``N`` (an ``int``);
     - ``ismcts``: ``ismcts:N``, the same for the information-set search;
+    - ``level``: ``level:N`` or ``level:NAME`` (:mod:`chickenfoot.levels`), ``value`` the
+      level's number ``N`` (an ``int``; ``name`` is always ``level:N``);
     - ``timed``: ``search:Nms`` and ``ismcts:Nms``, ``value`` ``"search:N"`` or
       ``"ismcts:N"``, ``N`` the milliseconds a decision;
     - ``engine``: ``engine:COMMAND``, ``value`` the command (runs a program);
@@ -205,6 +210,14 @@ def _iterations(spec: str, arg: str, *, name: Literal["search", "ismcts"]) -> Ag
     return AgentSpec(f"{name}:{n}", name, n)
 
 
+def _level(spec: str, arg: str) -> AgentSpec:
+    try:
+        level = level_named(arg)
+    except AgentError:
+        raise SpecError(f"agent {brief(spec)}: level:N takes a level, {_LEVELS}") from None
+    return AgentSpec(level.spec, "level", level.number)
+
+
 def _engine(spec: str, arg: str) -> AgentSpec:
     command = arg.strip()
     if len(command) > MAX_COMMAND:
@@ -228,6 +241,7 @@ def _policy(spec: str, arg: str) -> AgentSpec:
 _WITH_ARGUMENT: dict[str, Callable[[str, str], AgentSpec]] = {
     "search": functools.partial(_iterations, name="search"),
     "ismcts": functools.partial(_iterations, name="ismcts"),
+    "level": _level,
     "engine": _engine,
     "policy": _policy,
 }
@@ -244,7 +258,7 @@ def parse_spec(text: str) -> AgentSpec:
     >>> parse_spec("smart")
     Traceback (most recent call last):
     ...
-    chickenfoot.specs.SpecError: unknown agent 'smart': expected one of random, greedy, heuristic, search, ismcts, search:N or ismcts:N (N iterations), search:Nms or ismcts:Nms (N milliseconds a decision), engine:COMMAND (a program speaking the engine protocol), policy:PATH (a trained policy file), or module:Class (an agent class of yours, importable from the working directory)
+    chickenfoot.specs.SpecError: unknown agent 'smart': expected one of random, greedy, heuristic, search, ismcts, level:N or level:NAME (a level, 1 to 5 or beginner, novice, intermediate, advanced, expert), search:N or ismcts:N (N iterations), search:Nms or ismcts:Nms (N milliseconds a decision), engine:COMMAND (a program speaking the engine protocol), policy:PATH (a trained policy file), or module:Class (an agent class of yours, importable from the working directory)
     """
     if not isinstance(text, str):
         raise ArgumentError(f"an agent spec is a string such as 'heuristic', not {brief(text)}")
@@ -255,6 +269,8 @@ def parse_spec(text: str) -> AgentSpec:
         return AgentSpec(key, "builtin", key)
     if colon and key in _WITH_ARGUMENT:
         return _WITH_ARGUMENT[key](spec, arg)
+    if key == "level":
+        raise SpecError(f"agent {brief(spec)}: level:N takes a level, {_LEVELS}")
     if colon and key in AGENT_NAMES:
         raise SpecError(f"unknown agent {brief(spec)}: {key} takes no argument ({EXPECTED})")
     if len(spec) > MAX_SPEC:

@@ -21,8 +21,20 @@ function inviteNote() {
     ? t("You opened this page as {host}, which is this computer: the links below use {url}, where the people on your network reach this server (it also answers at {others}).", values)
     : t("You opened this page as {host}, which is this computer: the links below use {url}, where the people on your network reach this server.", values);
 }
+// The levels (chickenfoot.levels), weakest first, each with its label (whole, to translate).
+const LEVELS = ["level:1", "level:2", "level:3", "level:4", "level:5"];
+function levelLabel(v) {
+  switch (v) {
+    case "level:1": return t("bot: level 1, beginner");
+    case "level:2": return t("bot: level 2, novice");
+    case "level:3": return t("bot: level 3, intermediate");
+    case "level:4": return t("bot: level 4, advanced");
+    case "level:5": return t("bot: level 5, expert");
+    default: return null;
+  }
+}
 function bots() {
-  return ["heuristic", "greedy", "random", "search:64"].concat(
+  return ["heuristic", "greedy", "random", "search:64"].concat(LEVELS,
     engines.map(e => "engine:" + e), policies.map(p => "policy:" + p));
 }
 // The seats' rows, made once each and kept: changing the number of players adds or takes
@@ -48,7 +60,7 @@ function fillBots(sel) {  // the choices of a seat, the engines included once th
   const chosen = sel.value || sel.dataset.first;
   sel.textContent = "";
   for (const v of values) {
-    const o = document.createElement("option"); o.value = v; o.textContent = v === "person" ? t("a person (invite link)") : t("bot: {name}", {name: v}); sel.appendChild(o);
+    const o = document.createElement("option"); o.value = v; o.textContent = v === "person" ? t("a person (invite link)") : (levelLabel(v) || t("bot: {name}", {name: v})); sel.appendChild(o);
   }
   sel.value = values.includes(chosen) ? chosen : sel.dataset.first;
 }
