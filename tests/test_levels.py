@@ -165,9 +165,9 @@ def test_the_pages_offer_every_level() -> None:
     socket = (ROOT / "docs/play/socket.js").read_text()
     for level in LEVELS:
         label = f"level {level.number}, {level.name}"
-        assert f'"{level.spec}": "bot: {label}"' in home_js
-        for page in (home_html, play):
-            assert f'<option value="{level.spec}">{label}</option>' in page
+        assert f'case "{level.spec}": return t("bot: {label}");' in home_js
+        assert f'<option value="{level.spec}" data-t>{label}</option>' in home_html
+        assert f'<option value="{level.spec}">{label}</option>' in play
         assert f'"{level.spec}"' in socket
 
 

@@ -49,7 +49,7 @@ def _twin_check(client: TestClient, table_id: str, token: str, rng: random.Rando
         assert got.status_code == 200, got.text
         assert got.headers["cache-control"] == "no-store"
         assert got.text == round_texts(twins, t.seats, round=k, audience=audience, secret=t.seed)
-        assert f"[Commitment " in got.text and "[DealSeed " not in got.text
+        assert "[Commitment " in got.text and "[DealSeed " not in got.text
         compared += len(got.content)
     return compared
 
