@@ -26,6 +26,7 @@ import argparse
 import datetime
 
 from chickenfoot._files import writable, write_file
+from chickenfoot._i18n import gettext as _
 from chickenfoot.cli._common import UsageError
 from chickenfoot.cli._game import Game
 from chickenfoot.cli._setup import Start
@@ -123,7 +124,11 @@ class RecordKeeper:
         failed = self.write(game)
         if failed is None:
             return None
-        return f"Could not write the record to {brief(self.path, 60)}: {failed}."
+        return _(
+            "Could not write the record to {file}: {reason}.",
+            file=brief(self.path, 60),
+            reason=failed,
+        )
 
 
 def _record(start: State, end: State) -> Record:
