@@ -73,7 +73,7 @@ def _examples(*lines: str) -> str:
 
 
 def _build_parser() -> Parser:
-    from chickenfoot.cli import ladder, serve
+    from chickenfoot.cli import dataset, ladder, serve
 
     parser = Parser(
         prog=PROG,
@@ -216,6 +216,11 @@ def _build_parser() -> Parser:
     serve.add_options(command("serve", "tables in the browser", serve.DESCRIPTION, *serve.EXAMPLES))
     ladder.add_options(
         command("ladder", "rate agents on duplicate deals", ladder.DESCRIPTION, *ladder.EXAMPLES)
+    )
+    dataset.add_options(
+        command(
+            "dataset", "build and check data sets of rounds", dataset.DESCRIPTION, *dataset.EXAMPLES
+        )
     )
 
     # -- documents --
@@ -423,7 +428,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
     """Parse ``argv`` and run the command; every error but :class:`OutputError` is mapped to
     its exit status here."""
     from chickenfoot.cli import compile as compile_
-    from chickenfoot.cli import demo, engine, files, ladder, play, records, serve, sim
+    from chickenfoot.cli import dataset, demo, engine, files, ladder, play, records, serve, sim
 
     try:
         args = _build_parser().parse_args(argv)
@@ -433,6 +438,7 @@ def _run(argv: list[str] | None, out: TextIO) -> int:
             "play": play.cmd_play,
             "simulate": sim.cmd_simulate,
             "ladder": ladder.cmd_ladder,
+            "dataset": dataset.cmd_dataset,
             "engine": engine.cmd_engine,
             "serve": serve.cmd_serve,
             "show": files.cmd_show,
