@@ -194,3 +194,55 @@ def test_the_command_line_never_shows_a_traceback(tmp_path: Path) -> None:
     )
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
+
+
+def _example(heading: str) -> str:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "dataset.md").read_text()
+    section = page.split(f"## {heading}", 1)[1]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_pages_examples_run(built: Path) -> None:
+    """docs/dataset.md's examples, as printed, on a built data set."""
+    hf = _example("Streaming with Hugging Face").replace("DIR", str(built))
+    hf = hf.replace("players=4", "players=2")
+    scope: dict[str, object] = {}
+    exec(compile(hf, "docs/dataset.md", "exec"), scope)
+    assert len(scope["moves"]) == 12 and len(scope["penalties"][0]) == 2  # type: ignore[arg-type,index]
+    numpy = _example("Decisions, as numpy batches").replace("DIR", str(built))
+    exec(compile(numpy, "docs/dataset.md", "exec"), scope)
+    assert scope["b"]["observation"].dtype == np.float32  # type: ignore[index]
+
+
+def test_a_process_pool_writes_the_same_bytes(built: Path, tmp_path: Path) -> None:
+    root = tmp_path / "pool"
+    assert _build(root, "--executor", "process", "--workers", "2") == 0
+    assert _digest(root) == _digest(built)
+
+
+def test_an_agent_failing_mid_build_stops_in_one_line_and_the_build_continues(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "flaky.py").write_text(
+        "import os\n"
+        "from chickenfoot.agents import GreedyAgent\n"
+        "class Bot(GreedyAgent):\n"
+        "    def choose(self, view, legal, rng):\n"
+        "        if os.path.exists('stop') and view.turn == 1:\n"
+        "            raise RuntimeError('out of memory')\n"
+        "        return super().choose(view, legal, rng)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "stop").write_text("")
+    args = ["dataset", "build", "set", "--rounds", "4", "--agents", "flaky:Bot,random"]
+    args += ["--players", "2", "--seed", "3", "--part-rounds", "2"]
+    run = subprocess.run(
+        [sys.executable, "-m", "chickenfoot", *args], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and "out of memory" in run.stderr
+    assert not list((tmp_path / "set").rglob("*.parquet"))
+    (tmp_path / "stop").unlink()
+    assert main(args) == 0
+    assert check(tmp_path / "set") == []
