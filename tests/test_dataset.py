@@ -246,3 +246,25 @@ def test_an_agent_failing_mid_build_stops_in_one_line_and_the_build_continues(
     (tmp_path / "stop").unlink()
     assert main(args) == 0
     assert check(tmp_path / "set") == []
+
+
+def test_check_reports_nulls_and_a_broken_manifest_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "nulls"
+    assert _build(root) == 0
+    part = root / "rounds/preset=house/players=3/part-00000.parquet"
+    table = pq.read_table(part)
+    loose = pa.schema([f.with_nullable(True) for f in table.schema])
+    rows = table.to_pylist()
+    rows[4]["moves"] = None
+    pq.write_table(pa.Table.from_pylist(rows, schema=loose), part)
+    problems = check(root)
+    assert [p for p in problems if "row 4" in p] and all("row 4" in p for p in problems)
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["command"]["rounds"] = "many"
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    capsys.readouterr()
+    assert main(["dataset", "check", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "manifest" in err

@@ -111,6 +111,23 @@ def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
         raise FormatError(str(path), f"not a chickenfoot data set (format is not {FORMAT!r})")
     if not isinstance(obj.get("parts"), list) or not isinstance(obj.get("command"), dict):
         raise FormatError(str(path), "the manifest has no parts or command list")
+    command = obj["command"]
+    kinds = {"rounds": int, "seed": int, "part_rounds": int}
+    wrong = [k for k, kind in kinds.items() if type(command.get(k)) is not kind]
+    if not wrong and not (1 <= command["rounds"] <= MAX_ROUNDS and command["part_rounds"] >= 1):
+        wrong.append("rounds")
+    items = {"agents": str, "players": int, "presets": str}
+    for key, kind in items.items():
+        values = command.get(key)
+        if not isinstance(values, list) or any(type(v) is not kind for v in values):
+            wrong.append(key)
+    if "players" not in wrong and not all(2 <= p <= 8 for p in command["players"]):
+        wrong.append("players")
+    if "presets" not in wrong and not all(p in PRESETS for p in command["presets"]):
+        wrong.append("presets")
+    if wrong or not all(isinstance(e, dict) for e in obj["parts"]):
+        what = ", ".join(sorted(set(wrong))) or "parts"
+        raise FormatError(str(path), f"the manifest's {what} is not as a build writes it")
     return obj
 
 

@@ -91,17 +91,22 @@ def _check_part(
         table = pq.read_table(path)
     except (OSError, ValueError) as err:  # pyarrow's errors are OSError/ValueError subclasses
         return [f"{rel}: cannot be read as Parquet ({brief(' '.join(str(err).split()), 120)})"]
-    if table.schema.remove_metadata() != SCHEMA.remove_metadata():
+    if [(f.name, f.type) for f in table.schema] != [(f.name, f.type) for f in SCHEMA]:
         return [f"{rel}: its columns are not those of a chickenfoot data set"]
     problems = []
     if table.num_rows != count:
         problems.append(f"{rel}: {table.num_rows} rows where {count} belong")
     enc = Encoding(rules_of(preset, players))
     for i, row in enumerate(table.to_pylist()):
-        problems += [
-            f"{rel} row {i}: {p}"
-            for p in _row_problems(row, first + i, (preset, players), command, enc)
-        ]
+        empty = [c for c in SCHEMA.names if row[c] is None and not SCHEMA.field(c).nullable]
+        if empty:
+            problems.append(f"{rel} row {i}: no value in {', '.join(empty)}")
+            continue
+        try:
+            found = _row_problems(row, first + i, (preset, players), command, enc)
+        except (TypeError, ValueError, KeyError, IndexError) as err:
+            found = [f"cannot be replayed ({type(err).__name__})"]
+        problems += [f"{rel} row {i}: {p}" for p in found]
     if not problems and hashlib.sha256(path.read_bytes()).hexdigest() != entry.get("sha256"):
         problems.append(f"{rel}: its bytes differ from the manifest's sha256 (rewritten?)")
     return problems
