@@ -194,7 +194,19 @@ def build(
 ) -> dict[str, Any]:
     """Build (or continue) a data set of ``rounds`` rounds per preset and table size.
 
-    Returns the manifest. See :mod:`chickenfoot.dataset`.
+    ``agents`` are ``(name, agent)`` pairs (the names are recorded); seat ``i`` of round
+    ``k`` is played by ``agents[(k + i) % len(agents)]``. Parts of ``part_rounds`` rounds
+    are tasks for ``executor`` (``None``: played here); the bytes written do not depend on
+    it. A directory that holds another data set, or one of another version, raises
+    :class:`~chickenfoot.FormatError`; one that holds this command's parts keeps them.
+    Returns the manifest.
+
+    >>> import tempfile
+    >>> from chickenfoot.agents import RandomAgent
+    >>> m = build(tempfile.mkdtemp(), rounds=2, agents=[("random", RandomAgent())],
+    ...           players=[3], presets=["classic"], seed=7)
+    >>> m["complete"], [p["rounds"] for p in m["parts"]]
+    (True, [2])
     """
     from chickenfoot import __version__
 

@@ -115,7 +115,19 @@ def _check_part(
 def check(directory: str | os.PathLike[str]) -> list[str]:
     """Replay every round of the data set in ``directory``: one line per disagreement.
 
-    Raises :class:`~chickenfoot.FormatError` if ``directory`` holds no data set.
+    Each round's seed, seating and digest are checked against the manifest's command, its
+    moves against the rules, its penalties and ending against the replay; a part that cannot
+    be read, is missing or is not listed is a line too. Raises
+    :class:`~chickenfoot.FormatError` if ``directory`` holds no data set.
+
+    >>> import tempfile
+    >>> from chickenfoot.agents import GreedyAgent
+    >>> from chickenfoot.dataset import build
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = build(folder, rounds=2, agents=[("greedy", GreedyAgent())], players=[2],
+    ...           presets=["house"], seed=1)
+    >>> check(folder)
+    []
     """
     root = Path(directory)
     manifest = read_manifest(root)

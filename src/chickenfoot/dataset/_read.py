@@ -81,6 +81,16 @@ def decisions(directory: str | os.PathLike[str], *, batch_size: int = 1024) -> I
     (the seat's view, encoded) and ``hands`` (``[players, tiles]``: the true hands). Forced
     moves are decisions too (one legal action). Raises :class:`~chickenfoot.FormatError`
     if ``directory`` holds no data set.
+
+    >>> import tempfile
+    >>> from chickenfoot.agents import GreedyAgent
+    >>> from chickenfoot.dataset import build
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = build(folder, rounds=1, agents=[("greedy", GreedyAgent())], players=[2],
+    ...           presets=["house"], seed=1)
+    >>> b = next(decisions(folder))
+    >>> bool(b["mask"][range(len(b["action"])), b["action"]].all()), b["hands"].shape[1:]
+    (True, (2, 55))
     """
     checks.integer(batch_size, "batch_size", low=1, high=1 << 20)
     root = Path(directory)
