@@ -268,3 +268,29 @@ def test_check_reports_nulls_and_a_broken_manifest_in_one_line(
     assert main(["dataset", "check", str(root)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "manifest" in err
+
+
+def test_decisions_on_disk_are_the_replayed_ones_and_edits_are_found(
+    built: Path, tmp_path: Path
+) -> None:
+    root = tmp_path / "with"
+    assert _build(root, "--decisions") == 0
+    assert check(root) == []
+    part = "decisions/preset=classic/players=2/part-00001.parquet"
+    table = pq.read_table(root / part)
+    replayed = next(
+        b
+        for b in decisions(built, batch_size=100_000)
+        if (b["preset"], b["players"]) == ("classic", 2)
+    )
+    rows = table.column("round").to_numpy()
+    first = int(np.flatnonzero(replayed["round"] == rows[0])[0])
+    np.testing.assert_array_equal(
+        np.stack(table.column("observation").to_numpy(zero_copy_only=False)),
+        replayed["observation"][first : first + len(rows)],
+    )
+    actions = table.column("action").to_pylist()
+    actions[7] += 1
+    edited = table.set_column(3, "action", pa.array(actions, pa.uint16()))
+    pq.write_table(edited, root / part)
+    assert [p.split(": ")[0] for p in check(root)] == [f"{part} row 7"]

@@ -52,6 +52,10 @@ def add_options(p: argparse.ArgumentParser) -> None:
         help="rounds in each Parquet file (default: 10000)",
     )  # fmt: skip
     build.add_argument(
+        "--decisions", action="store_true",
+        help="also write every decision (observation, legal mask, true hands) as Parquet",
+    )  # fmt: skip
+    build.add_argument(
         "--executor", choices=("none", "process"), default="none",
         help="where parts are played: this process (default) or a process pool",
     )  # fmt: skip
@@ -111,6 +115,7 @@ def _build(args: argparse.Namespace, out: TextIO) -> int:
             presets=_names(args.presets, "--presets"),
             seed=args.seed,
             part_rounds=args.part_rounds,
+            decisions=args.decisions,
             executor=executor,
         )
     except (ChickenFootError, UsageError, KeyboardInterrupt, OSError):

@@ -29,8 +29,8 @@ seat that went out), ``moves`` (action ids of :class:`chickenfoot.encoding.Encod
 from __future__ import annotations
 
 from chickenfoot.dataset._build import build
-from chickenfoot.dataset._build import read_manifest as manifest
 from chickenfoot.dataset._check import check
+from chickenfoot.dataset._manifest import read_manifest as manifest
 from chickenfoot.dataset._read import decisions
 from chickenfoot.dataset._rows import FORMAT
 

@@ -15,12 +15,11 @@ import pyarrow.parquet as pq
 from chickenfoot import _checks as checks
 from chickenfoot.agents import Agent, check_agents
 from chickenfoot.dataset._card import card
+from chickenfoot.dataset._manifest import MANIFEST, MAX_ROUNDS, read_manifest
 from chickenfoot.dataset._rows import FORMAT, play, rules_of, table_of
 from chickenfoot.errors import FormatError
 from chickenfoot.rules import PRESETS
 
-MANIFEST: Final = "manifest.json"
-MAX_ROUNDS: Final = 100_000_000
 # Writer options fixed here so that the same rows give the same bytes: no statistics that
 # depend on the pyarrow build beyond its name, zstd at a fixed level.
 _WRITE: Final[dict[str, Any]] = {
@@ -61,6 +60,7 @@ def write_part(
     count: int,
     names: tuple[str, ...],
     agents: tuple[Agent, ...],
+    decisions: bool = False,
 ) -> dict[str, Any]:
     """Play and write one part (a top-level, picklable task): its manifest entry."""
     rows = [play(seed, preset, players, k, names, agents) for k in range(first, first + count)]
@@ -70,7 +70,13 @@ def write_part(
     tmp = path.with_name(path.name + ".tmp")
     pq.write_table(table_of(rows), tmp, **_WRITE)
     os.replace(tmp, path)
-    return {"path": rel, "rounds": count, "sha256": _sha256(path)}
+    entry = {"path": rel, "rounds": count, "sha256": _sha256(path)}
+    if decisions:
+        from chickenfoot.dataset._decisions import write_decisions
+
+        written = write_decisions(root, rel, preset, players)
+        entry["decisions_sha256"] = _sha256(Path(root) / written)
+    return entry
 
 
 def _command(
@@ -80,6 +86,7 @@ def _command(
     presets: Sequence[str],
     seed: int,
     part_rounds: int,
+    decisions: bool,
 ) -> dict[str, Any]:
     return {
         "rounds": rounds,
@@ -88,47 +95,8 @@ def _command(
         "presets": list(presets),
         "seed": seed,
         "part_rounds": part_rounds,
+        "decisions": decisions,
     }
-
-
-def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
-    """The manifest of the data set in ``directory``, checked to be one (FormatError if not).
-
-    >>> read_manifest("/nonexistent")
-    Traceback (most recent call last):
-    ...
-    chickenfoot.errors.FormatError: /nonexistent: not a chickenfoot data set (no manifest.json)
-    """
-    root = Path(directory)
-    path = root / MANIFEST
-    if not path.is_file():
-        raise FormatError(str(root), "not a chickenfoot data set (no manifest.json)")
-    try:
-        obj = json.loads(path.read_bytes())
-    except (OSError, ValueError) as err:
-        raise FormatError(str(path), f"cannot be read as JSON ({type(err).__name__})") from None
-    if not isinstance(obj, dict) or obj.get("format") != FORMAT:
-        raise FormatError(str(path), f"not a chickenfoot data set (format is not {FORMAT!r})")
-    if not isinstance(obj.get("parts"), list) or not isinstance(obj.get("command"), dict):
-        raise FormatError(str(path), "the manifest has no parts or command list")
-    command = obj["command"]
-    kinds = {"rounds": int, "seed": int, "part_rounds": int}
-    wrong = [k for k, kind in kinds.items() if type(command.get(k)) is not kind]
-    if not wrong and not (1 <= command["rounds"] <= MAX_ROUNDS and command["part_rounds"] >= 1):
-        wrong.append("rounds")
-    items = {"agents": str, "players": int, "presets": str}
-    for key, kind in items.items():
-        values = command.get(key)
-        if not isinstance(values, list) or any(type(v) is not kind for v in values):
-            wrong.append(key)
-    if "players" not in wrong and not all(2 <= p <= 8 for p in command["players"]):
-        wrong.append("players")
-    if "presets" not in wrong and not all(p in PRESETS for p in command["presets"]):
-        wrong.append("presets")
-    if wrong or not all(isinstance(e, dict) for e in obj["parts"]):
-        what = ", ".join(sorted(set(wrong))) or "parts"
-        raise FormatError(str(path), f"the manifest's {what} is not as a build writes it")
-    return obj
 
 
 def _start(root: Path, command: dict[str, Any], version: str) -> dict[str, str]:
@@ -151,8 +119,15 @@ def _start(root: Path, command: dict[str, Any], version: str) -> dict[str, str]:
     done = {}
     for entry in manifest["parts"]:
         path = root / str(entry.get("path"))
-        if path.is_file() and _sha256(path) == entry.get("sha256"):
-            done[entry["path"]] = entry
+        if not path.is_file() or _sha256(path) != entry.get("sha256"):
+            continue
+        if command["decisions"]:
+            from chickenfoot.dataset._decisions import decisions_path
+
+            written = root / decisions_path(str(entry["path"]))
+            if not written.is_file() or _sha256(written) != entry.get("decisions_sha256"):
+                continue
+        done[entry["path"]] = entry
     return done
 
 
@@ -189,6 +164,7 @@ def build(
     presets: Sequence[str],
     seed: int,
     part_rounds: int = 10_000,
+    decisions: bool = False,
     executor: Executor | None = None,
     progress: Callable[[int, int], object] | None = None,
 ) -> dict[str, Any]:
@@ -197,7 +173,8 @@ def build(
     ``agents`` are ``(name, agent)`` pairs (the names are recorded); seat ``i`` of round
     ``k`` is played by ``agents[(k + i) % len(agents)]``. Parts of ``part_rounds`` rounds
     are tasks for ``executor`` (``None``: played here); the bytes written do not depend on
-    it. A directory that holds another data set, or one of another version, raises
+    it. With ``decisions``, each part's decisions are written too, under ``decisions/``
+    (as :func:`~chickenfoot.dataset.decisions` replays them). A directory that holds another data set, or one of another version, raises
     :class:`~chickenfoot.FormatError`; one that holds this command's parts keeps them.
     Returns the manifest.
 
@@ -214,7 +191,8 @@ def build(
     played = tuple(a for _, a in agents)
     _check_args(rounds, names, played, players, presets, part_rounds, seed)
     root = Path(directory)
-    command = _command(rounds, names, players, presets, seed, part_rounds)
+    checks.flag(decisions, "decisions")
+    command = _command(rounds, names, players, presets, seed, part_rounds, decisions)
     done = _start(root, command, __version__)
     root.mkdir(parents=True, exist_ok=True)
     for stale in root.rglob("*.tmp"):
@@ -227,13 +205,14 @@ def build(
         "complete": False,
     }
     _write_json(root / MANIFEST, manifest)
-    tasks = []
+    tasks: list[tuple[Any, ...]] = []
     for preset in presets:
         for p in players:
             for part, first in enumerate(range(0, rounds, part_rounds)):
                 if part_path(preset, p, part) not in done:
                     count = min(part_rounds, rounds - first)
-                    tasks.append((str(root), seed, preset, p, part, first, count, names, played))
+                    task = (str(root), seed, preset, p, part, first, count, names, played)
+                    tasks.append((*task, decisions))  # the arguments of write_part
     total = len(tasks)
 
     def finish(entry: dict[str, Any]) -> None:

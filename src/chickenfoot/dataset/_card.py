@@ -16,6 +16,7 @@ def command_line(command: dict[str, Any]) -> str:
         "--presets", ",".join(command["presets"]),
         "--seed", str(command["seed"]),
         "--part-rounds", str(command["part_rounds"]),
+        *(["--decisions"] if command["decisions"] else []),
     ]  # fmt: skip
     return shlex.join(args).replace("'DIR'", "DIR")
 

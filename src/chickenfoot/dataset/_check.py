@@ -9,7 +9,8 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from chickenfoot.dataset._build import part_path, read_manifest
+from chickenfoot.dataset._build import part_path
+from chickenfoot.dataset._manifest import read_manifest
 from chickenfoot.dataset._rows import SCHEMA, digest, round_rng, rules_of, seats
 from chickenfoot.deal import deal
 from chickenfoot.encoding import Encoding
@@ -109,6 +110,10 @@ def _check_part(
         problems += [f"{rel} row {i}: {p}" for p in found]
     if not problems and hashlib.sha256(path.read_bytes()).hexdigest() != entry.get("sha256"):
         problems.append(f"{rel}: its bytes differ from the manifest's sha256 (rewritten?)")
+    if not problems and command["decisions"]:
+        from chickenfoot.dataset._decisions import decisions_problems
+
+        problems += decisions_problems(root, rel, preset, players)
     return problems
 
 

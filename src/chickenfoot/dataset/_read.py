@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from chickenfoot import _checks as checks
-from chickenfoot.dataset._build import read_manifest
+from chickenfoot.dataset._manifest import read_manifest
 from chickenfoot.dataset._rows import rules_of
 from chickenfoot.deal import deal
 from chickenfoot.encoding import Encoding
@@ -20,7 +20,7 @@ from chickenfoot.tiles import set_size
 Batch = dict[str, Any]
 
 
-class _Batcher:
+class Batcher:
     """Fixed-size arrays for one partition, filled decision by decision."""
 
     def __init__(self, preset: str, players: int, enc: Encoding, size: int) -> None:
@@ -98,17 +98,18 @@ def decisions(directory: str | os.PathLike[str], *, batch_size: int = 1024) -> I
     for preset in manifest["command"]["presets"]:
         for players in manifest["command"]["players"]:
             enc = Encoding(rules_of(preset, players))
-            batcher = _Batcher(preset, players, enc, batch_size)
-            for path in sorted(
-                (root / f"rounds/preset={preset}/players={players}").glob("*.parquet")
-            ):
-                yield from _part(pq.read_table(path), enc, batcher)
+            batcher = Batcher(preset, players, enc, batch_size)
+            prefix = f"rounds/preset={preset}/players={players}/"
+            for entry in manifest["parts"]:  # sorted by path, so by round
+                if str(entry["path"]).startswith(prefix):
+                    yield from replay_part(pq.read_table(root / entry["path"]), enc, batcher)
             last = batcher.flush()
             if last is not None:
                 yield last
 
 
-def _part(table: Any, enc: Encoding, batcher: _Batcher) -> Iterator[Batch]:
+def replay_part(table: Any, enc: Encoding, batcher: Batcher) -> Iterator[Batch]:
+    """The full batches of a rounds table's decisions (the batcher keeps the rest)."""
     move_of = enc.move
     for k, seed, moves in zip(
         table.column("round").to_pylist(),
