@@ -9,7 +9,7 @@ from typing import TextIO
 
 from chickenfoot.cli._common import UsageError, write
 from chickenfoot.errors import ChickenFootError, brief, within_digits
-from chickenfoot.specs import Trust, parse_spec, said, split_specs
+from chickenfoot.specs import EXPECTED, Trust, parse_spec, said, split_specs
 
 MAX_WORKERS = 256
 DESCRIPTION = (
@@ -40,7 +40,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     build.add_argument(
         "--agents", required=True, metavar="NAMES",
         help="the agents, comma-separated; seat i of round k is played by agent (k+i) mod "
-        "their number (random, greedy, heuristic, search:N, ismcts:N, policy:..., engine:...)",
+        f"their number ({EXPECTED.removeprefix('expected one of ')})",
     )  # fmt: skip
     build.add_argument("--players", default="4", metavar="N,...", help="table sizes (default: 4)")
     build.add_argument(
