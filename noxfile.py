@@ -16,6 +16,7 @@ nox.options.reuse_existing_virtualenvs = True
 # numpy: chickenfoot.encoding; babel: the catalogs' test (tests/test_i18n_catalogs.py)
 TEST_DEPS = ["pytest>=8", "hypothesis>=6.100", "numpy>=1.24", "babel>=2.12"]
 SERVER_TEST_DEPS = ["httpx2", "websockets>=12"]  # the clients of the server's tests
+DATA_TEST_DEPS = ["datasets>=2.14"]  # docs/dataset.md's example streams with Hugging Face's
 
 
 @nox.session
@@ -45,13 +46,16 @@ def tests(session: nox.Session) -> None:
 
     numpy_only = os.environ.get("CHICKENFOOT_BATCH_BACKENDS") == "numpy"
     extras = (
-        "cli,server,postgres,ladder,gym" if numpy_only else "cli,server,postgres,ladder,gym,fast"
+        "cli,server,postgres,ladder,gym,data"
+        if numpy_only
+        else "cli,server,postgres,ladder,gym,data,fast"
     )
     if not os.environ.get("CHICKENFOOT_TEST_POSTGRES") and not os.environ.get("CI"):
         session.log("CHICKENFOOT_TEST_POSTGRES is not set: the tests marked postgres are left out")
     session.install(
         "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
     )
+    session.install(*DATA_TEST_DEPS)  # tests/test_dataset.py reads a data set through it
     without_numba = (
         [
             "--ignore=tests/test_batch_backends.py",

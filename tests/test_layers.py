@@ -81,8 +81,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # 6. Agents named in text, and the one decision of what such text may run; the ladder,
     #    which rates agents named by their specs.
     ("specs.", "ladder."),
-    # 7. Front ends, which nothing in the library imports.
-    ("cli.", "server.", "__init__", "__main__"),
+    # 7. Front ends, which nothing in the library imports; the data sets, which record the
+    #    package's version (chickenfoot.__version__) in what they write.
+    ("cli.", "server.", "__init__", "__main__", "dataset."),
 )
 
 

@@ -115,8 +115,8 @@ def _check_seat(seat: int, players: int) -> None:
 def start_of(args: argparse.Namespace) -> Start:
     """The game that ``play`` starts with these options (``args`` of its parser).
 
-    >>> from chickenfoot.cli import _build_parser
-    >>> start = start_of(_build_parser().parse_args(["play", "--players", "3", "--seed", "2"]))
+    >>> from chickenfoot.cli._parser import build_parser
+    >>> start = start_of(build_parser().parse_args(["play", "--players", "3", "--seed", "2"]))
     >>> print(start.header)
     Chicken Foot: 3 players, double-9, house rules.
     A match of 10 rounds, seed 2 (the same deals again: --seed 2).

@@ -1,0 +1,70 @@
+"""The data card (README.md) written into every data set."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+
+def command_line(command: dict[str, Any]) -> str:
+    """The ``chickenfoot dataset build`` line that makes the data set (DIR for its place)."""
+    args = [
+        "chickenfoot", "dataset", "build", "DIR",
+        "--rounds", str(command["rounds"]),
+        "--agents", ",".join(command["agents"]),
+        "--players", ",".join(map(str, command["players"])),
+        "--presets", ",".join(command["presets"]),
+        "--seed", str(command["seed"]),
+        "--part-rounds", str(command["part_rounds"]),
+        *(["--decisions"] if command["decisions"] else []),
+    ]  # fmt: skip
+    return shlex.join(args).replace("'DIR'", "DIR")
+
+
+def card(manifest: dict[str, Any]) -> str:
+    """The data card of a data set, from its manifest (deterministic: no dates)."""
+    c = manifest["command"]
+    rounds = sum(int(p["rounds"]) for p in manifest["parts"])
+    parts = "\n".join(f"| `{p['path']}` | {p['rounds']:,} |" for p in manifest["parts"])
+    return f"""# Chicken Foot rounds (chickenfoot {manifest["version"]})
+
+Rounds of the domino game Chicken Foot played by built-in agents, one row a round, as
+Parquet. Format `{manifest["format"]}`; the columns and how to read them are described in
+the chickenfoot documentation: https://chickenfoot.readthedocs.io/en/latest/dataset/
+
+## How it was made
+
+    {command_line(c)}
+
+with chickenfoot {manifest["version"]}: {rounds:,} rounds, {c["rounds"]:,} for each preset
+({", ".join(c["presets"])}) and table size ({", ".join(map(str, c["players"]))} players).
+Round `k` of a partition is dealt and played from `random.Random(f"dataset:{{seed}}:{{preset}}:{{players}}:{{k}}")`;
+seat `i` is played by agent `(k + i) mod {len(c["agents"])}` of: {", ".join(c["agents"])}.
+The deal follows from the seed and the rules, so a round holds its moves (action ids of
+`chickenfoot.encoding`) and not its tiles. Every decision, with the seat's observation and
+the true hands, is read back by replaying the rounds (`chickenfoot.dataset.decisions`).
+`chickenfoot dataset check DIR` replays every round and finds rows that do not agree.
+
+## Splits
+
+One split, `train`. Partitions (`preset=.../players=...`) are independent; hold out by
+partition or by round number (e.g. `round % 10 == 0`), never by decision within a round.
+
+## License
+
+Meant for any use: CC0 1.0 (public domain dedication), like the rules it is played by.
+
+## Known issues and biases
+
+- The players are programs, not people: their mistakes and habits are not human ones, and
+  a learner imitates the mix of agents above, seated by rotation.
+- Rounds only, not matches: scores of a round are not shaped by a match's standing.
+- Agents with a time limit (e.g. `ismcts:50ms`) play differently on another machine or
+  load, so such a data set is reproducible only on the same machine and load.
+
+## Parts
+
+| part | rounds |
+|---|---:|
+{parts}
+"""

@@ -1,0 +1,155 @@
+"""``check``: replay every round of a data set and list what does not agree."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from chickenfoot.dataset._build import part_path
+from chickenfoot.dataset._manifest import read_manifest
+from chickenfoot.dataset._rows import SCHEMA, digest, round_rng, rules_of, seats
+from chickenfoot.deal import deal
+from chickenfoot.encoding import Encoding
+from chickenfoot.errors import ChickenFootError, brief
+
+
+def _expected(command: dict[str, Any]) -> dict[str, tuple[str, int, int, int]]:
+    """Every part the command makes: path -> (preset, players, first round, rounds)."""
+    out = {}
+    n, size = int(command["rounds"]), int(command["part_rounds"])
+    for preset in command["presets"]:
+        for p in command["players"]:
+            for part, first in enumerate(range(0, n, size)):
+                out[part_path(preset, p, part)] = (preset, p, first, min(size, n - first))
+    return out
+
+
+def replay_problems(row: dict[str, Any], enc: Encoding) -> list[str]:
+    """What in ``row`` the rules do not agree with: its moves, penalties and ending."""
+    rules = enc.rules
+    try:
+        state = deal(rules, seed=row["seed"])
+    except ChickenFootError as err:
+        return [f"seed {brief(row['seed'])} cannot be dealt ({brief(str(err), 80)})"]
+    for n, action in enumerate(row["moves"]):
+        if state.is_over():
+            return [f"move {n} comes after the end of the round"]
+        try:
+            state = state.apply(enc.move(action))
+        except ChickenFootError:
+            return [f"move {n} (action {action}) is not legal here"]
+    if not state.is_over():
+        return [f"the moves stop before the end of the round (after {len(row['moves'])})"]
+    problems = []
+    if list(state.penalties()) != row["penalties"]:
+        problems.append(
+            f"penalties {row['penalties']} are recorded, the moves give {list(state.penalties())}"
+        )
+    outcome = state.outcome()
+    assert outcome is not None
+    if (row["ending"], row["out"]) != (outcome.termination.value, outcome.seat):
+        problems.append(
+            f"ending {row['ending']} (seat {row['out']}) is recorded, the moves give "
+            f"{outcome.termination.value} (seat {outcome.seat})"
+        )
+    return problems
+
+
+def _row_problems(
+    row: dict[str, Any], k: int, where: tuple[str, int], command: dict[str, Any], enc: Encoding
+) -> list[str]:
+    preset, players = where
+    if (row["preset"], row["players"]) != where:
+        return [f"preset {row['preset']} and {row['players']} players, but its part is {where}"]
+    problems = []
+    if row["round"] != k:
+        problems.append(f"round {row['round']} where round {k} belongs")
+    seed = round_rng(int(command["seed"]), preset, players, k).getrandbits(53)
+    if row["seed"] != seed:
+        problems.append(f"seed {row['seed']} is not round {k}'s seed {seed}")
+    names = command["agents"]
+    if row["agents"] != [names[i] for i in seats(names, players, k)]:
+        problems.append(f"agents {row['agents']} are not the seating of round {k}")
+    if row["digest"] != digest(row):
+        problems.append("the digest does not match the row (edited?)")
+    return problems + replay_problems(row, enc)
+
+
+def _check_part(
+    root: Path,
+    rel: str,
+    spec: tuple[str, int, int, int],
+    entry: dict[str, Any],
+    command: dict[str, Any],
+) -> list[str]:
+    preset, players, first, count = spec
+    path = root / rel
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError) as err:  # pyarrow's errors are OSError/ValueError subclasses
+        return [f"{rel}: cannot be read as Parquet ({brief(' '.join(str(err).split()), 120)})"]
+    if [(f.name, f.type) for f in table.schema] != [(f.name, f.type) for f in SCHEMA]:
+        return [f"{rel}: its columns are not those of a chickenfoot data set"]
+    problems = []
+    if table.num_rows != count:
+        problems.append(f"{rel}: {table.num_rows} rows where {count} belong")
+    enc = Encoding(rules_of(preset, players))
+    for i, row in enumerate(table.to_pylist()):
+        empty = [c for c in SCHEMA.names if row[c] is None and not SCHEMA.field(c).nullable]
+        if empty:
+            problems.append(f"{rel} row {i}: no value in {', '.join(empty)}")
+            continue
+        try:
+            found = _row_problems(row, first + i, (preset, players), command, enc)
+        except (TypeError, ValueError, KeyError, IndexError) as err:
+            found = [f"cannot be replayed ({type(err).__name__})"]
+        problems += [f"{rel} row {i}: {p}" for p in found]
+    if not problems and hashlib.sha256(path.read_bytes()).hexdigest() != entry.get("sha256"):
+        problems.append(f"{rel}: its bytes differ from the manifest's sha256 (rewritten?)")
+    if not problems and command["decisions"]:
+        from chickenfoot.dataset._decisions import decisions_problems
+
+        problems += decisions_problems(root, rel, preset, players)
+    return problems
+
+
+def check(directory: str | os.PathLike[str]) -> list[str]:
+    """Replay every round of the data set in ``directory``: one line per disagreement.
+
+    Each round's seed, seating and digest are checked against the manifest's command, its
+    moves against the rules, its penalties and ending against the replay; a part that cannot
+    be read, is missing or is not listed is a line too. Raises
+    :class:`~chickenfoot.FormatError` if ``directory`` holds no data set.
+
+    >>> import tempfile
+    >>> from chickenfoot.agents import GreedyAgent
+    >>> from chickenfoot.dataset import build
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = build(folder, rounds=2, agents=[("greedy", GreedyAgent())], players=[2],
+    ...           presets=["house"], seed=1)
+    >>> check(folder)
+    []
+    """
+    root = Path(directory)
+    manifest = read_manifest(root)
+    command = manifest["command"]
+    expected = _expected(command)
+    listed = {str(e.get("path")): e for e in manifest["parts"] if isinstance(e, dict)}
+    problems = [f"{rel}: is not in the manifest" for rel in sorted(set(listed) - set(expected))]
+    for rel, spec in expected.items():
+        if rel not in listed:
+            problems.append(f"{rel}: missing (the build did not finish: run it again)")
+            continue
+        if not (root / rel).is_file():
+            problems.append(f"{rel}: listed in the manifest but not on disk")
+            continue
+        problems += _check_part(root, rel, spec, listed[rel], command)
+    on_disk = {str(p.relative_to(root)) for p in root.glob("rounds/*/*/*.parquet")}
+    problems += [
+        f"{rel}: a file that is not in the manifest" for rel in sorted(on_disk - set(expected))
+    ]
+    return problems
