@@ -40,7 +40,6 @@ from chickenfoot.cli._common import (
     EXIT_OK,
     EXIT_USAGE,
     PROG,
-    Parser,
     UsageError,
     rules_from_args,
 )
