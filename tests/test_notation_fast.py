@@ -22,8 +22,10 @@ from hypothesis import strategies as st
 import chickenfoot as cf
 from chickenfoot.notation import (
     GameBuilder,
+    HeadersBuilder,
     NotationError,
     read_game,
+    read_headers,
     visit_game,
     write_game,
 )
@@ -128,6 +130,25 @@ def _files(draw: st.DrawFn) -> bytes:
 def test_the_fast_reader_reads_what_the_general_parser_reads(data: bytes, strict: bool) -> None:
     fast, general = _both(data, strict)
     assert fast == general
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(_files(), st.lists(st.booleans(), min_size=1, max_size=6))
+def test_skimming_and_reading_in_turn_give_what_the_general_parser_gives(
+    data: bytes, skims: list[bool]
+) -> None:
+    out: list[list[Any]] = []
+    for fast in (True, False):
+        handle = io.BytesIO(data)
+        got: list[Any] = []
+        for skim in skims:
+            if skim:
+                got.append(read_headers(handle) if fast else visit_game(handle, HeadersBuilder()))
+            else:
+                game = read_game(handle) if fast else visit_game(handle, GameBuilder())
+                got.append(_summary(game))
+        out.append(got)
+    assert out[0] == out[1]
 
 
 def test_plain_full_copies_take_the_fast_reader() -> None:

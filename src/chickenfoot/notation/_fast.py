@@ -27,7 +27,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 from chickenfoot._kernel import settle
 from chickenfoot.errors import ChickenFootError
 from chickenfoot.moves import Draw, Move, play_by_ids
-from chickenfoot.notation._headers import is_known, result_headers, rules_from_text
+from chickenfoot.notation._headers import ROUND_HEADERS, is_known, result_headers, rules_from_text
 from chickenfoot.notation._hidden import move_of
 from chickenfoot.notation._lines import Lines, where
 from chickenfoot.notation._model import GLYPHS, NOTATION_VERSION, Game, Node
@@ -38,7 +38,7 @@ from chickenfoot.tiles import MAX_PIP, PIPS, tile_id
 if TYPE_CHECKING:
     from chickenfoot.state import State
 
-__all__ = ["MAX_PLAIN_LINES", "read_plain"]
+__all__ = ["MAX_PLAIN_LINES", "read_plain", "skim_plain"]
 
 MAX_PLAIN_LINES: Final = 2_000
 """A longer game goes to the general parser, which streams it (bounded memory here)."""
@@ -75,6 +75,13 @@ _GLYPH: Final = frozenset(GLYPHS)
 _ROWS: dict[int, list[dict[str, tuple[Move, bool, Node]]]] = {}
 """By ``max_pip``, by seat, by move text: the move, whether it is a draw (the seat keeps
 the turn), and its node (a node without annotations is a value). Bounded."""
+
+
+_KNOWN: Final = frozenset(
+    (*ROUND_HEADERS, *(f"{kind}{k}" for kind in ("Hand", "Name", "Agent") for k in range(100)))
+)
+"""Every header name :func:`is_known` knows."""
+_HEADER_LINE: Final = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]{0,39}) "([^"\\\n]*)"\]$', re.MULTILINE)
 
 
 @functools.lru_cache(maxsize=64)
@@ -129,6 +136,38 @@ def read_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, Game | None]:
         return _give_back(lines, taken, None, handle)
     lines.position = where(handle)
     return True, game
+
+
+def skim_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, tuple[tuple[str, str], ...] | None]:
+    """``(True, headers)`` of the next game of ``lines``, its moves skipped, when its
+    headers are plain (known, once each, no escapes) and its moves hold no comment;
+    ``(True, None)`` at the end of the file; else ``(False, None)``, the lines put back."""
+    line = lines.next()
+    while line is not None and (not line or line.isspace()) and not lines.errors:
+        line = lines.next()
+    if line is None and not lines.errors:
+        return True, None
+    taken: list[str] = []
+    while line is not None and not lines.errors and line[:1] == "[":
+        taken.append(line)
+        line = lines.next()
+    pairs = _HEADER_LINE.findall("\n".join(taken))
+    if len(pairs) != len(taken) or not taken:
+        return _give_back(lines, taken, line, handle)
+    headers = dict(pairs)
+    if len(headers) != len(pairs) or not headers.keys() <= _KNOWN:
+        return _give_back(lines, taken, line, handle)
+    while True:
+        if line is None or lines.errors or len(taken) > MAX_PLAIN_LINES:
+            return _give_back(lines, taken, line, handle)
+        taken.append(line)
+        if line[:1] == "[" or "{" in line:
+            return _give_back(lines, taken, None, handle)
+        if "*" in line:
+            break
+        line = lines.next()
+    lines.position = where(handle)
+    return True, tuple(pairs)
 
 
 def _give_back(

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from typing import IO, Any, Final, TypeVar
 
-from chickenfoot.notation._fast import read_plain
+from chickenfoot.notation._fast import read_plain, skim_plain
 from chickenfoot.notation._headers import is_known, unescape
 from chickenfoot.notation._lines import CHUNK, MAX_LINE, Lines, lines_of, where
 from chickenfoot.notation._model import GLYPHS, Game, NotationError
@@ -324,7 +324,9 @@ def read_headers(handle: IO[Any]) -> tuple[tuple[str, str], ...] | None:
     >>> read_headers(io.StringIO('[Notation "1"]\\n[Round "3"]\\n\\n0. 9-3@9-9 *\\n'))
     (('Notation', '1'), ('Round', '3'))
     """
-    return visit_game(handle, HeadersBuilder())
+    lines = lines_of(handle)
+    done, headers = skim_plain(lines, handle)  # most games: the same headers, sooner
+    return headers if done else _visit(lines, handle, HeadersBuilder())
 
 
 def skip_game(handle: IO[Any]) -> bool:
