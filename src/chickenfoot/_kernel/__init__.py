@@ -4,7 +4,7 @@ The public face of a round is :mod:`chickenfoot.state` (:class:`~chickenfoot.Sta
 :func:`~chickenfoot.legal_moves`, :func:`~chickenfoot.apply`...). What stands behind it,
 and is shared by the modules that build or step positions fast (``state``, ``deal``,
 ``formats``, ``view``, ``sampling``, ``record``, ``playout``, ``perft``, the batch engine
-and ``_rollouts``, the compiled search's boundary), lives here. They import these names
+and ``_rollouts``, the compiled search's boundary, the notation's fast reader), lives here. They import these names
 from this package, and nothing else by a private name; nothing here imports anything
 above the tiles, moves, rules, outcome and errors modules (the ``State`` named in
 annotations is a type only).
