@@ -202,7 +202,7 @@ def _game(h: dict[str, str], words: list[str]) -> Game | None:
     texts = words[1::2]
     max_pip = rules.max_pip
     rows = _ROWS.get(max_pip)
-    if rows is None or sum(map(len, rows)) > 1 << 15:
+    if rows is None:
         rows = _ROWS[max_pip] = [{} for _ in _SEATS]
     moves: list[Move] = []
     nodes: list[Node] = []
@@ -216,7 +216,10 @@ def _game(h: dict[str, str], words: list[str]) -> Game | None:
                 if "." in text or text in _GLYPH:
                     return None
                 move = move_of(text, max_pip)
-                entry = rows[seat][text] = (move, isinstance(move, Draw), Node(seat, text))
+                row = rows[seat]
+                if len(row) >= 1 << 12:
+                    row.clear()
+                entry = row[text] = (move, isinstance(move, Draw), Node(seat, text))
             if not entry[1]:
                 turn = turn + 1 if turn + 1 < players else 0
             moves.append(entry[0])

@@ -202,9 +202,6 @@ def _plain_movetext(record: Record, audience: Audience) -> str:
     """:func:`movetext` of a record's moves without annotations (the same bytes)."""
     seats, texts = _texts(record, audience)
     rows = _TOKENS
-    if sum(map(len, rows)) > 1 << 15:
-        for row in rows:
-            row.clear()
     lines: list[str] = []
     line: list[str] = []
     size = -1
@@ -212,6 +209,8 @@ def _plain_movetext(record: Record, audience: Audience) -> str:
         row = rows[seat] if seat < len(rows) else {}
         token = row.get(text)
         if token is None:
+            if len(row) >= 1 << 12:
+                row.clear()
             token = row[text] = f"{seat}. {text}"
         size += 1 + len(token)
         if size > WIDTH and line:
