@@ -1,12 +1,15 @@
 """Speed and memory of the notation (docs/notation.md), one core, 4 seats, house rules.
 
-    python bench/notation.py [--rounds 2000] [--repeats 3] [--twins 40]
+    python bench/notation.py [--rounds 2000] [--repeats 3] [--twins 40] [--stream-mb 8,32]
 
 Figures (medians over ``--repeats``): writing full copies and spectator copies, reading a
-file with every move replayed, skimming headers, scanning byte offsets; the peak memory
-(tracemalloc) of reading a file of N rounds and of 4N rounds, which should be the same; and
-the hidden-twins count: for ``--twins`` rounds, at every prefix, a twin drawn from a seat's
-view (``View.sample_record``) must give byte-identical seat and spectator copies.
+file with every move replayed (and, apart, with every record's positions built as well),
+skimming headers, scanning byte offsets; the peak memory (tracemalloc) of reading a file of
+N rounds and of 4N rounds, which should be the same; the peak resident memory of a fresh
+process streaming files of each ``--stream-mb`` size from disk (``--stream-mb 1024`` for a
+gigabyte), which should not grow with the size; and the hidden-twins count: for ``--twins``
+rounds, at every prefix, a twin drawn from a seat's view (``View.sample_record``) must give
+byte-identical seat and spectator copies.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ import io
 import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -65,6 +70,44 @@ def peak_reading(data: bytes) -> int:
     return peak
 
 
+_STREAM = """
+import resource, sys, time
+from chickenfoot.notation import iter_games
+began, good, bad = time.perf_counter(), 0, 0
+with open(sys.argv[1], "rb") as handle:
+    for game in iter_games(handle):
+        if game.record is not None and not game.errors:
+            good += 1
+        else:
+            bad += 1
+took = time.perf_counter() - began
+print(good, bad, took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def streamed(data: bytes, megabytes: int) -> tuple[int, float, int]:
+    """Stream a file of ``megabytes`` MB or a little more (``data`` repeated) from disk in a
+    fresh process: the rounds read, the seconds, and the peak resident memory (kB)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "rounds.cfn"
+        with path.open("wb") as out:
+            for _ in range(-(-(megabytes << 20) // len(data))):
+                out.write(data)
+        src = str(Path(__file__).resolve().parent.parent / "src")
+        env = {**os.environ, "PYTHONPATH": src}
+        run = subprocess.run(
+            [sys.executable, "-c", _STREAM, str(path)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    good, bad, took, rss = run.stdout.split()
+    if int(bad):
+        raise SystemExit(f"{bad} rounds of the streamed file did not read")
+    return int(good), float(took), int(rss)
+
+
 def twins(records: list[Record], rng: random.Random) -> tuple[int, int, int]:
     prefixes = compared = 0
     for rec in records:
@@ -86,6 +129,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2000)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--twins", type=int, default=40, help="rounds for the hidden-twins count")
+    ap.add_argument(
+        "--stream-mb",
+        default="8,32",
+        help="sizes (MB, comma-separated) of the files streamed from disk for the memory figure",
+    )
     args = ap.parse_args(argv)
     rules = cf.Rules()
     recs = rounds(args.rounds, rules)
@@ -101,6 +149,11 @@ def main(argv: list[str] | None = None) -> int:
     w = timed(args.repeats, n, lambda: [write_game(r) for r in recs])
     ws = timed(args.repeats, n, lambda: [write_game(r, audience="spectator") for r in recs])
     r = timed(args.repeats, n, lambda: sum(1 for _ in iter_games(io.BytesIO(full))))
+    rs = timed(
+        args.repeats,
+        n,
+        lambda: sum(len(g.record.states()) for g in iter_games(io.BytesIO(full)) if g.record),
+    )
 
     def skim() -> None:
         handle = io.BytesIO(full)
@@ -114,12 +167,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"write (spectator)       {ws:>10,.0f} rounds/s")
     print(f"read, every move played {r:>10,.0f} rounds/s   (target 10,000)")
     print(f"  of which Record()     {replay:>10,.0f} rounds/s   (the library's replay alone)")
+    print(f"read, positions built   {rs:>10,.0f} rounds/s   (record.states() of every round)")
     print(f"header skim             {h:>10,.0f} rounds/s   (target 100,000)")
     print(f"byte offsets            {o:>10,.0f} rounds/s")
     small, large = peak_reading(full[: len(full) // 4]), peak_reading(full)
     print(
         f"peak memory reading {n // 4} rounds: {small / 1e3:.0f} kB; {n} rounds: {large / 1e3:.0f} kB"
     )
+    for mb in (int(x) for x in args.stream_mb.split(",") if x.strip()):
+        count, took, rss = streamed(full, mb)
+        print(
+            f"streamed {mb:,} MB from disk: {count:,} rounds in {took:.1f} s "
+            f"({count / took:,.0f} rounds/s), peak resident memory {rss / 1e3:.0f} MB"
+        )
     if args.twins:
         t_rounds, t_prefixes, t_bytes = twins(recs[: args.twins], random.Random(7))
         print(

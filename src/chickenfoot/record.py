@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from chickenfoot._checks import indent as check_indent
-from chickenfoot._kernel import is_state
+from chickenfoot._kernel import is_state, replay, states_of
 from chickenfoot.errors import ChickenFootError, FormatError, brief
 from chickenfoot.formats import VERSION, check_header, loads, position_from_dict
 from chickenfoot.moves import Move, parse_move
@@ -85,7 +85,9 @@ class Record:
 
     start: State
     moves: tuple[Move, ...]
-    _states: tuple[State, ...] = attrs.field(eq=False)
+    _states: tuple[State, ...] | None = attrs.field(eq=False)
+    """Every position, built on the first call of :meth:`states` (``None`` until then)."""
+    _final: State = attrs.field(eq=False)
 
     def __init__(self, start: State, moves: Iterable[Move | str] = ()) -> None:
         if not is_state(start):
@@ -96,11 +98,38 @@ class Record:
             )
         if not isinstance(moves, Iterable):
             raise FormatError("moves", f"expected a sequence of moves, got {brief(moves)}")
+        # The kernel's replay checks every move as ``apply`` does and builds only the last
+        # position; at the first move it does not accept, the move-by-move loop below
+        # says why (the same error, at the same index, as it always has).
+        raws: list[object] = list(moves)
+        parsed: list[Move] = []
+        max_pip = start.rules.max_pip
+        for raw in raws:
+            if isinstance(raw, Move):
+                parsed.append(raw)
+                continue
+            if not isinstance(raw, str):
+                break
+            move = _PARSED.get((raw, max_pip))
+            if move is None:
+                try:
+                    move = _parse(len(parsed), raw, max_pip)[0]
+                except RecordMoveError:
+                    break
+            parsed.append(move)
+        if len(parsed) == len(raws):
+            final, done = replay(start, parsed)
+            if done == len(parsed):
+                self.__attrs_init__(start, tuple(parsed), None, final)
+                return
+        self._replay_checked(start, raws)
+
+    def _replay_checked(self, start: State, raws: list[object]) -> None:
         states = [start]
         parsed: list[Move] = []
         state = start
         max_pip = start.rules.max_pip
-        for i, raw in enumerate(moves):
+        for i, raw in enumerate(raws):
             move, text = _parse(i, raw, max_pip)
             try:
                 state = state.apply(move)
@@ -108,7 +137,7 @@ class Record:
                 raise RecordMoveError(i, text, str(err), err) from None
             parsed.append(move)
             states.append(state)
-        self.__attrs_init__(start, tuple(parsed), tuple(states))
+        self.__attrs_init__(start, tuple(parsed), tuple(states), state)
 
     def states(self) -> tuple[State, ...]:
         """Every position of the record: the start, then the one after each move.
@@ -118,11 +147,15 @@ class Record:
         >>> Record(s, ["9-0@9-9"]).states()[0] is s
         True
         """
-        return self._states
+        states = self._states
+        if states is None:  # built once, from moves the constructor checked
+            states = (*states_of(self.start, self.moves)[:-1], self._final)
+            object.__setattr__(self, "_states", states)
+        return states
 
     def final(self) -> State:
         """The position after the last move (the start, for a record with no moves)."""
-        return self._states[-1]
+        return self._final
 
     def apply(self, move: Move | str) -> Record:
         """This record with ``move`` played after its last move (the record is unchanged).
@@ -143,7 +176,9 @@ class Record:
         rec = object.__new__(Record)
         object.__setattr__(rec, "start", self.start)
         object.__setattr__(rec, "moves", (*self.moves, move))
-        object.__setattr__(rec, "_states", (*self._states, state))
+        states = self._states
+        object.__setattr__(rec, "_states", None if states is None else (*states, state))
+        object.__setattr__(rec, "_final", state)
         return rec
 
     # -- JSON -----------------------------------------------------------------------------------
@@ -204,6 +239,10 @@ class Record:
 _NOT_A_MOVE: Final = "expected a move such as '9-4@9-9', 'draw' or 'pass'"
 
 
+_PARSED: dict[tuple[str, int], Move] = {}
+"""Move texts read before, by ``(text, max_pip)``: moves are interned values (bounded)."""
+
+
 def _parse(index: int, raw: object, max_pip: int) -> tuple[Move, str]:
     """The move ``raw`` (a Move or its notation) and its text, or a RecordMoveError."""
     if isinstance(raw, Move):
@@ -211,6 +250,10 @@ def _parse(index: int, raw: object, max_pip: int) -> tuple[Move, str]:
     if not isinstance(raw, str):
         raise RecordMoveError(index, brief(raw), _NOT_A_MOVE)
     try:
-        return parse_move(raw, max_pip=max_pip), raw
+        move = parse_move(raw, max_pip=max_pip)
     except ChickenFootError as err:
         raise RecordMoveError(index, raw, str(err), err) from None
+    if len(_PARSED) >= 1 << 14:
+        _PARSED.clear()
+    _PARSED[raw, max_pip] = move
+    return move, raw

@@ -4,7 +4,7 @@ The public face of a round is :mod:`chickenfoot.state` (:class:`~chickenfoot.Sta
 :func:`~chickenfoot.legal_moves`, :func:`~chickenfoot.apply`...). What stands behind it,
 and is shared by the modules that build or step positions fast (``state``, ``deal``,
 ``formats``, ``view``, ``sampling``, ``record``, ``playout``, ``perft``, the batch engine
-and ``_rollouts``, the compiled search's boundary), lives here. They import these names
+and ``_rollouts``, the compiled search's boundary, the notation's fast reader), lives here. They import these names
 from this package, and nothing else by a private name; nothing here imports anything
 above the tiles, moves, rules, outcome and errors modules (the ``State`` named in
 annotations is a type only).
@@ -41,6 +41,10 @@ positions here. So the kernel does not import the class: ``chickenfoot.state`` h
 over once, with :func:`build_as`, right after defining it, and :func:`is_state` is the
 kernel's ``isinstance`` test for modules below ``state``.
 
+Replay. :func:`replay` checks a line of moves as ``apply`` would, on local variables, and
+builds only its last position (the record and the notation readers replay with it);
+:func:`states_of` builds every position of a line already checked.
+
 Memory. :func:`generate` memoises groups of plays and :func:`union` the tile masks of
 number sets; both memos are bounded and may be emptied at any time.
 """
@@ -73,6 +77,7 @@ from chickenfoot._kernel.position import (
     tiles_of,
     union,
 )
+from chickenfoot._kernel.replay import replay, states_of
 from chickenfoot._kernel.transitions import (
     apply,
     check_in_set,
@@ -114,8 +119,10 @@ __all__ = [
     "pass_ok",
     "penalties",
     "play_ok",
+    "replay",
     "restore",
     "settle",
+    "states_of",
     "tiles_of",
     "union",
     "why_illegal",

@@ -19,12 +19,13 @@ than :data:`MAX_DEPTH` are errors found in bounded memory.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Iterator
 from typing import IO, Any, Final, TypeVar
 
+from chickenfoot.notation._fast import read_plain, skim_plain
 from chickenfoot.notation._headers import is_known, unescape
+from chickenfoot.notation._lines import CHUNK, MAX_LINE, Lines, lines_of, where
 from chickenfoot.notation._model import GLYPHS, Game, NotationError
 from chickenfoot.notation._visitor import GameBuilder, HeadersBuilder, Visitor
 
@@ -42,75 +43,14 @@ __all__ = [
 
 T = TypeVar("T")
 
-MAX_LINE: Final = 100_000
-"""The longest line read (characters); a longer one is an error, skipped in chunks."""
 MAX_COMMENT: Final = 100_000
 """The longest comment (characters)."""
 MAX_DEPTH: Final = 100
 """The deepest nesting of variations."""
-_CHUNK: Final = 1 << 16
 
 _HEADER: Final = re.compile(r'\[([A-Za-z][A-Za-z0-9_]{0,39}) "((?:[^"\\]|\\.)*)"\]\s*\Z')
 _TOKEN: Final = re.compile(r"\s*(?:(\{)|(\()|(\))|(\*)|([0-9]{1,3})\.|([^\s{}()*]+))")
 _GLYPH: Final = frozenset(GLYPHS)
-
-
-class _Lines:
-    """The lines of a text or binary handle, numbered from 1, each at most MAX_LINE long."""
-
-    __slots__ = ("_back", "_handle", "errors", "number", "position")
-
-    def __init__(self, handle: IO[Any]) -> None:
-        self._handle = handle
-        self._back: str | None = None
-        self.number = 0
-        self.position: int | None = None  # where the handle was when the last game ended
-        self.errors: list[NotationError] = []
-
-    def push_back(self, line: str) -> None:
-        self._back = line
-        self.number -= 1
-
-    def next(self) -> str | None:
-        """The next line without its line break, or ``None`` at the end."""
-        if self._back is not None:
-            line, self._back = self._back, None
-            self.number += 1
-            return line
-        try:
-            raw = self._handle.readline(MAX_LINE + 1)
-        except UnicodeDecodeError as err:
-            self.number += 1
-            self.errors.append(NotationError(self.number, 1, f"not UTF-8 text ({err.reason})"))
-            return None
-        if not raw:
-            return None
-        self.number += 1
-        if isinstance(raw, (bytes, bytearray)):
-            try:
-                raw = raw.decode("utf-8")
-            except UnicodeDecodeError as err:
-                self.errors.append(
-                    NotationError(self.number, err.start + 1, f"not UTF-8 text ({err.reason})")
-                )
-                raw = raw.decode("utf-8", "replace")
-        elif not isinstance(raw, str):
-            raise TypeError(f"expected a text or binary file, got lines of {type(raw).__name__}")
-        text: str = raw
-        if text.endswith("\n"):
-            return text[:-1]
-        if len(raw) > MAX_LINE:
-            self.errors.append(
-                NotationError(
-                    self.number, MAX_LINE + 1, f"a line longer than {MAX_LINE:,} characters"
-                )
-            )
-            while True:  # skip the rest of the line in bounded pieces
-                rest = self._handle.readline(_CHUNK)
-                if not rest or rest.endswith(b"\n" if isinstance(rest, bytes) else "\n"):
-                    break
-            return ""
-        return text
 
 
 def _is_blank(line: str) -> bool:
@@ -129,7 +69,10 @@ def visit_game(handle: IO[Any], visitor: Visitor[T]) -> T | None:
     >>> visit_game(io.StringIO(""), HeadersBuilder()) is None
     True
     """
-    lines = _lines_of(handle)
+    return _visit(lines_of(handle), handle, visitor)
+
+
+def _visit(lines: Lines, handle: IO[Any], visitor: Visitor[T]) -> T | None:
     line = lines.next()
     while line is not None and _is_blank(line) and not lines.errors:
         line = lines.next()
@@ -138,7 +81,7 @@ def visit_game(handle: IO[Any], visitor: Visitor[T]) -> T | None:
     visitor.begin_game()
     _flush(lines, visitor)
     if line is None:  # only an unreadable line: a game of its errors
-        lines.position = _where(handle)
+        lines.position = where(handle)
         visitor.end_game()
         return visitor.result()
     if not line.startswith("["):
@@ -153,7 +96,7 @@ def visit_game(handle: IO[Any], visitor: Visitor[T]) -> T | None:
     wants_moves = visitor.end_headers()
     ended = _movetext(lines, line, visitor, True) if wants_moves else _skip_movetext(lines, line)
     _flush(lines, visitor)
-    lines.position = _where(handle)
+    lines.position = where(handle)
     if not ended:
         visitor.handle_error(
             NotationError(
@@ -164,28 +107,7 @@ def visit_game(handle: IO[Any], visitor: Visitor[T]) -> T | None:
     return visitor.result()
 
 
-def _lines_of(handle: IO[Any]) -> _Lines:
-    """The lines of ``handle``, kept on it between games (a line read one game too far is
-    the next game's); started afresh, with lines counted from 1, when the handle has been
-    moved (``seek``) since."""
-    if not hasattr(handle, "readline"):
-        raise TypeError(f"expected an open text or binary file, got {type(handle).__name__}")
-    lines: _Lines | None = getattr(handle, "_chickenfoot_lines", None)
-    if lines is None or lines._handle is not handle or _where(handle) != lines.position:
-        lines = _Lines(handle)
-        with contextlib.suppress(AttributeError):
-            handle._chickenfoot_lines = lines  # type: ignore[attr-defined]
-    return lines
-
-
-def _where(handle: IO[Any]) -> int | None:
-    try:
-        return int(handle.tell())
-    except (OSError, ValueError, AttributeError, TypeError):
-        return None
-
-
-def _flush(lines: _Lines, visitor: Visitor[Any]) -> None:
+def _flush(lines: Lines, visitor: Visitor[Any]) -> None:
     while lines.errors:
         visitor.handle_error(lines.errors.pop(0))
 
@@ -215,7 +137,7 @@ def _header(line: str, number: int, seen: set[str], visitor: Visitor[Any]) -> No
         visitor.visit_header(name, unescape(m.group(2)), number)
 
 
-def _movetext(lines: _Lines, line: str | None, visitor: Visitor[Any], wants: bool) -> bool:
+def _movetext(lines: Lines, line: str | None, visitor: Visitor[Any], wants: bool) -> bool:
     """Read moves up to the terminator ``*`` at depth 0; whether it was found."""
     depth = 0
     comment: list[str] | None = None  # the comment being read, across lines
@@ -347,7 +269,7 @@ def _terminator(
     return True
 
 
-def _skip_movetext(lines: _Lines, line: str | None) -> bool:
+def _skip_movetext(lines: Lines, line: str | None) -> bool:
     """Skip moves up to the terminator ``*`` outside comments; whether it was found."""
     in_comment = False
     while line is not None:
@@ -390,7 +312,9 @@ def read_game(handle: IO[Any], *, strict: bool = False) -> Game | None:
     ...
     chickenfoot.notation._model.NotationError: line 2, column 2: unknown header 'Colour'
     """
-    return visit_game(handle, GameBuilder(strict=strict))
+    lines = lines_of(handle)
+    done, game = read_plain(lines, handle)  # most games: the same Game, sooner
+    return game if done else _visit(lines, handle, GameBuilder(strict=strict))
 
 
 def read_headers(handle: IO[Any]) -> tuple[tuple[str, str], ...] | None:
@@ -400,7 +324,9 @@ def read_headers(handle: IO[Any]) -> tuple[tuple[str, str], ...] | None:
     >>> read_headers(io.StringIO('[Notation "1"]\\n[Round "3"]\\n\\n0. 9-3@9-9 *\\n'))
     (('Notation', '1'), ('Round', '3'))
     """
-    return visit_game(handle, HeadersBuilder())
+    lines = lines_of(handle)
+    done, headers = skim_plain(lines, handle)  # most games: the same headers, sooner
+    return headers if done else _visit(lines, handle, HeadersBuilder())
 
 
 def skip_game(handle: IO[Any]) -> bool:
@@ -432,7 +358,7 @@ def scan_offsets(handle: IO[bytes]) -> Iterator[int]:
     pos = handle.tell()
     in_game = False
     while True:
-        line = handle.readline(_CHUNK)
+        line = handle.readline(CHUNK)
         if not line:
             return
         head = line[:1]

@@ -98,8 +98,7 @@ def _texts(record: Record, audience: Audience) -> tuple[list[int], list[str]]:
     A seat's copy takes its moves from that seat's view (:func:`~chickenfoot.view`): its
     own draws name their tile, the others' do not.
     """
-    states = record.states()
-    seats = [states[i].turn for i in range(len(record.moves))]
+    seats = _seats(record)
     if audience.kind == "full":
         return seats, [_MOVE_TEXT.get(m) or _text(m) for m in record.moves]
     if audience.seat is None:
@@ -114,6 +113,18 @@ def _texts(record: Record, audience: Audience) -> tuple[list[int], list[str]]:
         _HIDDEN_DRAW if e.move is DRAW else _MOVE_TEXT.get(e.move) or _text(e.move) for e in events
     ]
     return seats, texts
+
+
+def _seats(record: Record) -> list[int]:
+    """The seat of every move: the turn passes on after each move but a draw (a seat that
+    goes out ends the round), as the rules' transitions pass it; no position is built."""
+    turn, players = record.start.turn, record.start.players
+    seats = []
+    for move in record.moves:
+        seats.append(turn)
+        if not isinstance(move, Draw):
+            turn = turn + 1 if turn + 1 < players else 0
+    return seats
 
 
 _MOVE_TEXT: dict[Move, str] = {}
@@ -193,15 +204,34 @@ def movetext(game: Game) -> str:
 def _plain_movetext(record: Record, audience: Audience) -> str:
     """:func:`movetext` of a record's moves without annotations (the same bytes)."""
     seats, texts = _texts(record, audience)
-    tokens: list[str] = []
-    seat_tokens = _SEAT_TOKENS
+    rows = _TOKENS
+    lines: list[str] = []
+    line: list[str] = []
+    size = -1
     for seat, text in zip(seats, texts, strict=True):
-        tokens.append(f"{seat_tokens[seat] if seat < len(seat_tokens) else seat}. {text}")
-    tokens.append("*")
-    return _wrap(tokens)
+        row = rows[seat] if seat < len(rows) else {}
+        token = row.get(text)
+        if token is None:
+            if len(row) >= 1 << 12:
+                row.clear()
+            token = row[text] = f"{seat}. {text}"
+        size += 1 + len(token)
+        if size > WIDTH and line:
+            lines.append(" ".join(line))
+            line = [token]
+            size = len(token)
+        else:
+            line.append(token)
+    if size + 2 > WIDTH and line:
+        lines.append(" ".join(line))
+        line = []
+    line.append("*")
+    lines.append(" ".join(line))
+    return "\n".join(lines)  # as _wrap joins these tokens, one pass and no copies
 
 
-_SEAT_TOKENS: Final = tuple(str(k) for k in range(100))
+_TOKENS: Final[list[dict[str, str]]] = [{} for _ in range(100)]
+"""``K. move`` by seat and move text (bounded)."""
 
 
 def _wrap(tokens: list[str]) -> str:

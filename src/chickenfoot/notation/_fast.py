@@ -1,0 +1,274 @@
+"""The fast reader of plain ``full`` copies (docs/notation.md, "Reading").
+
+Most games in a file are what :func:`~chickenfoot.notation.write_game` writes for a
+:class:`~chickenfoot.Record`: a ``full`` copy of a round from its deal, headers without
+escapes, every move with its seat and no annotation. :func:`read_plain` reads such a game
+without the visitor's calls: the headers are split as the parser splits them, the deal is
+read from a table of tile texts, the moves are replayed by :class:`~chickenfoot.Record`
+(the kernel's replay, every move checked as ``apply`` checks it), and the result headers
+are compared with the round's.
+
+It decides nothing on its own: a game it accepts is one the general parser
+(:func:`~chickenfoot.notation.visit_game` with a
+:class:`~chickenfoot.notation.GameBuilder`) reads without an error into an equal
+:class:`~chickenfoot.notation.Game`; at anything else (a header it does not know, an
+escape, a comment, a glyph, a variation, a move without its seat, an unreadable byte, a
+move that cannot be played, a game longer than :data:`MAX_PLAIN_LINES` lines) it puts
+the game's lines back, with their numbers and errors, for the general parser, which
+finds and places every problem (``tests/test_notation_fast.py`` compares the two).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import IO, TYPE_CHECKING, Any, Final
+
+from chickenfoot._kernel import settle
+from chickenfoot.errors import ChickenFootError
+from chickenfoot.moves import Draw, Move, play_by_ids
+from chickenfoot.notation._headers import ROUND_HEADERS, is_known, result_headers, rules_from_text
+from chickenfoot.notation._hidden import move_of
+from chickenfoot.notation._lines import Lines, where
+from chickenfoot.notation._model import GLYPHS, NOTATION_VERSION, Game, Node
+from chickenfoot.record import Record
+from chickenfoot.rules import Rules
+from chickenfoot.tiles import MAX_PIP, PIPS, tile_id
+
+if TYPE_CHECKING:
+    from chickenfoot.state import State
+
+__all__ = ["MAX_PLAIN_LINES", "read_plain", "skim_plain"]
+
+MAX_PLAIN_LINES: Final = 2_000
+"""A longer game goes to the general parser, which streams it (bounded memory here)."""
+
+_PLAIN_HEADERS: Final = frozenset(
+    (
+        "Notation",
+        "Event",
+        "Site",
+        "Date",
+        "Time",
+        "Annotator",
+        "Rules",
+        "Seed",
+        "Round",
+        "Audience",
+        "Centre",
+        "Board",
+        "Boneyard",
+        "Turn",
+        "Result",
+        "Termination",
+        "Winner",
+        *(f"{kind}{k}" for kind in ("Hand", "Name", "Agent") for k in range(100)),
+    )
+)
+"""The headers whose every check the fast reader makes; a game with another header
+(``Match``, ``Drawn``, ``Commitment``...) is the general parser's, with all its checks."""
+_VERSION: Final = str(NOTATION_VERSION)
+_SEATS: Final = {f"{k}.": k for k in range(100)}
+_TILES: Final = {f"{a}-{b}": tile_id(a, b) for a in range(MAX_PIP + 1) for b in range(MAX_PIP + 1)}
+_NOT_PLAIN: Final = re.compile(r"[{}()]")
+_GLYPH: Final = frozenset(GLYPHS)
+_ROWS: dict[int, list[dict[str, tuple[Move, bool, Node]]]] = {}
+"""By ``max_pip``, by seat, by move text: the move, whether it is a draw (the seat keeps
+the turn), and its node (a node without annotations is a value). Bounded."""
+
+
+_KNOWN: Final = frozenset(
+    (*ROUND_HEADERS, *(f"{kind}{k}" for kind in ("Hand", "Name", "Agent") for k in range(100)))
+)
+"""Every header name :func:`is_known` knows."""
+_HEADER_LINE: Final = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]{0,39}) "([^"\\\n]*)"\]$', re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(text: str) -> Rules:
+    return rules_from_text(text)
+
+
+def read_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, Game | None]:
+    """``(True, game)`` for the next game of ``lines`` if it is plain, ``(True, None)`` at
+    the end of the file; else ``(False, None)`` with the game's lines put back."""
+    line = lines.next()
+    while line is not None and (not line or line.isspace()) and not lines.errors:
+        line = lines.next()
+    if line is None and not lines.errors:
+        return True, None
+    taken: list[str] = []
+    headers: dict[str, str] = {}
+    while line is not None and not lines.errors and line[:1] == "[":
+        taken.append(line)
+        cut = line.find(' "')
+        name, value = line[1:cut], line[cut + 2 : -2]
+        if (
+            cut < 2
+            or not line.endswith('"]')
+            or '"' in value
+            or "\\" in value
+            or name in headers
+            or name not in _PLAIN_HEADERS
+            or not is_known(name)
+        ):
+            return _give_back(lines, taken, None, handle)
+        headers[name] = value
+        line = lines.next()
+    words: list[str] = []
+    while True:
+        if line is None or lines.errors or not headers or len(taken) > MAX_PLAIN_LINES:
+            return _give_back(lines, taken, line, handle)
+        taken.append(line)
+        if line[:1] == "[" or _NOT_PLAIN.search(line) is not None:
+            return _give_back(lines, taken, None, handle)
+        if "*" in line:
+            last = line.split()
+            if last[-1] != "*" or line.count("*") != 1:
+                return _give_back(lines, taken, None, handle)
+            words += last
+            words.pop()
+            break
+        words += line.split()
+        line = lines.next()
+    game = _game(headers, words)
+    if game is None:
+        return _give_back(lines, taken, None, handle)
+    lines.position = where(handle)
+    return True, game
+
+
+def skim_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, tuple[tuple[str, str], ...] | None]:
+    """``(True, headers)`` of the next game of ``lines``, its moves skipped, when its
+    headers are plain (known, once each, no escapes) and its moves hold no comment;
+    ``(True, None)`` at the end of the file; else ``(False, None)``, the lines put back."""
+    line = lines.next()
+    while line is not None and (not line or line.isspace()) and not lines.errors:
+        line = lines.next()
+    if line is None and not lines.errors:
+        return True, None
+    taken: list[str] = []
+    while line is not None and not lines.errors and line[:1] == "[":
+        taken.append(line)
+        line = lines.next()
+    pairs = _HEADER_LINE.findall("\n".join(taken))
+    if len(pairs) != len(taken) or not taken:
+        return _give_back(lines, taken, line, handle)
+    headers = dict(pairs)
+    if len(headers) != len(pairs) or not headers.keys() <= _KNOWN:
+        return _give_back(lines, taken, line, handle)
+    while True:
+        if line is None or lines.errors or len(taken) > MAX_PLAIN_LINES:
+            return _give_back(lines, taken, line, handle)
+        taken.append(line)
+        if line[:1] == "[" or "{" in line:
+            return _give_back(lines, taken, None, handle)
+        if "*" in line:
+            break
+        line = lines.next()
+    lines.position = where(handle)
+    return True, tuple(pairs)
+
+
+def _give_back(
+    lines: Lines, taken: list[str], line: str | None, handle: IO[Any]
+) -> tuple[bool, None]:
+    """Put the game's lines back (and ``line``, with the errors found reading it)."""
+    errors = lines.errors[:]
+    lines.errors.clear()
+    if line is not None or errors:
+        lines.push_back(line, errors)
+    for text in reversed(taken):
+        lines.push_back(text)
+    lines.position = where(handle)
+    return False, None
+
+
+def _game(h: dict[str, str], words: list[str]) -> Game | None:
+    """The game of headers ``h`` and move words ``words`` if it reads without an error."""
+    if h.get("Notation") != _VERSION or h.get("Audience", "full") != "full" or len(words) % 2:
+        return None
+    rules_text = h.get("Rules", "")
+    try:
+        rules = _rules(rules_text) if len(rules_text) <= 1_000 else None
+    except ValueError:
+        return None
+    if rules is None:
+        return None
+    start = _start(rules, h)
+    if start is None:
+        return None
+    seats = [_SEATS.get(w, -1) for w in words[::2]]
+    texts = words[1::2]
+    max_pip = rules.max_pip
+    rows = _ROWS.get(max_pip)
+    if rows is None:
+        rows = _ROWS[max_pip] = [{} for _ in _SEATS]
+    moves: list[Move] = []
+    nodes: list[Node] = []
+    turn, players = start.turn, rules.players
+    try:
+        for seat, text in zip(seats, texts, strict=True):
+            if seat != turn:
+                return None
+            entry = rows[seat].get(text)
+            if entry is None:
+                if "." in text or text in _GLYPH:
+                    return None
+                move = move_of(text, max_pip)
+                row = rows[seat]
+                if len(row) >= 1 << 12:
+                    row.clear()
+                entry = row[text] = (move, isinstance(move, Draw), Node(seat, text))
+            if not entry[1]:
+                turn = turn + 1 if turn + 1 < players else 0
+            moves.append(entry[0])
+            nodes.append(entry[2])
+        record = Record(start, moves)
+    except ChickenFootError:
+        return None
+    for name, value in result_headers(record.final()):
+        given = h.get(name)
+        if given is not None and given != value:
+            return None
+    return Game(tuple(h.items()), tuple(nodes), record=record)
+
+
+def _start(rules: Rules, h: dict[str, str]) -> State | None:
+    """The start position of the deal headers when it reads as ``position_from_parts``
+    reads it without an error (a round from its deal, nothing drawn), else ``None``."""
+    turn_text = h.get("Turn", "")
+    if not (turn_text.isascii() and turn_text.isdigit() and len(turn_text) <= 3):
+        return None
+    turn, players, size = int(turn_text), rules.players, rules.set_size
+    centre = _TILES.get(h.get("Centre", ""), size)
+    if turn >= players or centre >= size or PIPS[centre][0] != PIPS[centre][1]:
+        return None
+    tiles = _TILES
+    board_words = h.get("Board", "").split()
+    if not board_words:
+        if rules.centre == "set_aside":
+            return None
+        board: tuple[Any, ...] = ()
+        placed = []
+    elif len(board_words) == 1 and tiles.get(board_words[0]) == centre:
+        board = (play_by_ids(centre, -1),)
+        placed = [centre]
+    else:
+        return None
+    hands = []
+    for seat in range(players):
+        text = h.get(f"Hand{seat}")
+        if text is None:
+            return None
+        ids = [tiles.get(w, size) for w in text.split()]
+        placed += ids
+        mask = 0
+        for t in ids:
+            mask |= 1 << t
+        hands.append(mask)
+    bone = tuple(tiles.get(w, size) for w in h.get("Boneyard", "").split())
+    placed += bone
+    if len(placed) != size or max(placed) >= size or len(set(placed)) != size:
+        return None  # a tile outside the set, twice, or missing: the general reader says which
+    return settle(rules, centre, board, tuple(hands), bone, turn, -1)
