@@ -29,10 +29,21 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
-settings.register_profile("default", deadline=None, max_examples=100)
-settings.register_profile("ci", deadline=None, max_examples=200, database=None, print_blob=True)
+# The suite runs on every core (pytest-xdist) beside browsers and servers: how fast an
+# example is made says nothing about the code under test, so neither the deadline nor the
+# "too slow" health check may fail a property (the others stay on).
+_SLOW = [HealthCheck.too_slow]
+settings.register_profile("default", deadline=None, max_examples=100, suppress_health_check=_SLOW)
+settings.register_profile(
+    "ci",
+    deadline=None,
+    max_examples=200,
+    database=None,
+    print_blob=True,
+    suppress_health_check=_SLOW,
+)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 # Hypothesis imports libcst to write its failure patches. With some mypy_extensions
