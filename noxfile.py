@@ -31,9 +31,6 @@ def tests(session: nox.Session) -> None:
     later test processes of the run find them). Prints the package's line and branch
     coverage.
 
-    pytest runs on every core (pytest-xdist, ``-n auto``; ``PYTEST_XDIST_AUTO_NUM_WORKERS``
-    sets how many, ``-- -n 0`` runs in one process); the coverage is of all the workers.
-
     With ``CHICKENFOOT_BATCH_BACKENDS=numpy`` (the sdist's run, and CI: see ``.ci/run``)
     numba is not installed, and what needs it is left out: the backends' comparison and
     the compiled kernels' modules, which import numba (CI runs those in ``fast``).
@@ -52,9 +49,8 @@ def tests(session: nox.Session) -> None:
     if not os.environ.get("CHICKENFOOT_TEST_POSTGRES") and not os.environ.get("CI"):
         session.log("CHICKENFOOT_TEST_POSTGRES is not set: the tests marked postgres are left out")
     session.install(
-        "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8",
-        "pytest-xdist>=3.5",
-    )  # fmt: skip
+        "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
+    )
     without_numba = (
         [
             "--ignore=tests/test_batch_backends.py",
@@ -69,8 +65,6 @@ def tests(session: nox.Session) -> None:
     session.log(COVERED_ELSEWHERE)
     session.run(
         "pytest",
-        "-n",
-        "auto",
         "--cov=chickenfoot",
         "--cov-branch",
         "--cov-report=term",
