@@ -289,7 +289,7 @@ def offered_moves(page: sync_api.Page) -> set[str]:
         "bs => bs.map(b => b.dataset.tile)"
     ):
         label = page.locator(f"#hand button.tile[data-tile='{tile}']").get_attribute("aria-label")
-        if label and label.endswith("plays in one place"):
+        if label and label.endswith(": plays in 1 place"):
             (move,) = [m for m in legal if m == tile or m.startswith(f"{tile}@")]
             offered.add(move)
             continue
