@@ -98,6 +98,12 @@ def test_the_table_in_each_language(tmp_path: Path, lang: str, width: int) -> No
             assert ann.locator("[data-rematch]").inner_text() == said(
                 lang, "Rematch: a new match, same seats"
             )
+            # Words made by table.js after the catalog arrived, not before it (they were
+            # English on every page once: the record buttons were made at load).
+            assert ann.locator("button[data-record=own]").inner_text() == said(
+                lang, "Download my copy of this round"
+            )
+            assert ann.locator("#deal-box h2").inner_text() == said(lang, "Deal commitment")
             no_sideways_scroll(ann, f"{lang} round end")
             nothing_cut(ann, f"{lang} round end")
             serious_violations(ann, f"{lang} round end", axe)

@@ -593,7 +593,7 @@ function saveRecord(blob, name) {
   document.body.appendChild(a); a.click(); a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
-recordLinks();
+I18N.ready.then(recordLinks);  // in the page's language: once its words are known
 
 function showError(text) { const e = $("error"); e.textContent = text; e.hidden = !text; }
 
