@@ -76,11 +76,11 @@ def test_level_named_refuses_what_is_not_a_level() -> None:
 
 def test_every_option_that_takes_agents_lists_the_levels() -> None:
     assert "level:N or level:NAME (a level, 1 to 5 or beginner, novice" in EXPECTED
-    from chickenfoot.cli import _build_parser
+    from chickenfoot.cli._parser import build_parser
 
     helps = [
         a.help
-        for sub in _build_parser()._subparsers._group_actions[0].choices.values()  # type: ignore[union-attr]
+        for sub in build_parser()._subparsers._group_actions[0].choices.values()  # type: ignore[union-attr]
         for a in sub._actions
         if a.option_strings and a.option_strings[0] in ("--bots", "--agents", "--agent")
     ]
