@@ -112,16 +112,6 @@ def test_the_same_seed_gives_the_same_values_whichever_seats() -> None:
     assert [d.values for d in other.decisions] != [d.values for d in one.decisions]
 
 
-def test_compiled_and_pure_rollouts_give_the_same_values() -> None:
-    pytest.importorskip("numba")
-    rec = play(SMALL[2], 2)
-    pure = analyse(rec, iterations=10, nodes=None, backend="python")
-    fast = analyse(rec, iterations=10, nodes=None, backend="numba")
-    assert [(d.ply, d.values, d.best) for d in pure.decisions] == [
-        (d.ply, d.values, d.best) for d in fast.decisions
-    ]
-
-
 def test_forced_moves_are_not_decisions() -> None:
     rec = play(SMALL[0], 1)
     a = analyse(rec, iterations=2, nodes=None)
