@@ -31,7 +31,7 @@ from test_docs_links import CODE_SPAN, HEADING, LINK, _prose, slugify
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 ENGLISH = DOCS / "rules.md"
-LANGUAGES = ("el", "hr")
+LANGUAGES = ("el", "hr", "ro")
 NOTE_LINK = 'href="../../rules/"'
 """The English page from a translated one: ``el/rules/`` -> ``rules/``, as raw HTML (mkdocs
 would turn a Markdown link to ``rules.md`` into this language's page)."""
