@@ -31,7 +31,7 @@ from test_docs_links import CODE_SPAN, HEADING, LINK, _prose, slugify
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 ENGLISH = DOCS / "rules.md"
-LANGUAGES = ("el", "hr", "ro")
+LANGUAGES = ("el", "hr", "ro", "lv")
 NOTE_LINK = 'href="../../rules/"'
 """The English page from a translated one: ``el/rules/`` -> ``rules/``, as raw HTML (mkdocs
 would turn a Markdown link to ``rules.md`` into this language's page)."""
@@ -135,9 +135,9 @@ def _glossary(lang: str) -> dict[str, str]:
     """English term -> this language's word, from docs/glossary.md's table."""
     rows = [
         [cell.strip() for cell in line.strip().strip("|").split("|")]
-        for line in _text(DOCS / "glossary.md").splitlines()
+        for line in _text(DOCS / "glossary.md").split("\n\n## ")[0].splitlines()
         if TABLE_ROW.match(line)
-    ]
+    ]  # the words' table: the page's first, before its next section (plural forms)
     column = next(i for i, cell in enumerate(rows[0]) if f"(`{lang}`)" in cell)
     words = {}
     for row in rows[2:]:
