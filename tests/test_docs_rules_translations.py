@@ -16,11 +16,17 @@ have, against the English page:
 - the same tables, row for row, with the same code in their first column;
 - the glossary's words (docs/glossary.md) for the game's things, and no English sentence left;
 - at most 45,000 characters, as every page (tests/test_docs_pages.py).
+
+The pictures' captions, the numbered table's legend and text alternative are written at build
+time in the page's language from ``tools/rules_words.py``: every language has every sentence,
+with the English one's placeholders, so each states the same facts of the same position.
 """
 
 from __future__ import annotations
 
 import re
+import string
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -30,6 +36,9 @@ from test_docs_links import CODE_SPAN, HEADING, LINK, _prose, slugify
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
+sys.path.insert(0, str(ROOT / "tools"))
+import rules_words  # noqa: E402  (tools/ is not a package)
+
 ENGLISH = DOCS / "rules.md"
 LANGUAGES = ("el", "hr", "ro", "lv")
 NOTE_LINK = 'href="../../rules/"'
@@ -214,3 +223,37 @@ def test_the_check_catches_a_broken_copy(lang: str) -> None:
     }
     for what, text in broken.items():
         assert check(text, lang), f"{what}: not caught"
+
+
+# -- the words around the pictures, in each language (tools/rules_words.py) ---------------------
+
+
+def _placeholders(template: str) -> list[str]:
+    return sorted(name for _, name, _, _ in string.Formatter().parse(template) if name)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_pictures_words_are_all_there_with_the_english_placeholders(lang: str) -> None:
+    assert set(rules_words.LANGUAGES) == {"en", *LANGUAGES}
+    for table in (rules_words.CAPTIONS, rules_words.TABLE):
+        english, ours = table["en"], table[lang]
+        assert set(ours) == set(english), lang
+        differ = [k for k in english if _placeholders(ours[k]) != _placeholders(english[k])]
+        assert not differ, f"{lang}: placeholders differ from the English in {differ}"
+        same = [k for k in english if len(english[k].split()) > 3 and ours[k] == english[k]]
+        assert not same, f"{lang}: left in English: {same}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_numbered_tables_words_in_each_language(lang: str) -> None:
+    from rules_pictures import labelled_table
+
+    alt, svg, legend, centre = labelled_table(lang=lang)
+    english_alt, english_svg, english_legend, _ = labelled_table()
+    assert svg == english_svg  # one picture for every language: only the words around it differ
+    assert len(legend) == len(english_legend) and alt != english_alt
+    # the alt text numbers the parts as the badges do, and each part names the same tiles
+    assert [int(n) for n in re.findall(r"(\d) ", alt)] == list(range(1, len(legend) + 1))
+    for (_, ours), (_, theirs) in zip(legend, english_legend, strict=True):
+        assert re.findall(r"\d+", ours) == re.findall(r"\d+", theirs), (ours, theirs)
+    assert centre in legend[0][1]
