@@ -91,6 +91,14 @@ def _translated_headings(text: str) -> list[tuple[int, str | None]]:
     return out
 
 
+def _heading_slugs(text: str) -> list[str]:
+    """The ids mkdocs gives the headings themselves: a translated heading whose words are
+    all dropped but for ASCII (``Έτοιμοι συνδυασμοί (presets)`` -> ``presets``) would repeat
+    the anchor made by hand above it, and an id must be unique in a page."""
+    titles = [m["title"] for _, line in _prose(text) if (m := HEADING.match(line))]
+    return [slugify(CODE_SPAN.sub(lambda span: span[2], title)) for title in titles]
+
+
 def _code_blocks(text: str) -> list[str]:
     blocks, current = [], None
     for line in text.splitlines():
@@ -168,6 +176,9 @@ def check(text: str, lang: str) -> list[str]:
     translated = _translated_headings(text)
     if translated != _english_headings():
         problems.append(f"headings (level, anchor): {translated} != {_english_headings()}")
+    clashes = sorted(set(_heading_slugs(text)) & {anchor for _, anchor in translated if anchor})
+    if clashes:
+        problems.append(f"headings whose own ids repeat an anchor made by hand: {clashes}")
     for name, find in (("pictures", PICTURE.findall), ("images", IMAGE.findall)):
         if find(text) != find(english):
             problems.append(f"{name}: {find(text)} != {find(english)}")
