@@ -237,7 +237,11 @@ def make_app(
                 raise RefusedError("players must be an integer from 2 to 8")
             seats = [{"kind": "person", "name": "You"}]
             seats += [{"kind": "bot", "spec": bot} for _ in range(players - 1)]
-            request_ = {"preset": data.get("preset", "house"), "players": players}
+            request_ = {
+                "preset": data.get("preset", "house"),
+                "players": players,
+                "hints": data.get("hints", False),
+            }
             table, tokens = hub.create({**request_, "seats": seats})
         except TooLargeError as err:
             return JSONResponse({"error": str(err)}, status_code=413)

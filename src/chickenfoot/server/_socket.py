@@ -160,8 +160,8 @@ async def answer(
     ws: WebSocket, hub: Hub, table_id: str, connection: Connection, idle_seconds: float
 ) -> None:
     """Answer the connection's messages: ``move`` (checked, then played), ``next`` (deal
-    the next round now), ``rematch``, ``table`` (send the table again), ``ping``; anything
-    else is refused with a message. A connection that sends nothing for ``idle_seconds``
+    the next round now), ``rematch``, ``table`` (send the table again), ``hint`` and
+    ``review`` (:mod:`~chickenfoot.server._coach`), ``ping``; anything else is refused with a message. A connection that sends nothing for ``idle_seconds``
     is closed (4408)."""
     bucket = MessageBucket(RATE, BURST)
     while not connection.dropped:
@@ -203,6 +203,11 @@ async def answer(
                 await hub.agree(table_id, connection.seat, kind)
             elif kind == "table":
                 hub.send_table(table_id, connection)
+            elif kind in ("hint", "review"):  # worked out aside, answered to this connection
+                table = hub.tables.get(table_id)
+                if table is None:
+                    raise RefusedError("the table is not loaded here: reconnect")
+                hub.coach.ask(kind, table, connection, message)
             elif kind == "ping":
                 connection.put({"type": "pong", "id": echo(message.get("id"))})
             else:
