@@ -396,6 +396,7 @@ class Table:
             "commitment": None if state is None else self.deal_headers()["Commitment"],
             "error": self.error,
             "hints": self.hints,
+            "reviews": True,  # a seat may ask for the review of its decisions in a round
             "seats": [
                 {
                     "seat": s.seat,
