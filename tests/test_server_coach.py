@@ -238,3 +238,34 @@ def test_the_hints_option_is_stored_and_restored(tmp_path: Path) -> None:
     with TestClient(_app(tmp_path / "t.db")) as client:
         tables = client.app.state.hub.tables  # type: ignore[attr-defined]
         assert tables[on].hints is True and tables[off].hints is False
+
+
+def test_a_hint_whose_seat_moved_on_meanwhile_is_dropped_unworked() -> None:
+    # A hint waiting for its turn to be worked out (another seat's is) is dropped once its
+    # seat has moved: it would keep the next seat's hint waiting, which tells that it asked.
+    import asyncio
+
+    from chickenfoot import Rounds, Rules
+    from chickenfoot.server._announce import Connection
+    from chickenfoot.server._store import SeatRow
+    from chickenfoot.server._table import Table
+
+    seats = (SeatRow(0, "person", "", "a", "Ann"), SeatRow(1, "person", "", "b", "Bo"))
+    table = Table(
+        "t", Rules(players=2, max_pip=6, hand_size=7, match=Rounds(1)), 5, seats, hints=True
+    )
+    coach = Coach(**FAST)
+
+    async def run() -> list[Any]:
+        connection = Connection(table.turn)
+        slot = coach._slot("hint")
+        await slot.acquire()  # another hint is being worked out
+        coach.ask("hint", table, connection, {"type": "hint"})
+        await asyncio.sleep(0.05)
+        table.play(table.legal[0], forced=False)  # the seat moves on meanwhile
+        slot.release()
+        return [await asyncio.wait_for(connection.queue.get(), 10)]
+
+    assert asyncio.run(run()) == [
+        {"type": "error", "message": "the hint was dropped: you moved on"}
+    ]

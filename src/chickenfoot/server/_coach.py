@@ -12,9 +12,12 @@
   round, and kept (the last :data:`KEPT`).
 
 Both are worked out in a worker thread (the server keeps serving meanwhile), at most
-:data:`WORKERS` at once for the whole server, one at a time per seat, and sent to the
-asking connection only: nothing about them (that a seat asked, how long it took) is sent
-to anyone else. A spectator gets neither. What is refused (hints off, not the seat's turn,
+:data:`WORKERS` hints and as many reviews at once for the whole server (apart: a hint never
+waits behind a review), one at a time per seat, and sent to the asking connection only:
+nothing about them (that a seat asked, how long it took) is sent to anyone else. A hint
+whose position has changed before its turn to be worked out (its seat moved on) is
+dropped unworked, so that it cannot keep the next seat's hint waiting; what is left is the
+server's CPU, shared as the bots' thinking is (docs/serve.md, "Hints and reviews"). A spectator gets neither. What is refused (hints off, not the seat's turn,
 no round finished) raises :class:`~chickenfoot.server._table.RefusedError` saying why.
 
 >>> from chickenfoot import Rules, deal
@@ -151,6 +154,10 @@ def reviewed_round(table: Table, asked: object) -> tuple[int, Record]:
     return found
 
 
+class _StaleError(Exception):
+    """A hint's position changed before it was worked out."""
+
+
 class Coach:
     """The hints and reviews of one server's tables: ``hint_iterations`` and
     ``review_iterations`` deals sampled per decision, with the analysis's ``backend``."""
@@ -165,7 +172,7 @@ class Coach:
         self.hint_iterations = hint_iterations
         self.review_iterations = review_iterations
         self.backend = backend
-        self._slots: asyncio.Semaphore | None = None
+        self._slots: dict[str, asyncio.Semaphore] = {}
         self._asking: set[tuple[str, int]] = set()
         self._reviews: OrderedDict[tuple[str, int, int, int], dict[str, Any]] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -187,7 +194,7 @@ class Coach:
         if key in self._asking:
             raise RefusedError(f"your last {kind} is still being worked out: wait for it")
         if kind == "hint":
-            work = self._hint(hint_view(table, seat), table.n)
+            work = self._hint(table, hint_view(table, seat), table.n)
         else:
             k, record = reviewed_round(table, message.get("round"))
             work = self._review((table.id, table.seed % 2**61, k, seat), record, seat)
@@ -205,19 +212,23 @@ class Coach:
     ) -> None:
         try:
             connection.put(await work)
+        except _StaleError:
+            connection.put({"type": "error", "message": "the hint was dropped: you moved on"})
         except Exception as err:  # never the server's traceback to the page
             log.error("table %s: a %s could not be worked out: %s", key[0], kind, err)
             connection.put({"type": "error", "message": f"the {kind} could not be worked out"})
         finally:
             self._asking.discard(key)
 
-    def _slot(self) -> asyncio.Semaphore:
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(WORKERS)
-        return self._slots
+    def _slot(self, kind: str) -> asyncio.Semaphore:
+        if kind not in self._slots:  # made in the server's event loop, on first use
+            self._slots[kind] = asyncio.Semaphore(WORKERS)
+        return self._slots[kind]
 
-    async def _hint(self, view: View, n: int) -> dict[str, Any]:
-        async with self._slot():
+    async def _hint(self, table: Table, view: View, n: int) -> dict[str, Any]:
+        async with self._slot("hint"):
+            if table.n != n:  # the seat moved on while it waited: worked out for nobody
+                raise _StaleError
             hint = await asyncio.to_thread(
                 hint_of, view, iterations=self.hint_iterations, seed=n, backend=self.backend
             )
@@ -227,7 +238,7 @@ class Coach:
         self, key: tuple[str, int, int, int], record: Record, seat: int
     ) -> dict[str, Any]:
         if key not in self._reviews:
-            async with self._slot():
+            async with self._slot("review"):
                 made = await asyncio.to_thread(
                     review_of, record, seat, iterations=self.review_iterations, backend=self.backend
                 )
