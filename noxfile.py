@@ -94,6 +94,7 @@ def tests(session: nox.Session) -> None:
         "--ignore=tests/test_ladder_browser.py",  # in serve_browser too
         "--ignore=tests/test_i18n_browser.py",  # in serve_browser too
         "--ignore=tests/test_server_records_browser.py",  # in serve_browser too
+        "--ignore=tests/test_server_coach_browser.py",  # in serve_browser too
         *without_numba,
         *session.posargs,
     )
@@ -421,7 +422,7 @@ def serve_browser(session: nox.Session) -> None:
                 "axe-core@4", external=True)  # fmt: skip
     session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_server_browser.py",
                 "tests/test_ladder_browser.py", "tests/test_i18n_browser.py",
-                "tests/test_server_records_browser.py",
+                "tests/test_server_records_browser.py", "tests/test_server_coach_browser.py",
                 "-rs", "--no-header", *session.posargs,
                 env={"AXE_JS": str(axe.resolve() / "node_modules/axe-core/axe.min.js")})  # fmt: skip
 

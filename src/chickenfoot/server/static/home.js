@@ -100,7 +100,7 @@ form.addEventListener("submit", async ev => {
     return kind === "person" ? {kind: "person", name} : {kind: "bot", spec: kind, name};
   });
   try {
-    const made = await post("/api/tables", {preset: form.preset.value, players: seats.length, rules, seats});
+    const made = await post("/api/tables", {preset: form.preset.value, players: seats.length, rules, seats, hints: form.hints.checked});
     const ul = document.getElementById("links"); ul.textContent = "";
     const invite = (who, link, note) => {
       const url = inviteBase() + link;
@@ -141,7 +141,7 @@ form.addEventListener("submit", async ev => {
 });
 document.getElementById("quick").addEventListener("click", async () => {
   try {
-    const made = await post("/api/play", {players: parseInt(document.getElementById("quick-players").value, 10), bot: document.getElementById("quick-bot").value});
+    const made = await post("/api/play", {players: parseInt(document.getElementById("quick-players").value, 10), bot: document.getElementById("quick-bot").value, hints: document.getElementById("quick-hints").checked});
     location.href = made.link;
   } catch (e) { document.getElementById("quick-error").textContent = e.message; }
 });

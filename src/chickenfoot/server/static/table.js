@@ -33,6 +33,7 @@ function connectTable(tableId, token, handlers) {
         if (m.fatal && /token|cross-origin|no table|opened elsewhere/.test(m.message)) stopped = true;
         else if (!m.fatal && pendingGo) handlers.onGo(pendingGo);  // a refused move: choose again
       }
+      if (handlers.onAny) handlers.onAny(m);  // hints and reviews (coach.js)
     };
     ws.onclose = () => {
       clearInterval(beat);
@@ -50,6 +51,7 @@ function connectTable(tableId, token, handlers) {
       return true;
     },
     send(type) { if (ready()) ws.send(JSON.stringify({type})); },
+    sendMessage(message) { if (ready()) ws.send(JSON.stringify(message)); },
   };
 }
 
@@ -557,6 +559,7 @@ function drawRoundEnd(m) {
     b.addEventListener("click", () => { dismissed = end.round; drawRoundEnd(last); });
     bar.appendChild(b);
   }
+  if (window.roundEndExtras) window.roundEndExtras(m, bar);  // the review's button (coach.js)
   if (!wasShown) box.focus({preventScroll: true});
 }
 
@@ -599,12 +602,13 @@ function showError(text) { const e = $("error"); e.textContent = text; e.hidden 
 
 // The table is drawn once the page's words are known (i18n.js).
 const STATUS = {connected: () => t("connected"), disconnected: () => t("disconnected"), "reconnecting…": () => t("reconnecting…")};
-let client = {move: () => false, send() {}};
+let client = {move: () => false, send() {}, sendMessage() {}};
 I18N.ready.then(() => {
   client = connectTable(tableId, token, {
     onView: drawTable,
     onGo,
     onError(text) { showError(text); },
+    onAny(m) { if (window.coachMessage) window.coachMessage(m); },
     onStatus(text, online) { $("status").textContent = STATUS[text] ? STATUS[text]() : text; $("status").className = "status" + (online ? "" : " off"); },
   });
 });
