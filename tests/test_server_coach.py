@@ -74,6 +74,7 @@ def test_hints_are_off_unless_the_table_is_made_with_them(client: TestClient) ->
     assert refused == {
         "type": "error",
         "message": "refused: hints are off at this table: it was made without them",
+        "code": 4400,
         "id": 7,
     }
 

@@ -41,7 +41,7 @@ from chickenfoot.errors import ChickenFootError
 from chickenfoot.moves import Play
 from chickenfoot.picture import svg
 from chickenfoot.record import Record
-from chickenfoot.server._announce import Connection
+from chickenfoot.server._announce import FAILED, Connection
 from chickenfoot.server._table import RefusedError, Table
 from chickenfoot.view import View
 
@@ -216,7 +216,8 @@ class Coach:
             connection.put({"type": "error", "message": "the hint was dropped: you moved on"})
         except Exception as err:  # never the server's traceback to the page
             log.error("table %s: a %s could not be worked out: %s", key[0], kind, err)
-            connection.put({"type": "error", "message": f"the {kind} could not be worked out"})
+            failed = {"type": "error", "message": f"the {kind} could not be worked out"}
+            connection.put({**failed, "code": FAILED})
         finally:
             self._asking.discard(key)
 

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chickenfoot._protocol import PROTOCOL, ProtocolError, decode
 from chickenfoot.errors import brief
-from chickenfoot.server._announce import Connection, encode
+from chickenfoot.server._announce import FLOODED, REFUSED, Connection, encode
 from chickenfoot.server._hub import Hub
 from chickenfoot.server._limits import MessageBucket
 from chickenfoot.server._table import RefusedError, Table
@@ -58,7 +58,8 @@ class ClosedError(Exception):
 
 async def fail(ws: WebSocket, message: str, code: int) -> None:
     with contextlib.suppress(Exception):
-        await ws.send_text(json.dumps({"type": "error", "message": message, "fatal": True}))
+        error = {"type": "error", "message": message, "fatal": True, "code": code}
+        await ws.send_text(json.dumps(error))
         await ws.close(code=code)
 
 
@@ -77,7 +78,7 @@ async def read_text(ws: WebSocket) -> tuple[str | None, str | None]:
 
 
 async def send_error(ws: WebSocket, message: str) -> None:
-    await ws.send_text(json.dumps({"type": "error", "message": message}))
+    await ws.send_text(json.dumps({"type": "error", "message": message, "code": REFUSED}))
 
 
 async def read_hello(ws: WebSocket, table: Table) -> tuple[int | None, bool]:
@@ -181,16 +182,17 @@ async def answer(
                     {
                         "type": "error",
                         "message": f"too many messages: at most {RATE:.0f} a second; ignored",
+                        "code": FLOODED,
                     }
                 )
             continue
         if text is None:
-            connection.put({"type": "error", "message": f"refused: {why}"})
+            connection.put({"type": "error", "message": f"refused: {why}", "code": REFUSED})
             continue
         try:
             message = decode(text.encode())
         except ProtocolError as err:
-            connection.put({"type": "error", "message": f"refused: {err}"})
+            connection.put({"type": "error", "message": f"refused: {err}", "code": REFUSED})
             continue
         kind = message["type"]
         try:
@@ -214,4 +216,5 @@ async def answer(
                 raise RefusedError(f"unknown message type {brief(kind, 40)}")
         except RefusedError as err:
             message_id = echo(message.get("id"))
-            connection.put({"type": "error", "message": f"refused: {err}", "id": message_id})
+            refusal = {"type": "error", "message": f"refused: {err}", "code": REFUSED}
+            connection.put({**refusal, "id": message_id})
