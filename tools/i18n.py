@@ -35,6 +35,7 @@ SOURCES = {
     "chickenfoot": [
         ("python", "src/chickenfoot/cli/**.py"),
         ("python", "src/chickenfoot/server/**.py"),
+        ("python", "src/chickenfoot/_picture_words.py"),
     ],
     "web": [
         ("javascript", "src/chickenfoot/server/static/**.js"),
