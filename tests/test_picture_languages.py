@@ -152,6 +152,18 @@ def test_the_frame_holds_the_longest_words() -> None:
             assert float(x) + 0.56 * float(size) * len(text) <= x0 + width, (lang, text)
 
 
+def test_a_picture_speaks_the_language_asked_for_never_the_one_in_use() -> None:
+    """A library call draws the same picture whatever the process's language (a front end's
+    ``_i18n.use``, or the locale): only ``lang=`` changes its words."""
+    from chickenfoot._i18n import use
+
+    s = cf.deal(cf.Rules(), seed=1).apply("9-3@9-9")
+    english, greek = cf.svg(s, hands="all"), cf.svg(s, hands="all", lang="el")
+    with use("lv"):
+        assert cf.svg(s, hands="all") == english
+        assert cf.svg(s, hands="all", lang="el") == greek
+
+
 @pytest.mark.parametrize("lang", ["xx", "EL", "", "el_GR", 3, None])
 def test_a_language_not_spoken_is_refused(lang: object) -> None:
     s = cf.deal(cf.Rules(), seed=1)
