@@ -29,6 +29,8 @@ import string
 import sys
 import unicodedata
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -261,10 +263,58 @@ def test_the_numbered_tables_words_in_each_language(lang: str) -> None:
 
     alt, svg, legend, centre = labelled_table(lang=lang)
     english_alt, english_svg, english_legend, _ = labelled_table()
-    assert svg == english_svg  # one picture for every language: only the words around it differ
+    # the same picture in every language, but for its words: the same tiles in the same
+    # places, the same badges; its own words in the page's language
+    tiles = re.compile(r'data-tile="[^"]*" data-box="[^"]*"|<circle[^>]*>|<text[^>]*>\d</text>')
+    assert tiles.findall(svg) == tiles.findall(english_svg)
+    assert f'lang="{lang}"' in svg and "seat" not in svg and "boneyard" not in svg
     assert len(legend) == len(english_legend) and alt != english_alt
     # the alt text numbers the parts as the badges do, and each part names the same tiles
     assert [int(n) for n in re.findall(r"(\d) ", alt)] == list(range(1, len(legend) + 1))
     for (_, ours), (_, theirs) in zip(legend, english_legend, strict=True):
         assert re.findall(r"\d+", ours) == re.findall(r"\d+", theirs), (ours, theirs)
     assert centre in legend[0][1]
+
+
+# -- the pictures themselves, drawn in each page's language by the docs hook -------------------
+
+
+@pytest.fixture(scope="module")
+def hooked() -> tuple[Any, dict[str, str]]:
+    """``tools/docs_hooks.py`` after its ``on_files``: the module, and each generated
+    file's content by its path in the site."""
+    import docs_hooks
+    from mkdocs.structure.files import Files
+
+    config = SimpleNamespace(
+        docs_dir=str(DOCS),
+        site_dir="/nonexistent",
+        use_directory_urls=True,
+        plugins=SimpleNamespace(_current_plugin=None),
+    )
+    files = docs_hooks.on_files(Files([]), config)
+    return docs_hooks, {f.src_uri: f.content_string for f in files}
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGUAGES])
+def test_each_page_shows_the_pictures_drawn_in_its_language(
+    hooked: tuple[Any, dict[str, str]], lang: str
+) -> None:
+    hooks, generated = hooked
+    name = "rules.md" if lang == "en" else f"rules.{lang}.md"
+    url = "rules/" if lang == "en" else f"{lang}/rules/"
+    page = SimpleNamespace(file=SimpleNamespace(src_uri=name), url=url)
+    html = hooks.on_page_markdown(_text(DOCS / name), page=page)
+    sources = re.findall(r'<img src="([^"]+)"', html)
+    assert len(sources) == len(PICTURE.findall(_text(DOCS / name))) > 1
+    up = "../" if lang == "en" else "../../"
+    folder = "img/rules/" if lang == "en" else f"img/rules/{lang}/"
+    for src in sources:
+        assert src.startswith(up + folder) and "/" not in src.removeprefix(up + folder), src
+        picture = generated[src.removeprefix(up)]
+        words = " ".join(re.findall(r"<(?:text|title)[^>]*>([^<]*)<", picture))
+        if lang == "en":
+            assert "seat" in words and "lang=" not in picture.split(">", 1)[0]
+        else:
+            assert f'lang="{lang}"' in picture.split(">", 1)[0]
+            assert not re.search(r"\b(seat|boneyard|to play|last|over|needs)\b", words), words

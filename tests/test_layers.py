@@ -57,6 +57,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "encoding",
         "render",
         "_layout",
+        "_picture_words",
         "picture",
         "_rollouts",
         "agents",

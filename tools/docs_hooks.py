@@ -12,9 +12,11 @@ picture of that name in ``tools/rules_pictures.py`` (a real position for each ru
 picture explains, its caption written from the position), drawn the same way into
 ``img/rules/STEM.svg``. A marker with no such picture, or a picture with no marker, fails
 the build. The rules page's translations (``docs/rules.el.md``, ``rules.hr.md``, ...) hold the
-same markers: their pictures are the same files, and the captions, the legend, the text
-alternatives and the figures' own words are written in the page's language
-(``tools/rules_words.py``; a page's language is the suffix of its file name, else English).
+same markers: their pictures are drawn from the same positions in the page's language
+(``chickenfoot.svg(..., lang=)``) into ``img/rules/LANG/STEM.svg`` (English stays in
+``img/rules/``), and the captions, the legend, the text alternatives and the figures' own
+words are written in the page's language too (``tools/rules_words.py``; a page's language
+is the suffix of its file name, else English).
 
 Each picture is its own file of the site (``img/gallery/STEM.svg``), shown with an
 ``<img>`` that links to it: the page stays small (inlined, the dozen pictures made it a
@@ -51,15 +53,15 @@ _drawn: list[tuple[str, str, str, str]] = []
 """(stem, caption, the call that drew it, the SVG) of each picture, drawn once a build."""
 
 _table: dict[str, Any] = {}
-"""The rules page's first picture, the table with its parts numbered: ``"svg"``, and for
-each language ``(alt, legend)``."""
+"""The rules page's first picture, the table with its parts numbered: for each language
+``(alt, legend, the SVG)``."""
 
 TABLE_MARKER = "<!-- rules-table -->"
 TABLE_STEM = "table-in-brief"
 
-_rules_drawn: dict[str, tuple[dict[str, str], str]] = {}
-"""stem: (its caption in each language, the SVG) of each picture of the rules page, drawn
-once a build."""
+_rules_drawn: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
+"""stem: (its caption in each language, its SVG in each language) of each picture of the
+rules page, drawn once a build."""
 
 _words: list[Any] = []
 """``tools/rules_words.py``, loaded once a build."""
@@ -109,15 +111,21 @@ def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
     _table.clear()
     for lang in languages:
         alt, picture, legend, _ = pictures.labelled_table(lang=lang)
-        _table[lang] = (alt, legend)
-    _table["svg"] = picture
-    files.append(File.generated(config, f"{RULES_IMG}/{TABLE_STEM}.svg", content=picture))
+        _table[lang] = (alt, legend, picture)
+        files.append(File.generated(config, rules_img(TABLE_STEM, lang), content=picture))
     for stem, facts, state, options in pictures.picture_facts():
-        picture = cf.svg(state, **options)
         captions = {lang: pictures.caption(stem, facts, lang=lang) for lang in languages}
-        _rules_drawn[stem] = (captions, picture)
-        files.append(File.generated(config, f"{RULES_IMG}/{stem}.svg", content=picture))
+        drawn = {lang: cf.svg(state, lang=lang, **options) for lang in languages}
+        _rules_drawn[stem] = (captions, drawn)
+        for lang, picture in drawn.items():
+            files.append(File.generated(config, rules_img(stem, lang), content=picture))
     return files
+
+
+def rules_img(stem: str, lang: str) -> str:
+    """Where the rules picture ``stem`` in ``lang`` is in the site: English's in
+    ``img/rules/``, each other language's in ``img/rules/LANG/``."""
+    return f"{RULES_IMG}/{stem}.svg" if lang == "en" else f"{RULES_IMG}/{lang}/{stem}.svg"
 
 
 def _size(picture: str, name: str) -> str:
@@ -144,10 +152,10 @@ def _figures(page_url: str) -> str:
 def _rules_figure(stem: str, page_url: str, lang: str) -> str:
     if stem not in _rules_drawn:
         raise PluginError(f"docs: no rules picture {stem!r} in tools/rules_pictures.py")
-    captions, picture = _rules_drawn[stem]
-    caption, words = captions[lang], _words[0].TABLE[lang]
+    captions, pictures = _rules_drawn[stem]
+    caption, picture, words = captions[lang], pictures[lang], _words[0].TABLE[lang]
     drawn = html.escape(words["drawn"]).replace("{renderer}", "<code>chickenfoot.svg</code>")
-    src = html.escape(get_relative_url(f"{RULES_IMG}/{stem}.svg", page_url))
+    src = html.escape(get_relative_url(rules_img(stem, lang), page_url))
     width, height = _size(picture, "width"), _size(picture, "height")
     return (
         f'<figure class="rules-picture" id="picture-{stem}">\n'
@@ -159,9 +167,9 @@ def _rules_figure(stem: str, page_url: str, lang: str) -> str:
 
 
 def _table_figure(page_url: str, lang: str) -> str:
-    (alt, legend), picture = _table[lang], _table["svg"]
+    alt, legend, picture = _table[lang]
     natural = html.escape(_words[0].TABLE[lang]["natural-size"])
-    src = html.escape(get_relative_url(f"{RULES_IMG}/{TABLE_STEM}.svg", page_url))
+    src = html.escape(get_relative_url(rules_img(TABLE_STEM, lang), page_url))
     width, height = _size(picture, "width"), _size(picture, "height")
     items = "".join(
         f"<li><strong>{html.escape(name)}</strong>: {html.escape(what)}</li>"

@@ -1,8 +1,8 @@
 """The translation catalogs, managed with Babel (docs/contributors/translations.md).
 
 ``python tools/i18n.py extract``: the English sentences, read from the source into the
-templates ``src/chickenfoot/locale/chickenfoot.pot`` (the command line: ``_()``,
-``gettext()``, ``ngettext()`` in Python) and ``web.pot`` (the pages: ``t()`` and ``tn()`` in
+templates ``src/chickenfoot/locale/chickenfoot.pot`` (the command line, the server and
+the SVG pictures' words: ``_()``, ``gettext()``, ``ngettext()`` in Python) and ``web.pot`` (the pages: ``t()`` and ``tn()`` in
 their JavaScript, and each element marked ``data-t`` in their HTML).
 ``update``: each language's ``.po`` brought up to the templates (new sentences empty,
 changed ones marked fuzzy). ``compile``: each ``.po`` into what the package reads, with
@@ -35,6 +35,7 @@ SOURCES = {
     "chickenfoot": [
         ("python", "src/chickenfoot/cli/**.py"),
         ("python", "src/chickenfoot/server/**.py"),
+        ("python", "src/chickenfoot/_picture_words.py"),
     ],
     "web": [
         ("javascript", "src/chickenfoot/server/static/**.js"),

@@ -210,13 +210,14 @@ def labelled_table(*, lang: str = "en") -> tuple[str, str, list[tuple[str, str]]
     table by ``chickenfoot.svg`` with numbered badges laid over it, and a face-down
     boneyard drawn beside it), the legend (each number's part, a name and what it is, in
     the badges' order), and the tile the first badge marks (the centre), for the tests.
-    The words are in ``lang`` (``tools/rules_words.py``); the picture is the same in all.
+    The words are in ``lang`` (``tools/rules_words.py``), and so are the picture's own
+    (``chickenfoot.svg(..., lang=)``); its tiles and badges are the same in all.
     Each badge sits on the corner of the tile it names, found by the tile's ``data-box``
     in the picture: what it marks is what the position holds.
     """
     s = _walk(HOUSE, 3, _foot_built)
     centre, foot = s.table.hubs
-    picture = cf.svg(s)
+    picture = cf.svg(s, lang=lang)
     boxes = {tile: tuple(float(v) for v in box.split()) for tile, box in _BOX.findall(picture)}
     grown = next(line for line in centre.lines if len(line.tiles) >= 2)
     ending = next(line for line in centre.lines if line.open_end is not None)

@@ -10,7 +10,8 @@ and sibling bands never share a row, so no two dominoes overlap however big the 
 
 Pips are dots up to 9 (the usual patterns) and numerals from 10 to 18. The pending hub is
 outlined in orange with the toes it still needs drawn as dashed slots; the tile placed last
-is outlined in blue. A caption says whose turn it is and what happened last. Hands are
+is outlined in blue. A caption says whose turn it is and what happened last, in the
+language asked for (``lang="el"``; English by default). Hands are
 optional, below the table: every hand, one seat's, or, for a player's view, the viewer's
 face up and the others face down.
 
@@ -36,6 +37,8 @@ from collections.abc import Iterable, Iterator
 from typing import Literal
 from xml.sax.saxutils import escape
 
+from chickenfoot import _picture_words as words
+from chickenfoot._i18n import LANGUAGES, Translator, translator
 from chickenfoot._layout import (
     BACK,
     BOARD,
@@ -51,8 +54,7 @@ from chickenfoot._layout import (
     Mark,
 )
 from chickenfoot.errors import ArgumentError, SeatError, brief
-from chickenfoot.moves import Draw, Move, Pass, Play, parse_move
-from chickenfoot.outcome import Termination
+from chickenfoot.moves import Move, Play, parse_move
 from chickenfoot.state import State
 from chickenfoot.tiles import Tile
 from chickenfoot.view import View
@@ -171,15 +173,14 @@ def _mark(m: Mark) -> str:
     )
 
 
-def _target(move: Play, box: Mark) -> str:
+def _target(move: Play, box: Mark, tr: Translator) -> str:
     """One place a move lays its tile: a group on one line (a page may take the line out
     and lay it over the picture drawn without it)."""
     lo, hi = min(box.x0, box.x1), max(box.x0, box.x1)
-    where = "the centre" if move.anchor is None else str(move.anchor)
     corners = " ".join(_f(v) for v in (lo, box.y0, hi, box.y1))
     return (
         f'<g class="target" data-move="{move.notation()}" data-box="{corners}">'
-        f"<title>{move.tile} on {where}</title>"
+        f"<title>{escape(words.place_title(move, tr))}</title>"
         f'<rect x="{_f(lo + 0.03)}" y="{_f(box.y0 + 0.03)}" width="{_f(hi - lo - 0.06)}" '
         f'height="{_f(box.y1 - box.y0 - 0.06)}" rx="0.14" fill="{TARGET}" fill-opacity="0.35" '
         f'stroke="{TARGET}" stroke-width="0.1"/></g>'
@@ -216,41 +217,6 @@ def _targets(
 # -- captions and hands --------------------------------------------------------------------
 
 
-def _last_event(position: State | View) -> str:
-    history = position.history
-    if not history:
-        return ""
-    event = history[-1]
-    move = event.move
-    if isinstance(move, Play):
-        return f"last: seat {event.seat} played {move}"
-    if isinstance(move, Draw):
-        tile = move.tile
-        what = "drew" if tile is None else f"drew {tile}"
-        return f"last: seat {event.seat} {what}"
-    assert isinstance(move, Pass)
-    return f"last: seat {event.seat} passed"
-
-
-def _status(position: State | View) -> str:
-    result = position.outcome()
-    whose = f"seat {position.seat}'s view · " if isinstance(position, View) else ""
-    if result is None:
-        text = f"seat {position.turn} to play"
-        if position.drawn is not None:
-            text += f" (has drawn {position.drawn})"
-    elif result.termination is Termination.OUT:
-        text = f"over: seat {result.seat} went out"
-    else:
-        text = "over: blocked"
-    text += f" · boneyard {position.boneyard_size}"
-    pending = position.pending_hub
-    if pending is not None and result is None:
-        more = position.toes_needed
-        text += f" · {pending} needs {more} more toe{'s' if more != 1 else ''}"
-    return whose + text
-
-
 HandsOption = Literal["none", "all"] | int
 
 
@@ -270,15 +236,6 @@ def _hand_rows(
                 (seat, tuple(position.hand(seat) if isinstance(position, State) else position.hand))
             )
     return rows
-
-
-def _hand_label(position: State | View, seat: int) -> str:
-    label = f"seat {seat}"
-    if isinstance(position, View) and seat == position.seat:
-        label += " (you)"
-    if position.outcome() is None and seat == position.turn:
-        label += " · to play"
-    return label
 
 
 def _text_right(m: Mark) -> float:
@@ -305,7 +262,11 @@ def _bounds(dominoes: list[Domino], marks: list[Mark]) -> tuple[float, float, fl
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _check_options(position: object, size: object, hands: object, seat: object) -> None:
+def _check_options(
+    position: object, size: object, hands: object, seat: object, lang: object
+) -> None:
+    if type(lang) is not str or lang not in LANGUAGES:
+        raise ArgumentError(f"lang={brief(lang)} is invalid: must be one of {', '.join(LANGUAGES)}")
     if not isinstance(position, State | View):
         raise ArgumentError(f"expected a State or a View, got {brief(position)}")
     if size is not None and (type(size) is not int or not 16 <= size <= 20_000):
@@ -330,6 +291,7 @@ def svg(
     seat: int | None = None,
     targets: Iterable[Move | str] | None = None,
     room_for_places: bool = False,
+    lang: str = "en",
 ) -> str:
     """An SVG picture of ``position`` (a :class:`~chickenfoot.State` or a :class:`~chickenfoot.View`).
 
@@ -351,6 +313,11 @@ def svg(
       end), so that the picture keeps its frame with or without ``targets=`` (a page can
       lay the places of any moves, each one line of the picture, over it). By default the
       frame is tight.
+    - ``lang``: the language of the words inside the picture (its captions, the hands'
+      labels, the places' titles, its ``<title>``): ``"en"`` (the default), ``"el"``,
+      ``"hr"``, ``"ro"`` or ``"lv"``; the tiles and moves stay in notation. It is asked
+      for, never taken from the process's locale: the same call draws the same picture
+      everywhere. Any other value raises :class:`~chickenfoot.ArgumentError`.
 
     The caption above the table says whose turn it is and, for a view, whose view it is.
 
@@ -369,8 +336,11 @@ def svg(
     >>> framed = svg(s, room_for_places=True).splitlines()     # the same frame, places or not
     >>> framed[0] == svg(s, targets=s.legal_moves, room_for_places=True).splitlines()[0]
     True
+    >>> "παίζει η θέση 1" in svg(s, lang="el")                 # the words in Greek
+    True
     """
-    _check_options(position, size, "none" if hands is None else hands, seat)
+    _check_options(position, size, "none" if hands is None else hands, seat, lang)
+    tr = translator(lang)
     if type(room_for_places) is not bool:
         raise ArgumentError(f"room_for_places={brief(room_for_places)} is invalid: must be a bool")
     if seat is not None and isinstance(position, State):
@@ -389,7 +359,7 @@ def svg(
                 "text",
                 0.0,
                 0.2,
-                text=f"the centre {position.centre} is not laid yet",
+                text=words.empty_table(position, tr),
                 anchor="middle",
             )
         )
@@ -397,9 +367,10 @@ def svg(
     room = layout.places if room_for_places else places
     left, top, right, bottom = _bounds(dominoes, marks + [box for _, box in room])
     # Captions above the table: what happened last, then the status.
-    event = _last_event(position)
+    event = words.last_event(position, tr)
+    said_status = words.status(position, tr)
     caption_y = top - 1.0
-    status = Mark("text", left, caption_y, text=_status(position), size=0.6)
+    status = Mark("text", left, caption_y, text=said_status, size=0.6)
     marks.append(status)
     right = max(right, _text_right(status))
     top = caption_y - 0.7
@@ -412,7 +383,7 @@ def svg(
     # table's width holds.
     rows = _hand_rows(position, hands)
     if rows:
-        labels = [_hand_label(position, seat_) for seat_, _ in rows]
+        labels = [words.hand_label(position, seat_, tr) for seat_, _ in rows]
         widths = [
             max(len(tiles) * (1.0 + HAND_GAP), 0.56 * 0.5 * len(label))
             for (_, tiles), label in zip(rows, labels, strict=True)
@@ -445,11 +416,12 @@ def svg(
     width = max(width, 12.0)
     scale = DEFAULT_SCALE if size is None else size / width
     px_w, px_h = round(width * scale), round(height * scale)
+    said_lang = "" if lang == "en" else f' lang="{lang}"'  # English: as it always was
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{px_w}" height="{px_h}" '
         f'viewBox="{_f(x0)} {_f(y0)} {_f(width)} {_f(height)}" '
-        f'font-family="sans-serif" role="img">',
-        f"<title>Chicken Foot: {escape(_status(position))}</title>",
+        f'font-family="sans-serif" role="img"{said_lang}>',
+        f"<title>Chicken Foot: {escape(said_status)}</title>",
         f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(width)}" height="{_f(height)}" '
         f'fill="{BOARD}"/>',
     ]
@@ -460,7 +432,7 @@ def svg(
         for m in marks
     )
     out.extend(_domino(d) for d in dominoes)
-    out.extend(_target(move, box) for move, box in places)
+    out.extend(_target(move, box, tr) for move, box in places)
     out.append("</svg>")
     return "\n".join(out)
 
