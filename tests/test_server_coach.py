@@ -214,7 +214,20 @@ def test_each_seat_reviews_its_own_decisions_biggest_loss_first(client: TestClie
         )
         ws.send_json({"type": "review", "round": 0})
         review = _next(ws, "review")
+        # the pictures' words in the page's language; the analysis is the same one
+        ws.send_json({"type": "review", "round": 0, "lang": "el"})
+        greek = _next(ws, "review")
+        ws.send_json({"type": "review", "round": 0, "lang": "<b>"})  # not ours: English
+        other = _next(ws, "review")
     assert end["last_round"]["round"] == 0
+    assert other == review
+    assert [(d["move"], d["loss"]) for d in greek["lost"]] == [
+        (d["move"], d["loss"]) for d in review["lost"]
+    ]
+    assert all(
+        'lang="el"' in d["svg"] and "lang=" not in e["svg"]
+        for d, e in zip(greek["lost"], review["lost"], strict=True)
+    )
     assert review["type"] == "review" and review["round"] == 0 and review["seat"] == 0
     assert review["decisions"] >= len(review["lost"]) >= 1
     losses = [d["loss"] for d in review["lost"]]

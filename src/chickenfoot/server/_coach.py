@@ -34,6 +34,7 @@ from collections import OrderedDict
 from collections.abc import Coroutine, Mapping
 from typing import Any, Final
 
+from chickenfoot._i18n import LANGUAGES
 from chickenfoot.analysis import Decision, analyse, best_of, evaluate
 from chickenfoot.commitment import round_seed
 from chickenfoot.deal import deal
@@ -52,10 +53,12 @@ __all__ = [
     "SHOWN",
     "WORKERS",
     "Coach",
+    "Reviewed",
     "hint_of",
     "hint_view",
     "last_record",
     "review_of",
+    "reviewed",
     "reviewed_round",
 ]
 
@@ -102,9 +105,10 @@ def last_record(table: Table) -> tuple[int, Record] | None:
     return (k, record) if record.final() == end else None
 
 
-def _shown(record: Record, d: Decision) -> dict[str, Any]:
-    """One decision of a review, with the picture of that moment (the seat's view) and the
-    better move's place drawn on it (a draw or a pass has no place)."""
+def _shown(record: Record, d: Decision, lang: str) -> dict[str, Any]:
+    """One decision of a review, with the picture of that moment (the seat's view, its
+    words in ``lang``) and the better move's place drawn on it (a draw or a pass has no
+    place)."""
     view = record.states()[d.ply].view(d.seat)
     return {
         "ply": d.ply,
@@ -112,20 +116,29 @@ def _shown(record: Record, d: Decision) -> dict[str, Any]:
         "best": d.best.notation(),
         "loss": round(d.loss, 1),
         "glyph": d.glyph,
-        "svg": svg(view, targets=[d.best] if isinstance(d.best, Play) else None),
+        "svg": svg(view, targets=[d.best] if isinstance(d.best, Play) else None, lang=lang),
     }
 
 
-def review_of(record: Record, seat: int, *, iterations: int, backend: str) -> dict[str, Any]:
-    """What a review of ``seat``'s decisions in ``record`` says: ``decisions`` (how many it
-    made, choices only) and ``lost`` (those that gave up points, biggest loss first, at most
-    :data:`SHOWN`, each with its picture)."""
+Reviewed = tuple[int, list[Decision]]
+"""A seat's decisions in a round, analysed: how many it made (choices only), and those that
+gave up points, biggest loss first, at most :data:`SHOWN`."""
+
+
+def reviewed(record: Record, seat: int, *, iterations: int, backend: str) -> Reviewed:
+    """The analysis of ``seat``'s decisions in ``record`` (the costly part of a review)."""
     if not any(s.turn == seat and len(s.legal_moves) > 1 for s in record.states()[:-1]):
-        return {"decisions": 0, "lost": []}
+        return 0, []
     result = analyse(record, seats=seat, iterations=iterations, nodes=None, backend=backend)
     decisions = result.review()
-    lost = [d for d in decisions if d.loss > 0][:SHOWN]
-    return {"decisions": len(decisions), "lost": [_shown(record, d) for d in lost]}
+    return len(decisions), [d for d in decisions if d.loss > 0][:SHOWN]
+
+
+def review_of(record: Record, found: Reviewed, lang: str) -> dict[str, Any]:
+    """What a review says: ``decisions`` (how many) and ``lost`` (each with its picture,
+    its words in ``lang``)."""
+    count, lost = found
+    return {"decisions": count, "lost": [_shown(record, d, lang) for d in lost]}
 
 
 def hint_view(table: Table, seat: int) -> View:
@@ -174,7 +187,7 @@ class Coach:
         self.backend = backend
         self._slots: dict[str, asyncio.Semaphore] = {}
         self._asking: set[tuple[str, int]] = set()
-        self._reviews: OrderedDict[tuple[str, int, int, int], dict[str, Any]] = OrderedDict()
+        self._reviews: OrderedDict[tuple[str, int, int, int], Reviewed] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
 
     def ask(
@@ -197,7 +210,10 @@ class Coach:
             work = self._hint(table, hint_view(table, seat), table.n)
         else:
             k, record = reviewed_round(table, message.get("round"))
-            work = self._review((table.id, table.seed % 2**61, k, seat), record, seat)
+            # the pictures' words in the page's language: one of ours, else English
+            lang = message.get("lang")
+            lang = lang if isinstance(lang, str) and lang in LANGUAGES else "en"
+            work = self._review((table.id, table.seed % 2**61, k, seat), record, seat, lang)
         self._asking.add(key)
         task = asyncio.get_running_loop().create_task(self._answer(key, kind, work, connection))
         self._tasks.add(task)
@@ -236,17 +252,18 @@ class Coach:
         return {**hint, "n": n}
 
     async def _review(
-        self, key: tuple[str, int, int, int], record: Record, seat: int
+        self, key: tuple[str, int, int, int], record: Record, seat: int, lang: str
     ) -> dict[str, Any]:
         if key not in self._reviews:
             async with self._slot("review"):
-                made = await asyncio.to_thread(
-                    review_of, record, seat, iterations=self.review_iterations, backend=self.backend
+                found = await asyncio.to_thread(
+                    reviewed, record, seat, iterations=self.review_iterations, backend=self.backend
                 )
-            self._reviews[key] = made
+            self._reviews[key] = found
             while len(self._reviews) > KEPT:
                 self._reviews.popitem(last=False)
-        return {"type": "review", "round": key[2], "seat": seat, **self._reviews[key]}
+        shown = await asyncio.to_thread(review_of, record, self._reviews[key], lang)
+        return {"type": "review", "round": key[2], "seat": seat, **shown}
 
     def close(self) -> None:
         """Stop the hints and reviews being worked out (their threads finish unheard)."""

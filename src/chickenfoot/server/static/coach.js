@@ -104,7 +104,7 @@
     b.addEventListener("click", () => {
       reviewing = m.last_round.round;
       drawReview(null);
-      client.sendMessage({type: "review", round: m.last_round.round});
+      client.sendMessage({type: "review", round: m.last_round.round, lang: I18N.lang()});
     });
     bar.appendChild(b);
   };

@@ -316,6 +316,7 @@ function boardCaption(svg) {
   const title = svg.querySelector("title");
   const status = title ? title.textContent.replace(/^Chicken Foot: /, "") : "";
   $("board-caption").textContent = statusText(status);
+  if (title) title.textContent = "Chicken Foot: " + $("board-caption").textContent;  // its name, in the page's language
   for (const t of svg.querySelectorAll(":scope > text")) {
     if (t.textContent === status || t.textContent.startsWith("last: ")) t.remove();
   }
