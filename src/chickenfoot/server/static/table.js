@@ -313,13 +313,19 @@ function nameTexts(m, svg) {
 // which wraps on a phone where the picture pans: its copy in the picture is taken out,
 // and so is the picture's "last:" line, which the page shows above it already.
 function boardCaption(svg) {
+  $("board-caption").textContent = captionOut(svg);
+}
+// Take a picture's caption (and its "last:" line) out of it; its title (the picture's name)
+// and the caption returned are in the page's language.
+function captionOut(svg) {
   const title = svg.querySelector("title");
   const status = title ? title.textContent.replace(/^Chicken Foot: /, "") : "";
-  $("board-caption").textContent = statusText(status);
-  if (title) title.textContent = "Chicken Foot: " + $("board-caption").textContent;  // its name, in the page's language
+  const said = statusText(status);
+  if (title) title.textContent = "Chicken Foot: " + said;
   for (const t of svg.querySelectorAll(":scope > text")) {
     if (t.textContent === status || t.textContent.startsWith("last: ")) t.remove();
   }
+  return said;
 }
 // The picture's status line (the library's English, names put in: "Ann to play · boneyard
 // 15 · 6-6 needs 6 more toes") said in the page's language; as it is when not of that shape.
@@ -542,7 +548,12 @@ function drawRoundEnd(m) {
     const board = el("details", null, "final");
     board.appendChild(el("summary", t("The final board")));
     const pic = el("div", null, "final-picture"); pic.innerHTML = end.svg;
-    if (pic.firstElementChild) nameTexts(m, pic.firstElementChild);
+    const drawn = pic.firstElementChild;
+    if (drawn) {
+      nameTexts(m, drawn);
+      const said = captionOut(drawn);  // as the live picture's: the page's words, which wrap
+      if (said) board.appendChild(el("p", said, "final-caption"));
+    }
     board.appendChild(pic);
     board.open = window.innerWidth >= 700;
     box.appendChild(board);
