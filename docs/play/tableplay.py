@@ -233,7 +233,6 @@ class Game:
             announce_table(self.table, [self.connection], self._connected())
         return self._sent()
 
-
     # -- the review and the hints (docs/analysis.md) -------------------------------------------
 
     def settings(self) -> str:
