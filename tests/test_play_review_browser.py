@@ -136,6 +136,7 @@ def test_a_round_with_a_hint_then_the_review_of_your_decisions_on_the_play_page(
         if count:
             items.first.scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / f"play-review-{width}.png"), full_page=True)
+        frame.locator("#play-review").screenshot(path=str(SHOTS / f"play-review-{width}-box.png"))
         serious_violations(frame, f"the review at {width} px")
         context.close()
     assert not left, f"requests to other hosts: {sorted(set(left))[:5]}"
@@ -176,6 +177,7 @@ def test_a_puzzle_played_in_the_puzzles_page_says_wrong_then_right(
         _no_cut_buttons(page, "#puzzle-play")
         board.scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / f"puzzle-{width}.png"), full_page=True)
+        board.screenshot(path=str(SHOTS / f"puzzle-{width}-board.png"))
         serious_violations(page, f"the Puzzles page at {width} px")
         page.click("#puzzle-play button[data-next]")  # the next one, unanswered
         assert board.locator("h3").inner_text().startswith(f"Puzzle {data['puzzles'][1]['id']}")

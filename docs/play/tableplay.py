@@ -52,11 +52,13 @@ says)."""
 NAMES = ("Ada", "Bo", "Cy")
 """The bots' names, seat 1 onwards."""
 TOKEN = "you"
-REVIEW_ITERATIONS = 100
-"""Deals sampled per decision by the page's review (its budget): a 4-seat round's review
-of one seat in 10 s or less in the page (docs/play/index.md says what was measured)."""
+REVIEW_ITERATIONS = 50
+"""Deals sampled per decision by the page's review (its budget; ``chickenfoot play``'s is
+100): in Pyodide the analysis runs 2.5 to 4 times slower than CPython's pure path, and one
+seat of a 4-seat round took 5.7 to 12.4 s of processor time at 100 deals, 2.9 to 5.1 s at
+50 (docs/play/index.md, "The review and hints", says how it was measured)."""
 HINT_ITERATIONS = 100
-"""Deals sampled for one hint (about a second in the page)."""
+"""Deals sampled for one hint (about a second of processor time in the page)."""
 SHOWN = 5
 """The most decisions a review shows (the biggest losses), as ``chickenfoot play``'s."""
 """Seat 0's token: the page's client sends ``hello`` with none, and is seat 0 all the same."""
