@@ -30,7 +30,9 @@
   box.setAttribute("aria-labelledby", "play-review-title");
   const end = $("round-end");
   end.after(box);
-  let reviewed = null;   // the round whose review is shown (or being made)
+  let offers = 0;        // round ends seen: a review answers the one it was asked at
+  let seen = null;       // the round whose end is shown now
+  let kept = false;      // a review made stays, through the next round, until closed
 
   function roundShown() {
     if (end.hidden || !end.dataset.round) return null;
@@ -39,6 +41,8 @@
   }
 
   function offer(round) {
+    offers += 1;
+    kept = false;
     box.textContent = "";
     box.hidden = false;
     box.dataset.round = String(round);
@@ -48,7 +52,8 @@
     const b = make("button", t("Review my decisions"), "primary");
     b.type = "button";
     b.dataset.review = "";
-    b.addEventListener("click", () => review(round, b));
+    const asked = offers;
+    b.addEventListener("click", () => review(round, b, asked));
     box.appendChild(b);
     box.appendChild(make("p", t("The library replays each of your decisions on deals sampled from what you could see; it takes a few seconds."), "hint"));
   }
@@ -61,7 +66,7 @@
     return t("Move {number}: you played {move}; {best} was better by {points} expected penalty points.", said);
   }
 
-  async function review(round, button) {
+  async function review(round, button, asked) {
     button.disabled = true;
     const status = make("p", t("Reviewing your decisions…"), "hint");
     status.setAttribute("role", "status");
@@ -70,8 +75,8 @@
     const reply = await window.playAsk("review", {round});
     const answer = JSON.parse(reply.answer);
     timings.review.push({ms: performance.now() - began, worker: reply.ms, decisions: answer.decisions_count});
-    if (box.dataset.round !== String(round)) return;  // another round's end meanwhile
-    reviewed = round;
+    if (asked !== offers) return;  // another round's end meanwhile
+    kept = true;
     button.remove();
     status.remove();
     for (const p of box.querySelectorAll("p.hint")) p.remove();
@@ -107,15 +112,18 @@
       {n: I18N.number(answer.decisions_count), deals: I18N.number(answer.iterations), seconds}), "hint"));
     const close = make("button", t("Close the review"));
     close.type = "button";
-    close.addEventListener("click", () => { box.hidden = true; box.textContent = ""; });
+    close.addEventListener("click", () => { kept = false; box.hidden = true; box.textContent = ""; });
     box.appendChild(close);
   }
 
   // The offer follows the round's end; a review made stays until closed.
   function follow() {
     const round = roundShown();
-    if (round !== null && box.dataset.round !== String(round)) offer(round);
-    else if (round === null && reviewed !== Number(box.dataset.round)) { box.hidden = true; box.textContent = ""; delete box.dataset.round; }
+    if (round !== null && round !== seen) { seen = round; offer(round); }
+    else if (round === null) {
+      seen = null;
+      if (!kept) { box.hidden = true; box.textContent = ""; delete box.dataset.round; }
+    }
   }
   new MutationObserver(follow).observe(end, {attributes: true, attributeFilter: ["hidden", "data-round"]});
 

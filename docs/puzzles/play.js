@@ -32,6 +32,7 @@
     board.appendChild(make("p", t("Seat {seat} is to play, with every hand open. Which move leaves seat {seat} the fewest points at the end of the round?", {seat: p.seat}), "puzzle-task"));
     const pic = make("div", null, "puzzle-picture");
     pic.innerHTML = p.svg;  // the library's picture, from this site's puzzles.json
+    pic.tabIndex = 0;  // it pans on a phone: the keyboard pans it too
     const svg = pic.querySelector("svg");
     if (svg) {
       for (const title of svg.querySelectorAll(":scope > title")) title.remove();
