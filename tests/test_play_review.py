@@ -116,3 +116,14 @@ def test_a_budget_out_of_range_is_refused(budget: Any) -> None:
         Game(players=2, review_iterations=budget)
     with pytest.raises((ValueError, TypeError), match="iterations"):
         Game(players=2, hint_iterations=budget)
+
+
+def test_the_table_page_loads_the_review_after_its_client() -> None:
+    sys.path.insert(0, str(PLAY.parent.parent / "tools"))
+    import play_site
+
+    page = play_site.table_page()
+    assert page.index('<script src="table.js">') < page.index('<script src="review.js">')
+    assert '<link rel="stylesheet" href="review.css">' in page
+    for name in ("review.js", "review.css"):
+        assert (PLAY / name).is_file()

@@ -103,6 +103,7 @@ class Game:
             agent = attrs.evolve(agent, time_limit=THINK)
         self._agents: dict[int, Agent] = dict.fromkeys(range(1, players), agent)
         self._rng = random.Random(seed)
+        self._hint_rng = random.Random(seed)
         self.connection = Connection(0, picture=True)
         """The page, as the server's announcements see a connection: seat 0, with the picture."""
         self.bot_ms: list[float] = []
@@ -298,7 +299,7 @@ class Game:
             return json.dumps({"error": "Hints are off: start a new game with hints."})
         if state is None or self.table.paused or state.turn != 0:
             return json.dumps({"error": "it is not your turn: a hint is for your move"})
-        seed = self._rng.randrange(2**32)
+        seed = self._hint_rng.randrange(2**32)  # its own: asking changes no bot's move
         values = evaluate(state.view(0), iterations=self.hint_iterations, seed=seed)
         best = best_of(values)
         return json.dumps({
