@@ -91,6 +91,7 @@ def tests(session: nox.Session) -> None:
         "--dist=worksteal",
         "--ignore=tests/test_server_browser.py",  # a session of its own: serve_browser
         "--ignore=tests/test_play_browser.py",  # a session of its own: play_browser
+        "--ignore=tests/test_play_review_browser.py",  # in play_browser too
         "--ignore=tests/test_ladder_browser.py",  # in serve_browser too
         "--ignore=tests/test_i18n_browser.py",  # in serve_browser too
         "--ignore=tests/test_server_records_browser.py",  # in serve_browser too
@@ -335,7 +336,7 @@ def play_browser(session: nox.Session) -> None:
     session.run("mkdocs", "build", "--strict", "--quiet", "-d", str(site),
                 env={"NO_MKDOCS_2_WARNING": "1"})  # fmt: skip
     session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_play_browser.py",
-                "--no-header", *session.posargs,
+                "tests/test_play_review_browser.py", "--no-header", *session.posargs,
                 env={"AXE_JS": str(axe.resolve() / "node_modules/axe-core/axe.min.js"),
                      "PLAY_SITE": str(site.resolve())})  # fmt: skip
 

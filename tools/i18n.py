@@ -40,6 +40,11 @@ SOURCES = {
     "web": [
         ("javascript", "src/chickenfoot/server/static/**.js"),
         ("html", "src/chickenfoot/server/static/**.html"),
+        # the docs' Play and Puzzles pages: their scripts and the settings they mark data-t
+        ("javascript", "docs/play/**.js"),
+        ("javascript", "docs/puzzles/**.js"),
+        ("html", "docs/play/index.md"),
+        ("html", "docs/puzzles.md"),
     ],
 }
 

@@ -15,7 +15,8 @@ adds to the site, all from our own files (no CDN; the built site works offline):
 - ``play/table.html``, ``table.js``, ``coach.js``, ``style.css``, ``favicon.svg``, ``i18n.js`` and its
   catalogs (``i18n/<lang>.json``, the page in the browser's language): the table page of
   ``chickenfoot serve`` (``src/chickenfoot/server/static``), the page only pointed at these
-  files and given ``socket.js`` (in its head), the Worker transport of the same client.
+  files and given ``socket.js`` (in its head), the Worker transport of the same client, and
+  ``review.js`` (after the client) with ``review.css``: the review after a round and hints.
 
 ``tools/docs_play.py`` (an mkdocs hook) adds them to the site; Read the Docs runs it too
 (``.readthedocs.yaml`` has Node.js for npm). Nothing here needs mkdocs, so the tests use it
@@ -204,7 +205,16 @@ def table_page() -> str:
     page = page.replace('href="/"', 'href="../" target="_top"')
     if "</head>" not in page:
         raise SiteError("src/chickenfoot/server/static/table.html has no head")
-    return page.replace("</head>", '<script src="socket.js"></script>\n</head>', 1)
+    page = page.replace("</head>", '<script src="socket.js"></script>\n</head>', 1)
+    # the review after a round and the hints (docs/play/review.js), after the client
+    page = page.replace("</head>", '<link rel="stylesheet" href="review.css">\n</head>', 1)
+    if '<script src="table.js"></script>' not in page:
+        raise SiteError("src/chickenfoot/server/static/table.html loads table.js otherwise")
+    return page.replace(
+        '<script src="table.js"></script>',
+        '<script src="table.js"></script>\n<script src="review.js"></script>',
+        1,
+    )
 
 
 PLAY_POLICY = (

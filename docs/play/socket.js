@@ -16,7 +16,10 @@
     rounds: params.get("rounds") === "match" ? null : number("rounds", 1, 10, 1),
     delay: number("delay", 0, 5000, 600),   // ms before each bot move, as serve's --bot-delay
     pause: number("pause", 0, 600, 20),     // s before the next round, as serve's --round-pause
+    hints: params.get("hints") === "1",     // hints at your turn (review.js shows them), off by default
+    review: number("review", 1, 1000, 0),   // deals per decision for the review (0: tableplay.py's default)
   };
+  window.playSettings = settings;
   const timings = window.playTimings = { boot: {}, bot: [], version: null, failed: null };
   // The worker starts at once (this script is in the page's head): Python loads while the
   // page and its client do; what it says before the client connects waits for it.
@@ -52,6 +55,7 @@
           this.readyState = WorkerSocket.OPEN;
           if (this.onopen) this.onopen({});
         } else if (d.kind === "status") status(d.text);
+        else if (d.kind === "review" || d.kind === "hint") { const done = records.get(d.id); records.delete(d.id); if (done) done(d); }
         else if (d.kind === "record") { const done = records.get(d.id); records.delete(d.id); if (done) done(d.answer); }
         else if (d.kind === "timing") { if (d.name === "bot") timings.bot.push(d.ms); else timings.boot[d.name] = d.ms; }
         else if (d.kind === "failed") {
@@ -75,6 +79,12 @@
     recordId += 1;
     records.set(recordId, resolve);
     worker.postMessage({ kind: "record", id: recordId, query });
+  });
+  // The review of a finished round and the hints (review.js): answered by the worker's table.
+  window.playAsk = (kind, query) => new Promise(resolve => {
+    recordId += 1;
+    records.set(recordId, resolve);
+    worker.postMessage({ kind, id: recordId, query });
   });
   WorkerSocket.CONNECTING = 0; WorkerSocket.OPEN = 1; WorkerSocket.CLOSING = 2; WorkerSocket.CLOSED = 3;
   window.WebSocket = WorkerSocket;

@@ -32,11 +32,14 @@ from tableplay_messages import (
     encode,
     page_copy,
     send_table,
+    table_rounds,
 )
 
-from chickenfoot import Rounds, Rules
+from chickenfoot import Record, Rounds, Rules
 from chickenfoot.agents import Agent, SearchAgent, ask
+from chickenfoot.analysis import MAX_ITERATIONS, analyse, best_of, evaluate
 from chickenfoot.commitment import fresh_seed
+from chickenfoot.picture import svg
 from chickenfoot.specs import Trust, parse_spec
 
 BOTS = ("random", "greedy", "heuristic", "level:1", "level:2", "level:3", "level:4", "level:5")
@@ -49,6 +52,15 @@ says)."""
 NAMES = ("Ada", "Bo", "Cy")
 """The bots' names, seat 1 onwards."""
 TOKEN = "you"
+REVIEW_ITERATIONS = 50
+"""Deals sampled per decision by the page's review (its budget; ``chickenfoot play``'s is
+100): in Pyodide the analysis runs 2.5 to 4 times slower than CPython's pure path, and one
+seat of a 4-seat round took 5.7 to 12.4 s of processor time at 100 deals, 2.9 to 5.1 s at
+50 (docs/play/index.md, "The review and hints", says how it was measured)."""
+HINT_ITERATIONS = 100
+"""Deals sampled for one hint (about a second of processor time in the page)."""
+SHOWN = 5
+"""The most decisions a review shows (the biggest losses), as ``chickenfoot play``'s."""
 """Seat 0's token: the page's client sends ``hello`` with none, and is seat 0 all the same."""
 
 
@@ -63,9 +75,20 @@ class Game:
         rounds: int | None = 1,
         seed: int | None = None,
         round_pause: float = 30.0,
+        hints: bool = False,
+        review_iterations: int = REVIEW_ITERATIONS,
+        hint_iterations: int = HINT_ITERATIONS,
     ) -> None:
         if bot not in BOTS or not 2 <= players <= 4:
             raise ValueError(f"players must be 2 to 4 and the bot one of {BOTS}")
+        for name, value in (("review_iterations", review_iterations),
+                            ("hint_iterations", hint_iterations)):  # fmt: skip
+            if type(value) is not int or not 1 <= value <= MAX_ITERATIONS:
+                raise ValueError(f"{name} must be an integer from 1 to {MAX_ITERATIONS}")
+        self.hints = bool(hints)
+        """Whether seat 0 may ask for hints (the page says so while they are on)."""
+        self.review_iterations = review_iterations
+        self.hint_iterations = hint_iterations
         rules = (
             Rules(players=players)
             if rounds is None
@@ -80,6 +103,7 @@ class Game:
             agent = attrs.evolve(agent, time_limit=THINK)
         self._agents: dict[int, Agent] = dict.fromkeys(range(1, players), agent)
         self._rng = random.Random(seed)
+        self._hint_rng = random.Random(seed)
         self.connection = Connection(0, picture=True)
         """The page, as the server's announcements see a connection: seat 0, with the picture."""
         self.bot_ms: list[float] = []
@@ -211,6 +235,77 @@ class Game:
             self.table.resume()
             announce_table(self.table, [self.connection], self._connected())
         return self._sent()
+
+    # -- the review and the hints (docs/analysis.md) -------------------------------------------
+
+    def settings(self) -> str:
+        """What the page shows of the game's settings: whether hints are on, the budgets."""
+        return json.dumps(
+            {"hints": self.hints, "review": self.review_iterations, "hint": self.hint_iterations}
+        )
+
+    def rounds(self) -> list[Record]:
+        """The records of the rounds dealt so far (full: every hand), the last maybe unfinished."""
+        t = self.table
+        return table_rounds(t.rules, t.seed, t.moves)[0]
+
+    def review(self, query: str) -> str:
+        """The review of seat 0's decisions in a finished round (``query``: the JSON of
+        ``{"round": K}``, by default the last finished), as ``chickenfoot play``'s: valued
+        from what seat 0 knew then (no hindsight), biggest loss first, at most
+        :data:`SHOWN` with a loss, each with the picture of that moment (seat 0's view) and
+        the better move's place glowing on it. The JSON of ``{"round", "decisions",
+        "decisions_count", "iterations", "ms"}``, or of ``{"error"}``."""
+        try:
+            asked = json.loads(query)
+        except ValueError:
+            asked = None
+        if not isinstance(asked, dict):
+            return json.dumps({"error": "the request is not a JSON object"})
+        done = self.table.match.rounds_played
+        if done == 0:
+            return json.dumps({"error": "no round is over yet: there is nothing to review"})
+        number = asked.get("round", done - 1)
+        if type(number) is not int or not 0 <= number < done:
+            return json.dumps({"error": f"round must be a finished round, 0 to {done - 1}"})
+        record = self.rounds()[number]
+        began = time.perf_counter()
+        if not any(s.turn == 0 for s in record.states()[:-1]):
+            decisions: tuple[Any, ...] = ()
+        else:
+            result = analyse(record, seats=0, iterations=self.review_iterations, nodes=None)
+            decisions = result.review()
+        states = record.states()
+        shown = []
+        for d in [d for d in decisions if d.loss > 0][:SHOWN]:
+            view = states[d.ply].view(0)
+            shown.append({
+                "ply": d.ply, "number": d.ply + 1, "move": str(d.move), "best": str(d.best),
+                "loss": round(d.loss, 1), "glyph": d.glyph,
+                "svg": svg(view, hands=0, targets=[d.best]),
+            })  # fmt: skip
+        ms = round((time.perf_counter() - began) * 1000)
+        return json.dumps({
+            "round": number, "decisions": shown, "decisions_count": len(decisions),
+            "iterations": self.review_iterations, "ms": ms,
+        })  # fmt: skip
+
+    def hint(self) -> str:
+        """The hint at seat 0's turn when hints are on: the search player's best move from
+        seat 0's own view (what it may know, nothing more), within the hint's budget. The
+        JSON of ``{"move", "penalty", "win", "deals", "seed"}``, or of ``{"error"}``."""
+        state = self.table.round
+        if not self.hints:
+            return json.dumps({"error": "Hints are off: start a new game with hints."})
+        if state is None or self.table.paused or state.turn != 0:
+            return json.dumps({"error": "it is not your turn: a hint is for your move"})
+        seed = self._hint_rng.randrange(2**32)  # its own: asking changes no bot's move
+        values = evaluate(state.view(0), iterations=self.hint_iterations, seed=seed)
+        best = best_of(values)
+        return json.dumps({
+            "move": str(best.move), "penalty": best.penalty, "win": round(100 * best.win),
+            "deals": self.hint_iterations, "seed": seed,
+        })  # fmt: skip
 
 
 def _error(text: str) -> str:

@@ -2,7 +2,7 @@
 
 ``Table`` (``state_message``, ``moved_message``, ``go_message``, ``check_move``), the
 announcements (``Connection``, ``send_table``, ``announce_move``, ``announce_table``,
-``encode``), ``SeatRow``, ``RefusedError`` and ``PROTOCOL`` are those of ``chickenfoot
+``encode``), the rounds of a table's moves (``table_rounds``, for the review), ``SeatRow``, ``RefusedError`` and ``PROTOCOL`` are those of ``chickenfoot
 serve``, so the worker sends exactly what the server sends. TEMPORARY: until the server's message-making is importable
 without Starlette and sqlite3, the server package is entered without running its
 ``__init__`` (which imports Starlette) and ``sqlite3``, absent from Pyodide, is stood in for
@@ -49,6 +49,7 @@ announce_table = _announce.announce_table
 send_table = _announce.send_table
 encode = _announce.encode
 page_copy = _records.page_copy
+table_rounds = _records.table_rounds
 
 __all__ = [
     "PROTOCOL",
@@ -61,4 +62,5 @@ __all__ = [
     "encode",
     "page_copy",
     "send_table",
+    "table_rounds",
 ]

@@ -92,6 +92,7 @@ async function boot() {
   const Game = pyodide.pyimport("tableplay").Game;
   game = Game.callKwargs({
     players: settings.players, bot: settings.bot, rounds: settings.rounds, round_pause: settings.pause,
+    hints: settings.hints, ...(settings.review ? { review_iterations: settings.review } : {}),
   });
   mark("ready");
   // what this worker fetched (the page measures its bytes: Resource Timing's transferSize)
@@ -111,5 +112,10 @@ self.onmessage = ev => {
   } else if (d.kind === "record") {  // the table page's download (table.js, recordLinks)
     const answer = game ? game.record(JSON.stringify(d.query)) : JSON.stringify({ error: "The game has not started yet." });
     post("record", { id: d.id, answer });
+  } else if (d.kind === "review" || d.kind === "hint") {  // review.js: the review and the hints
+    const began = performance.now();
+    const answer = !game ? JSON.stringify({ error: "The game has not started yet." })
+      : d.kind === "review" ? game.review(JSON.stringify(d.query || {})) : game.hint();
+    post(d.kind, { id: d.id, answer, ms: performance.now() - began });
   }
 };
