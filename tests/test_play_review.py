@@ -62,6 +62,15 @@ def test_the_review_is_seat_0s_decisions_biggest_loss_first_with_the_better_move
         assert d["svg"] == picture
         if str(e.best) not in ("draw", "pass"):
             assert f'data-move="{e.best}"' in d["svg"]
+    # the pictures' words in the page's language; a language not spoken: English
+    greek = _answer(game.review(json.dumps({"lang": "el"})))["decisions"]
+    assert [d["svg"] for d in greek] == [
+        chickenfoot.picture.svg(
+            record.states()[e.ply].view(0), hands=0, targets=[e.best], lang="el"
+        )
+        for e in lost
+    ]
+    assert _answer(game.review(json.dumps({"lang": ["el"]})))["decisions"] == shown
 
 
 def test_a_review_before_any_round_is_over_or_of_a_bad_request_says_why() -> None:

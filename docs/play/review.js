@@ -72,7 +72,7 @@
     status.setAttribute("role", "status");
     box.appendChild(status);
     const began = performance.now();
-    const reply = await window.playAsk("review", {round});
+    const reply = await window.playAsk("review", {round, lang: I18N.lang()});
     const answer = JSON.parse(reply.answer);
     timings.review.push({ms: performance.now() - began, worker: reply.ms, decisions: answer.decisions_count});
     if (asked !== offers) return;  // another round's end meanwhile

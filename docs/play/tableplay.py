@@ -35,7 +35,7 @@ from tableplay_messages import (
     table_rounds,
 )
 
-from chickenfoot import Record, Rounds, Rules
+from chickenfoot import ArgumentError, Record, Rounds, Rules
 from chickenfoot.agents import Agent, SearchAgent, ask
 from chickenfoot.analysis import MAX_ITERATIONS, analyse, best_of, evaluate
 from chickenfoot.commitment import fresh_seed
@@ -251,7 +251,7 @@ class Game:
 
     def review(self, query: str) -> str:
         """The review of seat 0's decisions in a finished round (``query``: the JSON of
-        ``{"round": K}``, by default the last finished), as ``chickenfoot play``'s: valued
+        ``{"round": K, "lang": L}``, by default the last finished, in English), as ``chickenfoot play``'s: valued
         from what seat 0 knew then (no hindsight), biggest loss first, at most
         :data:`SHOWN` with a loss, each with the picture of that moment (seat 0's view) and
         the better move's place glowing on it. The JSON of ``{"round", "decisions",
@@ -269,6 +269,11 @@ class Game:
         if type(number) is not int or not 0 <= number < done:
             return json.dumps({"error": f"round must be a finished round, 0 to {done - 1}"})
         record = self.rounds()[number]
+        lang = asked.get("lang", "en")  # the pictures' words: the page's language
+        try:
+            svg(record.start, lang=lang)
+        except ArgumentError:  # not a language the library speaks
+            lang = "en"
         began = time.perf_counter()
         if not any(s.turn == 0 for s in record.states()[:-1]):
             decisions: tuple[Any, ...] = ()
@@ -282,7 +287,7 @@ class Game:
             shown.append({
                 "ply": d.ply, "number": d.ply + 1, "move": str(d.move), "best": str(d.best),
                 "loss": round(d.loss, 1), "glyph": d.glyph,
-                "svg": svg(view, hands=0, targets=[d.best]),
+                "svg": svg(view, hands=0, targets=[d.best], lang=lang),
             })  # fmt: skip
         ms = round((time.perf_counter() - began) * 1000)
         return json.dumps({
