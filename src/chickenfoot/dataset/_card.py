@@ -17,6 +17,7 @@ def command_line(command: dict[str, Any]) -> str:
         "--seed", str(command["seed"]),
         "--part-rounds", str(command["part_rounds"]),
         *(["--decisions"] if command["decisions"] else []),
+        *(["--engine", command["engine"]] if command["engine"] != "core" else []),
     ]  # fmt: skip
     return shlex.join(args).replace("'DIR'", "DIR")
 
