@@ -109,16 +109,44 @@ def play_part(
 
 
 def replay_rows(
-    eng: BatchEngine, seeds: Sequence[int], moves: Sequence[Any], **outs: Any
+    eng: BatchEngine, seeds: Sequence[int], flat: Any, counts: Any, **outs: Any
 ) -> np.ndarray[Any, Any]:
-    """Deal ``seeds`` into the first lanes of ``eng`` and replay ``moves`` (a sequence of
-    int arrays, one per round) there, filling ``outs`` as :meth:`BatchEngine.replay` does;
-    the moves made in each round."""
+    """Deal ``seeds`` into the first lanes of ``eng`` and replay there the action ids
+    ``flat`` (``counts[r]`` for round ``r``, in order), filling ``outs`` as
+    :meth:`BatchEngine.replay` does; the moves made in each round."""
     n = len(seeds)
-    lanes = np.arange(n)
-    eng.reset(list(seeds), lanes=lanes)
-    counts = np.zeros(eng.n, dtype=np.int64)
-    counts[:n] = [len(m) for m in moves]
-    flat = np.concatenate([np.asarray(m, dtype=np.int64) for m in moves]) if n else []
-    made: np.ndarray[Any, Any] = eng.replay(flat, counts, **outs)[:n]
+    eng.reset(list(seeds), lanes=np.arange(n))
+    every = np.zeros(eng.n, dtype=np.int64)
+    every[:n] = counts
+    made: np.ndarray[Any, Any] = eng.replay(flat, every, **outs)[:n]
     return made
+
+
+def disagreeing(eng: BatchEngine, table: Any) -> set[int]:
+    """The rows of a rounds table (no nulls) whose moves, penalties, ending or seat out
+    the compiled replay does not agree with (the rows to replay through the core for the
+    words of the check)."""
+    moves = table.column("moves").combine_chunks()
+    flat = moves.values.to_numpy(zero_copy_only=False).astype(np.int64)
+    offsets = moves.offsets.to_numpy()
+    counts = np.diff(offsets)
+    seeds = table.column("seed").to_numpy()
+    pens = table.column("penalties").combine_chunks()
+    p = eng.penalties().shape[1]
+    if (np.diff(pens.offsets.to_numpy()) != p).any():
+        return set(range(table.num_rows))
+    want = pens.values.to_numpy(zero_copy_only=False).reshape(-1, p)
+    code = {"blocked": 0, "out": 1}
+    ending = np.array([code.get(x, 2) for x in table.column("ending").to_pylist()])
+    seat = np.array([-1 if x is None else x for x in table.column("out").to_pylist()])
+    out: set[int] = set()
+    for b in range(0, table.num_rows, eng.n):
+        e = min(b + eng.n, table.num_rows)
+        lo, hi = int(offsets[b]), int(offsets[e])
+        made = replay_rows(eng, seeds[b:e].tolist(), flat[lo:hi], counts[b:e])
+        got = eng.outcomes()[: e - b]
+        bad = (made != counts[b:e]) | (got == -2) | (seat[b:e] != np.maximum(got, -1))
+        bad |= (want[b:e] != eng.penalties()[: e - b]).any(axis=1)
+        bad |= ending[b:e] != (got >= 0)
+        out.update(int(b + r) for r in np.flatnonzero(bad))
+    return out
