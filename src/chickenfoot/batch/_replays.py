@@ -107,6 +107,7 @@ class Replays(Plays):
         from ._compiled import arrays
 
         ck, lanes = self._ck, np.arange(self.n, dtype=np.int64)
+        assert ck is not None
         if all(o is None for o in outs):
             _KERNEL[0].replay(arrays(self), ck.cf, ck.tb, ck.sc, lanes, starts, acts, made)
             return
