@@ -76,6 +76,18 @@ def add_options(p: argparse.ArgumentParser) -> None:
     )
     check = actions.add_parser("check", help="replay every round and list what does not agree")
     check.add_argument("directory", metavar="DIR", help="the data set's directory")
+    check.add_argument(
+        "--executor", choices=KINDS, default="none",
+        help="where parts are checked: this process (default), a process pool, or a Dask "
+        "cluster (the dask extra); the lines are the same",
+    )  # fmt: skip
+    check.add_argument(
+        "--workers", type=int, default=2, metavar="N",
+        help="processes of --executor process, or of a local Dask cluster (default: 2)",
+    )  # fmt: skip
+    check.add_argument(
+        "--scheduler", metavar="ADDRESS", help="the Dask scheduler to use (default: a local one)"
+    )
 
 
 def _integers(text: str, what: str) -> list[int]:
@@ -146,7 +158,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     from chickenfoot.dataset import check, manifest
 
     start = time.perf_counter()
-    problems = check(args.directory)
+    with executor(args.executor, args.workers, args.scheduler, MAX_WORKERS) as pool:
+        problems = check(args.directory, executor=pool)
     took = time.perf_counter() - start
     for line in problems:
         write(out, line)
