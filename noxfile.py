@@ -201,7 +201,7 @@ def cluster(session: nox.Session) -> None:
 
     The test lives outside the default test paths (``tests_cluster/``): Dask is an extra.
     """
-    session.install("-e", ".[dask,ladder]", "pytest>=8")
+    session.install("-e", ".[dask,ladder,data]", "pytest>=8")
     session.run("pytest", "tests_cluster", *session.posargs)
 
 
