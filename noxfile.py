@@ -73,6 +73,8 @@ def tests(session: nox.Session) -> None:
             "--ignore=tests/test_solve_compiled.py",
             "--ignore=tests/test_levels_compiled.py",
             "--ignore=tests/test_analysis_compiled.py",
+            "--ignore=tests/test_replay_compiled.py",
+            "--ignore=tests/test_dataset_compiled.py",
             "--ignore-glob=*/_jit/*.py",
         ]
         if numpy_only
@@ -161,6 +163,8 @@ FAST_TESTS = (
     "tests/test_levels_compiled.py",
     "tests/test_analysis_compiled.py",
     "tests/test_gym.py",
+    "tests/test_replay_compiled.py",
+    "tests/test_dataset_compiled.py",
 )
 """What has a compiled path: the batch engine's tests, the agents' (with numba installed,
 ``SearchAgent`` samples and rolls out in the kernel) and the compiled search's exactness
@@ -178,7 +182,7 @@ def fast(session: nox.Session) -> None:
     kernels compile once, into this session's own cache directory (``NUMBA_CACHE_DIR``,
     under ``.nox/``: empty in a clean clone, so CI pays the first compile here).
     """
-    session.install("-e", ".[fast,gym]", *TEST_DEPS)
+    session.install("-e", ".[fast,gym,data]", *TEST_DEPS)
     cache = Path(session.create_tmp()) / "numba-cache"
     session.run(
         "pytest", "-q", "-p", "no:cacheprovider", *FAST_TESTS,
@@ -213,7 +217,7 @@ def cluster(session: nox.Session) -> None:
 
     The test lives outside the default test paths (``tests_cluster/``): Dask is an extra.
     """
-    session.install("-e", ".[dask,ladder]", "pytest>=8")
+    session.install("-e", ".[dask,ladder,data]", "pytest>=8")
     session.run("pytest", "tests_cluster", *session.posargs)
 
 

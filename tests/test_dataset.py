@@ -294,3 +294,17 @@ def test_decisions_on_disk_are_the_replayed_ones_and_edits_are_found(
     edited = table.set_column(3, "action", pa.array(actions, pa.uint16()))
     pq.write_table(edited, root / part)
     assert [p.split(": ")[0] for p in check(root)] == [f"{part} row 7"]
+
+
+def test_the_batch_engine_without_numba_stops_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import chickenfoot.batch._compiled as compiled
+
+    monkeypatch.setattr(compiled, "available", lambda: False)  # as without the fast extra
+    assert _build(tmp_path / "b", "--engine", "batch") == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "pip install 'chickenfoot[fast]'" in err
+    assert "Traceback" not in err
+    assert _build(tmp_path / "c", "--engine", "gpu") == 2  # argparse: one of core, batch
+    assert "--engine" in capsys.readouterr().err

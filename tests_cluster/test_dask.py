@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import Executor
+from pathlib import Path
 
 from distributed import Client, LocalCluster, get_task_stream
 
@@ -66,3 +67,36 @@ def test_a_ladder_on_a_local_cluster_gives_the_serial_numbers() -> None:
     ):
         on_cluster = play_ladder(two, agents, deals=6, seed=3, executor=client.get_executor())
     assert on_cluster == serial
+
+
+def test_a_data_set_built_and_checked_on_a_local_cluster_is_the_local_one(tmp_path: Path) -> None:
+    import hashlib
+
+    import pyarrow.parquet as pq
+
+    from chickenfoot.cli import main
+    from chickenfoot.dataset import check
+
+    def files(root: Path) -> dict[str, str]:
+        return {
+            str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*"))
+            if p.is_file()
+        }
+
+    build = ["--rounds", "9", "--agents", "greedy,random", "--players", "2,3", "--seed", "4"]
+    build += ["--part-rounds", "4"]
+    assert main(["dataset", "build", str(tmp_path / "here"), *build]) == 0
+    there = tmp_path / "there"
+    assert main(["dataset", "build", str(there), *build, "--executor", "dask"]) == 0
+    assert files(there) == files(tmp_path / "here")
+    part = there / "rounds/preset=house/players=3/part-00001.parquet"
+    table = pq.read_table(part)
+    pq.write_table(table.slice(0, 3), part)  # a row lost
+    with (
+        LocalCluster(
+            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        assert check(there, executor=client.get_executor()) == check(there) != []

@@ -22,5 +22,7 @@ Mersenne Twister deals and fast splitmix64 deals), :mod:`.keys` (the exact deals
 keys), :mod:`.lanes` (the batch engine's calls over many rounds), :mod:`.local` (its
 playouts, each round in local state), :mod:`.run` (its two entry points), :mod:`.search`
 (the search agent's rollouts) and :mod:`.sample` (its determinization), the last two
-reached through ``chickenfoot._rollouts``.
+reached through ``chickenfoot._rollouts``; :mod:`.seats` (the built-in agents at the
+engine's seats) and :mod:`.replay` (rounds replayed from their action ids, judged move by
+move, for the engine's ``replay`` and the data sets).
 """

@@ -31,6 +31,7 @@ from .rules import (
     ZERO,
     E,
     H,
+    action_of,
     any_cand,
     apply_move,
     cand,
@@ -146,17 +147,20 @@ def heuristic_move(st, cf, tb, i):
 
 
 @njit(cache=True, _nrt=False)
-def play_agents(st, cf, tb, rs, lanes, kinds, ended, moved):
+def play_agents(st, cf, tb, rs, lanes, kinds, ended, moved, actions):
     """In each round ``lanes[r]``: while it is in play and seat ``turn`` has a built-in
     kind, make that seat's move. ``ended[r]``: whether the round ended here; ``moved[r]``:
-    the moves made."""
+    the moves made. ``actions``: an int64 array ``(len(lanes), width)``; with ``width``
+    above 0, the action ids of round ``lanes[r]``'s moves go to ``actions[r, :moved[r]]``
+    and a round stops when its row is full (``width`` 0: nothing is kept, no limit)."""
     p = cf[C_P]
+    width = actions.shape[1]
     for r in range(lanes.shape[0]):
         i = lanes[r]
         m = 0
         while st[RESULT][i] == -1:
             k = kinds[st[TURN][i] if st[TURN][i] < p else 0]
-            if k < 0:
+            if k < 0 or (width > 0 and m == width):
                 break
             if k == 0:
                 kind, t, a = choose(st, cf, tb, i, rs)
@@ -164,6 +168,8 @@ def play_agents(st, cf, tb, rs, lanes, kinds, ended, moved):
                 kind, t, a = greedy_move(st, cf, tb, i)
             else:
                 kind, t, a = heuristic_move(st, cf, tb, i)
+            if width > 0:
+                actions[r, m] = action_of(cf, tb, kind, t, a)
             apply_move(st, cf, tb, i, kind, t, a)
             m += 1
         ended[r] = m > 0 and st[RESULT][i] != -1

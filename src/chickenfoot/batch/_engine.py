@@ -203,17 +203,17 @@ class BatchEngine(Seats):
             self._log.dealt(args.index_arg(i, self.n), None, state)
 
     def play_agents(
-        self, agents: Sequence[str | None], *, lanes: object = None
+        self, agents: Sequence[str | None], *, lanes: object = None, actions: I64 | None = None
     ) -> tuple[NDArray[np.float32], Bools, I64]:
         """See :meth:`Seats.play_agents`. With ``records=True`` the agents play through
         the core on every backend, so that each of their moves is kept (on numba that is
         slower, and the random agent's choices differ from an engine without records)."""
         if self._log is None:
-            return super().play_agents(agents, lanes=lanes)
+            return super().play_agents(agents, lanes=lanes, actions=actions)
         compiled, self._ck = self._ck, None
         self._agents = True
         try:
-            rewards, done, moves = super().play_agents(agents, lanes=lanes)
+            rewards, done, moves = super().play_agents(agents, lanes=lanes, actions=actions)
         finally:
             self._ck, self._agents = compiled, False
         self._log.ended(np.nonzero(done)[0])

@@ -25,7 +25,7 @@ from chickenfoot.errors import ArgumentError, brief
 from chickenfoot.state import apply
 
 from ._convert import state_of
-from ._play import Plays
+from ._replays import Replays
 from ._store import ONGOING
 
 if TYPE_CHECKING:
@@ -79,11 +79,11 @@ def agents_arg(agents: object, players: int) -> NDArray[np.int64]:
     return kinds
 
 
-class Seats(Plays):
+class Seats(Replays):
     """Built-in agents at the seats (see the module doc)."""
 
     def play_agents(
-        self, agents: Sequence[str | None], *, lanes: object = None
+        self, agents: Sequence[str | None], *, lanes: object = None, actions: I64 | None = None
     ) -> tuple[NDArray[np.float32], Bools, I64]:
         """Make the moves of the built-in agents: in each round (of ``lanes``, default
         all), while it is in play and the seat to act has an agent in ``agents`` (one item
@@ -99,6 +99,10 @@ class Seats(Plays):
         inside the compiled kernel; on numpy through the core, round by round (slow).
         With ``auto_reset``, the rounds that ended are not dealt again here.
 
+        ``actions``: an int64 array ``(len(lanes), width)`` (C-contiguous) to keep the
+        moves in: the action ids of the ``r``-th round of ``lanes`` go to ``actions[r,
+        :moves[lanes[r]]]``, and a round stops when its row is full (not ended).
+
         >>> import chickenfoot as cf
         >>> from chickenfoot.batch import BatchEngine
         >>> e = BatchEngine(cf.Rules(), 3, seed=5)
@@ -110,6 +114,7 @@ class Seats(Plays):
         """
         kinds = agents_arg(agents, self._tb.P)
         g = lanes_arg(lanes, self.n)
+        kept = _actions_arg(actions, len(g))
         p = self._tb.P
         rewards = np.zeros((self.n, p), dtype=np.float32)
         done = np.zeros(self.n, dtype=bool)
@@ -121,11 +126,12 @@ class Seats(Plays):
             from ._compiled import arrays
 
             ck = self._ck
-            k.play_agents(arrays(self), ck.cf, ck.tb, self._rs, g, kinds, ended, made)
+            rows = _NO_ACTIONS if kept is None else kept
+            k.play_agents(arrays(self), ck.cf, ck.tb, self._rs, g, kinds, ended, made, rows)
             moves[g] = made
             over = g[ended]
         else:
-            over = self._core_agents(g, kinds, moves)
+            over = self._core_agents(g, kinds, moves, kept)
         if len(over):
             rewards[over] = -self._penalties(over)
             done[over] = True
@@ -155,18 +161,20 @@ class Seats(Plays):
         self._load(i, state)
         self.plies[i] = 0
 
-    def _core_agents(self, g: I64, kinds: I64, moves: I64) -> I64:
+    def _core_agents(self, g: I64, kinds: I64, moves: I64, kept: I64 | None = None) -> I64:
         """:meth:`play_agents` through the core, round by round; returns the rounds that
         ended."""
         rng = random.Random(int(self.rng.integers(1 << 62)))
         greedy = GreedyAgent()
         over = []
-        for i in g.tolist():
+        enc = self._tb.enc
+        width = -1 if kept is None else kept.shape[1]
+        for r, i in enumerate(g.tolist()):
             if self.result[i] != ONGOING or kinds[int(self.turn[i])] < 0:
                 continue
             s: State = state_of(self, i)
             made = 0
-            while not s.is_over() and kinds[s.turn] >= 0:
+            while not s.is_over() and kinds[s.turn] >= 0 and made != width:
                 legal = s.legal_moves
                 k = kinds[s.turn]
                 if k == 0:
@@ -175,6 +183,8 @@ class Seats(Plays):
                     m = greedy.choose(s.view(s.turn), legal, None)
                 else:
                     m = heuristic_policy(s, legal)
+                if kept is not None:
+                    kept[r, made] = enc.action(m)
                 s = apply(s, m)
                 made += 1
             plies = int(self.plies[i]) + made
@@ -184,6 +194,27 @@ class Seats(Plays):
             if s.is_over():
                 over.append(i)
         return np.array(over, dtype=np.int64)
+
+
+_NO_ACTIONS: Final = np.zeros((1, 0), dtype=np.int64)
+
+
+def _actions_arg(actions: object, k: int) -> I64 | None:
+    """``actions`` of :meth:`Seats.play_agents`: None or an int64 array ``(k, width)``."""
+    if actions is None:
+        return None
+    if (
+        not isinstance(actions, np.ndarray)
+        or actions.ndim != 2
+        or actions.shape[0] != k
+        or actions.shape[1] < 1
+        or actions.dtype != np.int64
+        or not actions.flags.c_contiguous
+        or not actions.flags.writeable
+    ):
+        must = f"must be None or a writeable C-contiguous int64 array of {k} rows"
+        raise checks.invalid("actions", actions, must)
+    return actions
 
 
 def _kernel() -> Any:

@@ -42,7 +42,7 @@ STEPS: Final = (
     "deals, masks, observations and moves (double-9)",
     "playouts in local state (double-9)",
     "the same for sets of several words (double-12)",
-    "built-in agents at the seats (random, greedy, heuristic)",
+    "built-in agents at the seats (random, greedy, heuristic) and the replay",
     "the search agent's rollouts",
 )
 """What :func:`warm_up` compiles, step by step."""
@@ -104,6 +104,8 @@ def warm_up(
         for rules in (Rules(), Rules(players=8)):
             e = engine(rules, 8, seed=1, backend="numba", rng_seed=1)
             e.play_agents((["random", "greedy", "heuristic", None] * 2)[: rules.players])
+            e.replay([], np.zeros(8, dtype=np.int64))  # the replay (chickenfoot._jit.replay)
+            e.replay([], np.zeros(8, dtype=np.int64), seats=np.zeros(0, dtype=np.int64))
 
     def search() -> None:
         if _rollouts.available():

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TextIO
 
 from chickenfoot.cli._common import UsageError, write
+from chickenfoot.cli._executors import KINDS, executor
 from chickenfoot.errors import ChickenFootError, brief, within_digits
 from chickenfoot.specs import EXPECTED, Trust, parse_spec, said, split_specs
 
@@ -23,6 +23,8 @@ EXAMPLES = (
     "chickenfoot dataset build data --rounds 1000 --agents heuristic,greedy,random "
     "--players 2,4 --presets house,classic --seed 1",
     "chickenfoot dataset build data --rounds 100000 --executor process --workers 2 ...",
+    "chickenfoot dataset build data --rounds 1000000 --agents heuristic,greedy,random "
+    "--engine batch",
     "chickenfoot dataset check data",
 )
 
@@ -56,15 +58,36 @@ def add_options(p: argparse.ArgumentParser) -> None:
         help="also write every decision (observation, legal mask, true hands) as Parquet",
     )  # fmt: skip
     build.add_argument(
-        "--executor", choices=("none", "process"), default="none",
-        help="where parts are played: this process (default) or a process pool",
+        "--engine", choices=("core", "batch"), default="core",
+        help="who plays: the core, any agent (default), or the batch engine's compiled "
+        "random, greedy and heuristic agents (the fast extra; other moves, the same deals)",
+    )  # fmt: skip
+    build.add_argument(
+        "--executor", choices=KINDS, default="none",
+        help="where parts are played: this process (default), a process pool, or a Dask "
+        "cluster (the dask extra); the bytes are the same",
     )  # fmt: skip
     build.add_argument(
         "--workers", type=int, default=2, metavar="N",
-        help="processes of --executor process (default: 2)",
+        help="processes of --executor process, or of a local Dask cluster (default: 2)",
     )  # fmt: skip
+    build.add_argument(
+        "--scheduler", metavar="ADDRESS", help="the Dask scheduler to use (default: a local one)"
+    )
     check = actions.add_parser("check", help="replay every round and list what does not agree")
     check.add_argument("directory", metavar="DIR", help="the data set's directory")
+    check.add_argument(
+        "--executor", choices=KINDS, default="none",
+        help="where parts are checked: this process (default), a process pool, or a Dask "
+        "cluster (the dask extra); the lines are the same",
+    )  # fmt: skip
+    check.add_argument(
+        "--workers", type=int, default=2, metavar="N",
+        help="processes of --executor process, or of a local Dask cluster (default: 2)",
+    )  # fmt: skip
+    check.add_argument(
+        "--scheduler", metavar="ADDRESS", help="the Dask scheduler to use (default: a local one)"
+    )
 
 
 def _integers(text: str, what: str) -> list[int]:
@@ -99,25 +122,22 @@ def _build(args: argparse.Namespace, out: TextIO) -> int:
     names = split_specs(args.agents)
     specs = [trust.check(parse_spec(n)) for n in names]
     agents = [(s.name, s.build(trust=trust)) for s in specs]
-    executor: Executor | None = None
-    if args.executor == "process":
-        if not 1 <= args.workers <= MAX_WORKERS:
-            raise UsageError(f"--workers {brief(args.workers)} is invalid: 1 to {MAX_WORKERS}")
-        executor = ProcessPoolExecutor(max_workers=args.workers)
     own = any(s.kind in ("module", "engine") for s in specs)
     start = time.perf_counter()
     try:
-        manifest = build(
-            args.directory,
-            rounds=args.rounds,
-            agents=agents,
-            players=_integers(args.players, "--players"),
-            presets=_names(args.presets, "--presets"),
-            seed=args.seed,
-            part_rounds=args.part_rounds,
-            decisions=args.decisions,
-            executor=executor,
-        )
+        with executor(args.executor, args.workers, args.scheduler, MAX_WORKERS) as pool:
+            manifest = build(
+                args.directory,
+                rounds=args.rounds,
+                agents=agents,
+                players=_integers(args.players, "--players"),
+                presets=_names(args.presets, "--presets"),
+                seed=args.seed,
+                part_rounds=args.part_rounds,
+                decisions=args.decisions,
+                executor=pool,
+                engine=args.engine,
+            )
     except (ChickenFootError, UsageError, KeyboardInterrupt, OSError):
         raise
     except Exception as err:
@@ -126,9 +146,6 @@ def _build(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(
             f"the build stopped (run it again to continue): an agent raised {said(err)}"
         ) from None
-    finally:
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
     rounds = sum(int(p["rounds"]) for p in manifest["parts"])
     took = time.perf_counter() - start
     write(
@@ -141,7 +158,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     from chickenfoot.dataset import check, manifest
 
     start = time.perf_counter()
-    problems = check(args.directory)
+    with executor(args.executor, args.workers, args.scheduler, MAX_WORKERS) as pool:
+        problems = check(args.directory, executor=pool)
     took = time.perf_counter() - start
     for line in problems:
         write(out, line)

@@ -14,16 +14,16 @@ prints the tables (or ``--json``), the picture with ``--plot``.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
-from contextlib import ExitStack, contextmanager
+from concurrent.futures import Executor
+from contextlib import contextmanager
 from typing import Any, TextIO
 
 from chickenfoot._files import appendable, writable, write_file
 from chickenfoot.cli._common import UsageError, rules_from_args, rules_options, write
+from chickenfoot.cli._executors import executor
 from chickenfoot.cli._records_out import open_records
 from chickenfoot.errors import brief, within_digits
 from chickenfoot.specs import EXPECTED, Trust, split_specs
@@ -138,35 +138,8 @@ def _progress(out: TextIO, show: bool) -> Iterator[Callable[[int, int], object] 
 
 @contextmanager
 def _executor(args: argparse.Namespace) -> Iterator[Executor | None]:
-    if args.executor == "none":
-        yield None
-        return
-    if not 1 <= args.workers <= MAX_WORKERS:
-        raise UsageError(f"--workers {brief(args.workers)} is invalid: from 1 to {MAX_WORKERS}")
-    if args.executor == "process":
-        with ProcessPoolExecutor(max_workers=args.workers) as pool:
-            yield pool
-        return
-    try:
-        distributed = importlib.import_module("distributed")
-    except ImportError:
-        raise UsageError(
-            "--executor dask needs the dask extra: pip install 'chickenfoot[dask]'"
-        ) from None
-    with ExitStack() as stack:
-        if args.scheduler:
-            client = stack.enter_context(distributed.Client(args.scheduler))
-        else:
-            cluster = stack.enter_context(
-                distributed.LocalCluster(
-                    n_workers=args.workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                )
-            )
-            client = stack.enter_context(distributed.Client(cluster))
-        yield client.get_executor()
+    with executor(args.executor, args.workers, args.scheduler, MAX_WORKERS) as chosen:
+        yield chosen
 
 
 def _lines(result: Any) -> list[str]:

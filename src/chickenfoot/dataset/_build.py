@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 from chickenfoot import _checks as checks
 from chickenfoot.agents import Agent, check_agents
 from chickenfoot.dataset._card import card
-from chickenfoot.dataset._manifest import MANIFEST, MAX_ROUNDS, read_manifest
+from chickenfoot.dataset._manifest import ENGINES, MANIFEST, MAX_ROUNDS, read_manifest
 from chickenfoot.dataset._rows import FORMAT, play, rules_of, table_of
 from chickenfoot.errors import FormatError
 from chickenfoot.rules import PRESETS
@@ -61,9 +61,15 @@ def write_part(
     names: tuple[str, ...],
     agents: tuple[Agent, ...],
     decisions: bool = False,
+    engine: str = "core",
 ) -> dict[str, Any]:
     """Play and write one part (a top-level, picklable task): its manifest entry."""
-    rows = [play(seed, preset, players, k, names, agents) for k in range(first, first + count)]
+    if engine == "batch":
+        from chickenfoot.dataset._batch import play_part
+
+        rows = play_part(seed, preset, players, part, first, count, names)
+    else:
+        rows = [play(seed, preset, players, k, names, agents) for k in range(first, first + count)]
     rel = part_path(preset, players, part)
     path = Path(root) / rel
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -87,8 +93,10 @@ def _command(
     seed: int,
     part_rounds: int,
     decisions: bool,
+    engine: str,
 ) -> dict[str, Any]:
     return {
+        "engine": engine,
         "rounds": rounds,
         "agents": list(names),
         "players": list(players),
@@ -139,8 +147,18 @@ def _check_args(
     presets: Sequence[str],
     part_rounds: int,
     seed: int,
+    engine: str,
 ) -> None:
     checks.integer(rounds, "rounds", low=1, high=MAX_ROUNDS)
+    if engine not in ENGINES:
+        raise checks.invalid("engine", engine, f"must be one of {', '.join(ENGINES)}")
+    if engine == "batch":
+        from chickenfoot.batch import BUILT_IN
+
+        for name in names:
+            if name not in BUILT_IN:
+                must = f"must be among {', '.join(BUILT_IN)} with engine batch"
+                raise checks.invalid("agents", name, must)
     checks.integer(part_rounds, "part_rounds", low=1, high=10_000_000)
     checks.seed(seed)
     check_agents(agents, len(agents))
@@ -167,13 +185,16 @@ def build(
     decisions: bool = False,
     executor: Executor | None = None,
     progress: Callable[[int, int], object] | None = None,
+    engine: str = "core",
 ) -> dict[str, Any]:
     """Build (or continue) a data set of ``rounds`` rounds per preset and table size.
 
     ``agents`` are ``(name, agent)`` pairs (the names are recorded); seat ``i`` of round
     ``k`` is played by ``agents[(k + i) % len(agents)]``. Parts of ``part_rounds`` rounds
     are tasks for ``executor`` (``None``: played here); the bytes written do not depend on
-    it. With ``decisions``, each part's decisions are written too, under ``decisions/``
+    it. ``engine``: ``"core"`` (every agent, played through the core) or ``"batch"`` (the
+    batch engine's compiled agents, named ``random``, ``greedy`` and ``heuristic``: the
+    same deals, faster, other moves; needs numba; docs/dataset.md, "Engines"). With ``decisions``, each part's decisions are written too, under ``decisions/``
     (as :func:`~chickenfoot.dataset.decisions` replays them). A directory that holds another data set, or one of another version, raises
     :class:`~chickenfoot.FormatError`; one that holds this command's parts keeps them.
     Returns the manifest.
@@ -189,10 +210,10 @@ def build(
 
     names = tuple(n for n, _ in agents)
     played = tuple(a for _, a in agents)
-    _check_args(rounds, names, played, players, presets, part_rounds, seed)
+    _check_args(rounds, names, played, players, presets, part_rounds, seed, engine)
     root = Path(directory)
     checks.flag(decisions, "decisions")
-    command = _command(rounds, names, players, presets, seed, part_rounds, decisions)
+    command = _command(rounds, names, players, presets, seed, part_rounds, decisions, engine)
     done = _start(root, command, __version__)
     root.mkdir(parents=True, exist_ok=True)
     for stale in root.rglob("*.tmp"):
@@ -212,7 +233,7 @@ def build(
                 if part_path(preset, p, part) not in done:
                     count = min(part_rounds, rounds - first)
                     task = (str(root), seed, preset, p, part, first, count, names, played)
-                    tasks.append((*task, decisions))  # the arguments of write_part
+                    tasks.append((*task, decisions, engine))  # the arguments of write_part
     total = len(tasks)
 
     def finish(entry: dict[str, Any]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,12 @@ def replay_problems(row: dict[str, Any], enc: Encoding) -> list[str]:
 
 
 def _row_problems(
-    row: dict[str, Any], k: int, where: tuple[str, int], command: dict[str, Any], enc: Encoding
+    row: dict[str, Any],
+    k: int,
+    where: tuple[str, int],
+    command: dict[str, Any],
+    enc: Encoding,
+    replay: bool = True,
 ) -> list[str]:
     preset, players = where
     if (row["preset"], row["players"]) != where:
@@ -76,7 +82,22 @@ def _row_problems(
         problems.append(f"agents {row['agents']} are not the seating of round {k}")
     if row["digest"] != digest(row):
         problems.append("the digest does not match the row (edited?)")
-    return problems + replay_problems(row, enc)
+    return problems + (replay_problems(row, enc) if replay else [])
+
+
+def _suspects(table: Any, preset: str, players: int) -> set[int] | range:
+    """The rows to replay through the core: those the compiled replay (numba) does not
+    agree with, or every row without numba or with a null in a column it reads."""
+    every = range(table.num_rows)
+    if not table.num_rows or any(table.column(c).null_count for c in _REPLAYED):
+        return every
+    from chickenfoot.dataset._batch import LANES, disagreeing, engine_for
+
+    eng = engine_for(preset, players, min(table.num_rows, LANES))
+    return every if eng is None else disagreeing(eng, table)
+
+
+_REPLAYED = ("seed", "penalties", "ending", "moves")
 
 
 def _check_part(
@@ -98,13 +119,19 @@ def _check_part(
     if table.num_rows != count:
         problems.append(f"{rel}: {table.num_rows} rows where {count} belong")
     enc = Encoding(rules_of(preset, players))
-    for i, row in enumerate(table.to_pylist()):
-        empty = [c for c in SCHEMA.names if row[c] is None and not SCHEMA.field(c).nullable]
+    suspect = _suspects(table, preset, players)
+    names = SCHEMA.names
+    nulls = any(table.column(c).null_count for c in names if not SCHEMA.field(c).nullable)
+    for i, values in enumerate(zip(*(table.column(c).to_pylist() for c in names), strict=True)):
+        row = dict(zip(names, values, strict=True))
+        empty = (
+            [c for c in names if row[c] is None and not SCHEMA.field(c).nullable] if nulls else []
+        )
         if empty:
             problems.append(f"{rel} row {i}: no value in {', '.join(empty)}")
             continue
         try:
-            found = _row_problems(row, first + i, (preset, players), command, enc)
+            found = _row_problems(row, first + i, (preset, players), command, enc, i in suspect)
         except (TypeError, ValueError, KeyError, IndexError) as err:
             found = [f"cannot be replayed ({type(err).__name__})"]
         problems += [f"{rel} row {i}: {p}" for p in found]
@@ -117,13 +144,16 @@ def _check_part(
     return problems
 
 
-def check(directory: str | os.PathLike[str]) -> list[str]:
+def check(directory: str | os.PathLike[str], *, executor: Executor | None = None) -> list[str]:
     """Replay every round of the data set in ``directory``: one line per disagreement.
 
     Each round's seed, seating and digest are checked against the manifest's command, its
     moves against the rules, its penalties and ending against the replay; a part that cannot
     be read, is missing or is not listed is a line too. Raises
-    :class:`~chickenfoot.FormatError` if ``directory`` holds no data set.
+    :class:`~chickenfoot.FormatError` if ``directory`` holds no data set. With numba the
+    rounds are replayed by the batch engine's compiled replay, and the core replays only
+    the rows it does not agree with (for the words). ``executor`` checks the parts as its
+    tasks (a process pool: one core each); the lines are the same, in the same order.
 
     >>> import tempfile
     >>> from chickenfoot.agents import GreedyAgent
@@ -140,14 +170,23 @@ def check(directory: str | os.PathLike[str]) -> list[str]:
     expected = _expected(command)
     listed = {str(e.get("path")): e for e in manifest["parts"] if isinstance(e, dict)}
     problems = [f"{rel}: is not in the manifest" for rel in sorted(set(listed) - set(expected))]
+    found: list[list[str] | Future[list[str]]] = []
     for rel, spec in expected.items():
         if rel not in listed:
-            problems.append(f"{rel}: missing (the build did not finish: run it again)")
-            continue
-        if not (root / rel).is_file():
-            problems.append(f"{rel}: listed in the manifest but not on disk")
-            continue
-        problems += _check_part(root, rel, spec, listed[rel], command)
+            found.append([f"{rel}: missing (the build did not finish: run it again)"])
+        elif not (root / rel).is_file():
+            found.append([f"{rel}: listed in the manifest but not on disk"])
+        elif executor is None:
+            found.append(_check_part(root, rel, spec, listed[rel], command))
+        else:
+            found.append(executor.submit(_check_part, root, rel, spec, listed[rel], command))
+    try:
+        for f in found:
+            problems += f if isinstance(f, list) else f.result()
+    finally:
+        for f in found:
+            if not isinstance(f, list):
+                f.cancel()
     on_disk = {str(p.relative_to(root)) for p in root.glob("rounds/*/*/*.parquet")}
     problems += [
         f"{rel}: a file that is not in the manifest" for rel in sorted(on_disk - set(expected))

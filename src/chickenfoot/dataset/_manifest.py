@@ -13,6 +13,8 @@ from chickenfoot.rules import PRESETS
 
 MANIFEST: Final = "manifest.json"
 MAX_ROUNDS: Final = 100_000_000
+ENGINES: Final = ("core", "batch")
+"""Who plays a data set's rounds: the core (any agent) or the batch engine's kernel."""
 
 
 def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
@@ -42,6 +44,8 @@ def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
         wrong.append("rounds")
     if type(command.get("decisions")) is not bool:
         wrong.append("decisions")
+    if command.get("engine") not in ENGINES:
+        wrong.append("engine")
     items = {"agents": str, "players": int, "presets": str}
     for key, kind in items.items():
         values = command.get(key)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -15,9 +15,13 @@ from chickenfoot.dataset._manifest import read_manifest
 from chickenfoot.dataset._rows import rules_of
 from chickenfoot.deal import deal
 from chickenfoot.encoding import Encoding
+from chickenfoot.errors import FormatError
 from chickenfoot.tiles import set_size
 
 Batch = dict[str, Any]
+FIELDS: Final = ("round", "seat", "move", "action", "mask", "observation", "hands")
+BLOCK: Final = 256
+"""Rounds replayed at once by the compiled reader."""
 
 
 class Batcher:
@@ -50,6 +54,21 @@ class Batcher:
             self.hands[i, s, [t.id for t in hand]] = True
         self.n += 1
         return self.flush() if self.n == self.size else None
+
+    def add_block(self, block: dict[str, Any]) -> Iterator[Batch]:
+        """Add the decisions of ``block`` (arrays of :data:`FIELDS`, one row each); the
+        batches filled."""
+        n, j = len(block["round"]), 0
+        while j < n:
+            take = min(self.size - self.n, n - j)
+            for name in FIELDS:
+                getattr(self, name)[self.n : self.n + take] = block[name][j : j + take]
+            self.n += take
+            j += take
+            if self.n == self.size:
+                full = self.flush()
+                assert full is not None
+                yield full
 
     def flush(self) -> Batch | None:
         if not self.n:
@@ -109,7 +128,15 @@ def decisions(directory: str | os.PathLike[str], *, batch_size: int = 1024) -> I
 
 
 def replay_part(table: Any, enc: Encoding, batcher: Batcher) -> Iterator[Batch]:
-    """The full batches of a rounds table's decisions (the batcher keeps the rest)."""
+    """The full batches of a rounds table's decisions (the batcher keeps the rest): by
+    the compiled replay with numba, else through the core."""
+    if table.num_rows and not any(table.column(c).null_count for c in ("seed", "moves")):
+        from chickenfoot.dataset._batch import engine_for
+
+        eng = engine_for(batcher.preset, batcher.players, min(table.num_rows, BLOCK))
+        if eng is not None:
+            yield from _compiled_part(eng, table, batcher)
+            return
     move_of = enc.move
     for k, seed, moves in zip(
         table.column("round").to_pylist(),
@@ -123,3 +150,39 @@ def replay_part(table: Any, enc: Encoding, batcher: Batcher) -> Iterator[Batch]:
             if batch is not None:
                 yield batch
             state = state.apply(move_of(action))
+
+
+def _compiled_part(eng: Any, table: Any, batcher: Batcher) -> Iterator[Batch]:
+    """:func:`replay_part` by the batch engine's compiled replay, ``BLOCK`` rounds a time."""
+    from chickenfoot.dataset._batch import replay_rows
+
+    moves = table.column("moves").combine_chunks()
+    flat = moves.values.to_numpy(zero_copy_only=False).astype(np.int64)
+    offsets = moves.offsets.to_numpy().astype(np.int64)
+    counts = np.diff(offsets)
+    seeds = table.column("seed").to_numpy()
+    rounds = table.column("round").to_numpy()
+    enc, p = batcher.enc, batcher.players
+    for b in range(0, table.num_rows, BLOCK):
+        e = min(b + BLOCK, table.num_rows)
+        lo, hi = int(offsets[b]), int(offsets[e])
+        k = hi - lo
+        block: dict[str, Any] = {
+            "seat": np.empty(k, np.int64),
+            "mask": np.empty((k, enc.num_actions), np.bool_),
+            "observation": np.empty((k, enc.observation_size), np.float32),
+            "hands": np.empty((k, p, batcher.tiles), np.bool_),
+        }
+        made = replay_rows(eng, seeds[b:e].tolist(), flat[lo:hi], counts[b:e], seats=block["seat"],
+                           mask=block["mask"], observations=block["observation"],
+                           hands=block["hands"])  # fmt: skip
+        wrong = np.flatnonzero(made != counts[b:e])
+        if len(wrong):
+            r = b + int(wrong[0])
+            raise FormatError(
+                f"round {int(rounds[r])}", f"move {int(made[wrong[0]])} is not legal (edited?)"
+            )
+        block["round"] = np.repeat(rounds[b:e], counts[b:e])
+        block["move"] = np.arange(k) - np.repeat(offsets[b:e] - lo, counts[b:e])
+        block["action"] = flat[lo:hi]
+        yield from batcher.add_block(block)

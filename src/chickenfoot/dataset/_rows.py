@@ -40,6 +40,8 @@ SCHEMA: Final = pa.schema(
     ]
 )
 COLUMNS: Final = tuple(SCHEMA.names)
+_DIGESTED: Final = tuple(c for c in COLUMNS if c != "digest")
+_JSON: Final = json.JSONEncoder(separators=(",", ":"))
 
 
 def rules_of(preset: str, players: int) -> Rules:
@@ -59,8 +61,8 @@ def seats(names: Sequence[str], players: int, k: int) -> list[int]:
 
 def digest(row: dict[str, Any]) -> int:
     """A signed 64-bit digest of every other column of ``row`` (finds rows edited by hand)."""
-    body = [row[c] for c in COLUMNS if c != "digest"]
-    text = json.dumps(body, separators=(",", ":")).encode()
+    body = [row[c] for c in _DIGESTED]
+    text = _JSON.encode(body).encode()  # json.dumps(body, separators=(",", ":")), made once
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little", signed=True)
 
 
