@@ -29,7 +29,7 @@ from chickenfoot.errors import ChickenFootError
 from chickenfoot.moves import Draw, Move, play_by_ids
 from chickenfoot.notation._headers import ROUND_HEADERS, is_known, result_headers, rules_from_text
 from chickenfoot.notation._hidden import move_of
-from chickenfoot.notation._lines import Lines, where
+from chickenfoot.notation._lines import Lines
 from chickenfoot.notation._model import GLYPHS, NOTATION_VERSION, Game, Node
 from chickenfoot.record import Record
 from chickenfoot.rules import Rules
@@ -92,6 +92,13 @@ def _rules(text: str) -> Rules:
 def read_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, Game | None]:
     """``(True, game)`` for the next game of ``lines`` if it is plain, ``(True, None)`` at
     the end of the file; else ``(False, None)`` with the game's lines put back."""
+    block = _block(lines)
+    if block is not None:
+        game = _block_game(block[0], block[1])
+        if game is not None:
+            lines.skip(block[2], block[3])
+            lines.mark()
+            return True, game
     line = lines.next()
     while line is not None and (not line or line.isspace()) and not lines.errors:
         line = lines.next()
@@ -101,19 +108,8 @@ def read_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, Game | None]:
     headers: dict[str, str] = {}
     while line is not None and not lines.errors and line[:1] == "[":
         taken.append(line)
-        cut = line.find(' "')
-        name, value = line[1:cut], line[cut + 2 : -2]
-        if (
-            cut < 2
-            or not line.endswith('"]')
-            or '"' in value
-            or "\\" in value
-            or name in headers
-            or name not in _PLAIN_HEADERS
-            or not is_known(name)
-        ):
+        if not _plain_header(line, headers):
             return _give_back(lines, taken, None, handle)
-        headers[name] = value
         line = lines.next()
     words: list[str] = []
     while True:
@@ -134,14 +130,61 @@ def read_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, Game | None]:
     game = _game(headers, words)
     if game is None:
         return _give_back(lines, taken, None, handle)
-    lines.position = where(handle)
+    lines.mark()
     return True, game
+
+
+def _plain_header(line: str, headers: dict[str, str]) -> bool:
+    """Add the header ``line`` to ``headers`` if it is plain (known, once, no escape)."""
+    cut = line.find(' "')
+    name, value = line[1:cut], line[cut + 2 : -2]
+    if (
+        cut < 2
+        or not line.endswith('"]')
+        or '"' in value
+        or "\\" in value
+        or name in headers
+        or name not in _PLAIN_HEADERS
+        or not is_known(name)
+    ):
+        return False
+    headers[name] = value
+    return True
+
+
+def _block_game(header_text: str, moves_text: str) -> Game | None:
+    """:func:`read_plain`'s game of a block of :func:`_block`, when it takes it."""
+    headers: dict[str, str] = {}
+    for line in header_text[:-1].split("\n"):
+        if not _plain_header(line, headers):
+            return None
+    if _NOT_PLAIN.search(moves_text) is not None:
+        return None
+    last_line = moves_text[moves_text.rfind("\n", 0, len(moves_text) - 1) + 1 : -1]
+    last = last_line.split()
+    if last[-1] != "*" or last_line.count("*") != 1:
+        return None
+    words = moves_text.split()
+    words.pop()
+    return _game(headers, words)
 
 
 def skim_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, tuple[tuple[str, str], ...] | None]:
     """``(True, headers)`` of the next game of ``lines``, its moves skipped, when its
     headers are plain (known, once each, no escapes) and its moves hold no comment;
     ``(True, None)`` at the end of the file; else ``(False, None)``, the lines put back."""
+    block = _block(lines)
+    if block is not None:
+        pairs = _HEADER_LINE.findall(block[0])
+        headers = dict(pairs)
+        if (
+            len(pairs) == block[0].count("\n")
+            and len(headers) == len(pairs)
+            and headers.keys() <= _KNOWN
+        ):
+            lines.skip(block[2], block[3])
+            lines.mark()
+            return True, tuple(pairs)
     line = lines.next()
     while line is not None and (not line or line.isspace()) and not lines.errors:
         line = lines.next()
@@ -166,8 +209,46 @@ def skim_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, tuple[tuple[str, st
         if "*" in line:
             break
         line = lines.next()
-    lines.position = where(handle)
+    lines.mark()
     return True, tuple(pairs)
+
+
+_BLOCK_BYTES: Final = 1 << 16
+"""The longest game :func:`_block` takes (below :data:`MAX_LINE`: no line of it is too
+long); a longer one is read line by line."""
+_HEADER_BLOCK: Final = re.compile(rb"\n*((?:\[[^\n]*\n)+)")
+
+
+def _block(lines: Lines) -> tuple[str, str, int, int] | None:
+    """The next game of a chunked handle's buffer, when it is plain ASCII text, within
+    :data:`_BLOCK_BYTES`: its header lines (each with its line break), its move lines up to
+    and with the terminator's (no line of them starting with ``[``, no ``{``), where it ends
+    in the buffer and how many lines it takes (the blank lines before it with it); else
+    ``None``, and the caller reads the game line by line (the same decisions, as the lines
+    of the game are the same)."""
+    window = lines.window(_BLOCK_BYTES)
+    if window is None:
+        return None
+    buf, at = window
+    m = _HEADER_BLOCK.match(buf, at)
+    if m is None:
+        return None
+    moves_at = m.end()
+    star = buf.find(b"*", moves_at, at + _BLOCK_BYTES)
+    if star < 0:
+        return None
+    stop = buf.find(b"\n", star, at + _BLOCK_BYTES) + 1
+    if (
+        not stop
+        or buf.find(b"{", moves_at, stop) >= 0
+        or buf.find(b"\n[", moves_at - 1, star) >= 0
+        or not buf[at:stop].isascii()
+    ):
+        return None
+    count = buf.count(b"\n", at, stop)
+    if count - (m.start(1) - at) > MAX_PLAIN_LINES:
+        return None
+    return buf[m.start(1) : moves_at].decode(), buf[moves_at:stop].decode(), stop, count
 
 
 def _give_back(
@@ -180,7 +261,7 @@ def _give_back(
         lines.push_back(line, errors)
     for text in reversed(taken):
         lines.push_back(text)
-    lines.position = where(handle)
+    lines.mark()
     return False, None
 
 
