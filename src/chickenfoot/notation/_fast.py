@@ -21,8 +21,9 @@ finds and places every problem (``tests/test_notation_fast.py`` compares the two
 from __future__ import annotations
 
 import functools
+import operator
 import re
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final, cast
 
 from chickenfoot._kernel import settle
 from chickenfoot.errors import ChickenFootError
@@ -72,9 +73,11 @@ _SEATS: Final = {f"{k}.": k for k in range(100)}
 _TILES: Final = {f"{a}-{b}": tile_id(a, b) for a in range(MAX_PIP + 1) for b in range(MAX_PIP + 1)}
 _NOT_PLAIN: Final = re.compile(r"[{}()]")
 _GLYPH: Final = frozenset(GLYPHS)
-_ROWS: dict[int, list[dict[str, tuple[Move, bool, Node]]]] = {}
-"""By ``max_pip``, by seat, by move text: the move, whether it is a draw (the seat keeps
-the turn), and its node (a node without annotations is a value). Bounded."""
+_Entry = tuple[Move, bool, Node, int]
+_PAIRS: dict[int, dict[tuple[str, str], _Entry]] = {}
+"""By ``max_pip``, by the words ``K.`` and ``move``: :func:`_entry`. Bounded."""
+_FIRST: Final = operator.itemgetter(0)
+_THIRD: Final = operator.itemgetter(2)
 
 
 _KNOWN: Final = frozenset(
@@ -279,40 +282,51 @@ def _game(h: dict[str, str], words: list[str]) -> Game | None:
     start = _start(rules, h)
     if start is None:
         return None
-    seats = [_SEATS.get(w, -1) for w in words[::2]]
-    texts = words[1::2]
     max_pip = rules.max_pip
-    rows = _ROWS.get(max_pip)
-    if rows is None:
-        rows = _ROWS[max_pip] = [{} for _ in _SEATS]
-    moves: list[Move] = []
-    nodes: list[Node] = []
-    turn, players = start.turn, rules.players
+    cache = _PAIRS.get(max_pip)
+    if cache is None:
+        cache = _PAIRS[max_pip] = {}
+    pairs = list(zip(words[::2], words[1::2], strict=True))
+    entries = list(map(cache.get, pairs))  # most moves were met before: one lookup each
     try:
-        for seat, text in zip(seats, texts, strict=True):
-            if seat != turn:
+        if None in entries:
+            if len(cache) >= 1 << 14:
+                cache.clear()
+            for i, got in enumerate(entries):
+                if got is None:
+                    made = _entry(pairs[i], max_pip)
+                    if made is None:
+                        return None
+                    entries[i] = cache[pairs[i]] = made
+        known = cast("list[_Entry]", entries)
+        turn, players = start.turn, rules.players
+        for entry in known:  # every move by the seat whose turn it is
+            if entry[3] != turn:
                 return None
-            entry = rows[seat].get(text)
-            if entry is None:
-                if "." in text or text in _GLYPH:
-                    return None
-                move = move_of(text, max_pip)
-                row = rows[seat]
-                if len(row) >= 1 << 12:
-                    row.clear()
-                entry = row[text] = (move, isinstance(move, Draw), Node(seat, text))
             if not entry[1]:
                 turn = turn + 1 if turn + 1 < players else 0
-            moves.append(entry[0])
-            nodes.append(entry[2])
-        record = Record(start, moves)
+        record = Record(start, list(map(_FIRST, known)))
     except ChickenFootError:
         return None
+    nodes = tuple(map(_THIRD, known))
     for name, value in result_headers(record.final()):
         given = h.get(name)
         if given is not None and given != value:
             return None
-    return Game(tuple(h.items()), tuple(nodes), record=record)
+    return Game(tuple(h.items()), nodes, record=record)
+
+
+def _entry(pair: tuple[str, str], max_pip: int) -> tuple[Move, bool, Node, int] | None:
+    """The move of the words ``K.`` and ``move``, whether it is a draw (the seat keeps the
+    turn), its node (a node without annotations is a value) and the seat; ``None`` for
+    words that are not a seat and a move (the general parser says why). Raises
+    :class:`~chickenfoot.errors.ChickenFootError` for a move that cannot be read."""
+    seat = _SEATS.get(pair[0], -1)
+    text = pair[1]
+    if seat < 0 or "." in text or text in _GLYPH:
+        return None
+    move = move_of(text, max_pip)
+    return move, isinstance(move, Draw), Node(seat, text), seat
 
 
 def _start(rules: Rules, h: dict[str, str]) -> State | None:

@@ -78,13 +78,14 @@ class Lines:
             return None
         self.number += 1
         if isinstance(raw, (bytes, bytearray)):
+            data = raw
             try:
-                raw = raw.decode("utf-8")
+                raw = data.decode("utf-8")
             except UnicodeDecodeError as err:
                 self.errors.append(
                     NotationError(self.number, err.start + 1, f"not UTF-8 text ({err.reason})")
                 )
-                raw = raw.decode("utf-8", "replace")
+                raw = data.decode("utf-8", "replace")
         elif not isinstance(raw, str):
             raise TypeError(f"expected a text or binary file, got lines of {type(raw).__name__}")
         text: str = raw
@@ -97,7 +98,7 @@ class Lines:
                 )
             )
             while True:  # skip the rest of the line in bounded pieces
-                rest = self._handle.readline(CHUNK) if self._buf is None else self._line(CHUNK)
+                rest: Any = self._handle.readline(CHUNK) if self._buf is None else self._line(CHUNK)
                 if not rest or rest.endswith(b"\n" if isinstance(rest, bytes) else "\n"):
                     break
             return ""
