@@ -137,9 +137,10 @@ class Lines:
     def window(self, size: int) -> tuple[bytes, int] | None:
         """The buffer and where the next line starts in it, refilled so that it holds
         ``size`` bytes from there or the rest of the file; ``None`` when the handle is read
-        a line at a time or lines were put back. Consumed with :meth:`skip`."""
+        a line at a time, lines were put back or errors are waiting. Consumed with
+        :meth:`skip`."""
         buf = self._buf
-        if buf is None or self._back:
+        if buf is None or self._back or self.errors:
             return None
         while len(buf) - self._at < size and self._fill():
             buf = self._buf
