@@ -21,15 +21,16 @@ finds and places every problem (``tests/test_notation_fast.py`` compares the two
 from __future__ import annotations
 
 import functools
+import operator
 import re
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final, cast
 
 from chickenfoot._kernel import settle
 from chickenfoot.errors import ChickenFootError
 from chickenfoot.moves import Draw, Move, play_by_ids
 from chickenfoot.notation._headers import ROUND_HEADERS, is_known, result_headers, rules_from_text
 from chickenfoot.notation._hidden import move_of
-from chickenfoot.notation._lines import Lines, where
+from chickenfoot.notation._lines import Lines
 from chickenfoot.notation._model import GLYPHS, NOTATION_VERSION, Game, Node
 from chickenfoot.record import Record
 from chickenfoot.rules import Rules
@@ -72,9 +73,11 @@ _SEATS: Final = {f"{k}.": k for k in range(100)}
 _TILES: Final = {f"{a}-{b}": tile_id(a, b) for a in range(MAX_PIP + 1) for b in range(MAX_PIP + 1)}
 _NOT_PLAIN: Final = re.compile(r"[{}()]")
 _GLYPH: Final = frozenset(GLYPHS)
-_ROWS: dict[int, list[dict[str, tuple[Move, bool, Node]]]] = {}
-"""By ``max_pip``, by seat, by move text: the move, whether it is a draw (the seat keeps
-the turn), and its node (a node without annotations is a value). Bounded."""
+_Entry = tuple[Move, bool, Node, int]
+_PAIRS: dict[int, dict[tuple[str, str], _Entry]] = {}
+"""By ``max_pip``, by the words ``K.`` and ``move``: :func:`_entry`. Bounded."""
+_FIRST: Final = operator.itemgetter(0)
+_THIRD: Final = operator.itemgetter(2)
 
 
 _KNOWN: Final = frozenset(
@@ -92,6 +95,13 @@ def _rules(text: str) -> Rules:
 def read_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, Game | None]:
     """``(True, game)`` for the next game of ``lines`` if it is plain, ``(True, None)`` at
     the end of the file; else ``(False, None)`` with the game's lines put back."""
+    block = _block(lines)
+    if block is not None:
+        game = _block_game(block[0], block[1])
+        if game is not None:
+            lines.skip(block[2], block[3])
+            lines.mark()
+            return True, game
     line = lines.next()
     while line is not None and (not line or line.isspace()) and not lines.errors:
         line = lines.next()
@@ -101,19 +111,8 @@ def read_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, Game | None]:
     headers: dict[str, str] = {}
     while line is not None and not lines.errors and line[:1] == "[":
         taken.append(line)
-        cut = line.find(' "')
-        name, value = line[1:cut], line[cut + 2 : -2]
-        if (
-            cut < 2
-            or not line.endswith('"]')
-            or '"' in value
-            or "\\" in value
-            or name in headers
-            or name not in _PLAIN_HEADERS
-            or not is_known(name)
-        ):
+        if not _plain_header(line, headers):
             return _give_back(lines, taken, None, handle)
-        headers[name] = value
         line = lines.next()
     words: list[str] = []
     while True:
@@ -134,14 +133,61 @@ def read_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, Game | None]:
     game = _game(headers, words)
     if game is None:
         return _give_back(lines, taken, None, handle)
-    lines.position = where(handle)
+    lines.mark()
     return True, game
+
+
+def _plain_header(line: str, headers: dict[str, str]) -> bool:
+    """Add the header ``line`` to ``headers`` if it is plain (known, once, no escape)."""
+    cut = line.find(' "')
+    name, value = line[1:cut], line[cut + 2 : -2]
+    if (
+        cut < 2
+        or not line.endswith('"]')
+        or '"' in value
+        or "\\" in value
+        or name in headers
+        or name not in _PLAIN_HEADERS
+        or not is_known(name)
+    ):
+        return False
+    headers[name] = value
+    return True
+
+
+def _block_game(header_text: str, moves_text: str) -> Game | None:
+    """:func:`read_plain`'s game of a block of :func:`_block`, when it takes it."""
+    headers: dict[str, str] = {}
+    for line in header_text[:-1].split("\n"):
+        if not _plain_header(line, headers):
+            return None
+    if _NOT_PLAIN.search(moves_text) is not None:
+        return None
+    last_line = moves_text[moves_text.rfind("\n", 0, len(moves_text) - 1) + 1 : -1]
+    last = last_line.split()
+    if last[-1] != "*" or last_line.count("*") != 1:
+        return None
+    words = moves_text.split()
+    words.pop()
+    return _game(headers, words)
 
 
 def skim_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, tuple[tuple[str, str], ...] | None]:
     """``(True, headers)`` of the next game of ``lines``, its moves skipped, when its
     headers are plain (known, once each, no escapes) and its moves hold no comment;
     ``(True, None)`` at the end of the file; else ``(False, None)``, the lines put back."""
+    block = _block(lines)
+    if block is not None:
+        pairs = _HEADER_LINE.findall(block[0])
+        headers = dict(pairs)
+        if (
+            len(pairs) == block[0].count("\n")
+            and len(headers) == len(pairs)
+            and headers.keys() <= _KNOWN
+        ):
+            lines.skip(block[2], block[3])
+            lines.mark()
+            return True, tuple(pairs)
     line = lines.next()
     while line is not None and (not line or line.isspace()) and not lines.errors:
         line = lines.next()
@@ -166,8 +212,46 @@ def skim_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, tuple[tuple[str, st
         if "*" in line:
             break
         line = lines.next()
-    lines.position = where(handle)
+    lines.mark()
     return True, tuple(pairs)
+
+
+_BLOCK_BYTES: Final = 1 << 16
+"""The longest game :func:`_block` takes (below :data:`MAX_LINE`: no line of it is too
+long); a longer one is read line by line."""
+_HEADER_BLOCK: Final = re.compile(rb"\n*((?:\[[^\n]*\n)+)")
+
+
+def _block(lines: Lines) -> tuple[str, str, int, int] | None:
+    """The next game of a chunked handle's buffer, when it is plain ASCII text, within
+    :data:`_BLOCK_BYTES`: its header lines (each with its line break), its move lines up to
+    and with the terminator's (no line of them starting with ``[``, no ``{``), where it ends
+    in the buffer and how many lines it takes (the blank lines before it with it); else
+    ``None``, and the caller reads the game line by line (the same decisions, as the lines
+    of the game are the same)."""
+    window = lines.window(_BLOCK_BYTES)
+    if window is None:
+        return None
+    buf, at = window
+    m = _HEADER_BLOCK.match(buf, at)
+    if m is None:
+        return None
+    moves_at = m.end()
+    star = buf.find(b"*", moves_at, at + _BLOCK_BYTES)
+    if star < 0:
+        return None
+    stop = buf.find(b"\n", star, at + _BLOCK_BYTES) + 1
+    if (
+        not stop
+        or buf.find(b"{", moves_at, stop) >= 0
+        or buf.find(b"\n[", moves_at - 1, star) >= 0
+        or not buf[at:stop].isascii()
+    ):
+        return None
+    count = buf.count(b"\n", at, stop)
+    if count - (m.start(1) - at) > MAX_PLAIN_LINES:
+        return None
+    return buf[m.start(1) : moves_at].decode(), buf[moves_at:stop].decode(), stop, count
 
 
 def _give_back(
@@ -180,7 +264,7 @@ def _give_back(
         lines.push_back(line, errors)
     for text in reversed(taken):
         lines.push_back(text)
-    lines.position = where(handle)
+    lines.mark()
     return False, None
 
 
@@ -198,40 +282,51 @@ def _game(h: dict[str, str], words: list[str]) -> Game | None:
     start = _start(rules, h)
     if start is None:
         return None
-    seats = [_SEATS.get(w, -1) for w in words[::2]]
-    texts = words[1::2]
     max_pip = rules.max_pip
-    rows = _ROWS.get(max_pip)
-    if rows is None:
-        rows = _ROWS[max_pip] = [{} for _ in _SEATS]
-    moves: list[Move] = []
-    nodes: list[Node] = []
-    turn, players = start.turn, rules.players
+    cache = _PAIRS.get(max_pip)
+    if cache is None:
+        cache = _PAIRS[max_pip] = {}
+    pairs = list(zip(words[::2], words[1::2], strict=True))
+    entries = list(map(cache.get, pairs))  # most moves were met before: one lookup each
     try:
-        for seat, text in zip(seats, texts, strict=True):
-            if seat != turn:
+        if None in entries:
+            if len(cache) >= 1 << 14:
+                cache.clear()
+            for i, got in enumerate(entries):
+                if got is None:
+                    made = _entry(pairs[i], max_pip)
+                    if made is None:
+                        return None
+                    entries[i] = cache[pairs[i]] = made
+        known = cast("list[_Entry]", entries)
+        turn, players = start.turn, rules.players
+        for entry in known:  # every move by the seat whose turn it is
+            if entry[3] != turn:
                 return None
-            entry = rows[seat].get(text)
-            if entry is None:
-                if "." in text or text in _GLYPH:
-                    return None
-                move = move_of(text, max_pip)
-                row = rows[seat]
-                if len(row) >= 1 << 12:
-                    row.clear()
-                entry = row[text] = (move, isinstance(move, Draw), Node(seat, text))
             if not entry[1]:
                 turn = turn + 1 if turn + 1 < players else 0
-            moves.append(entry[0])
-            nodes.append(entry[2])
-        record = Record(start, moves)
+        record = Record(start, list(map(_FIRST, known)))
     except ChickenFootError:
         return None
+    nodes = tuple(map(_THIRD, known))
     for name, value in result_headers(record.final()):
         given = h.get(name)
         if given is not None and given != value:
             return None
-    return Game(tuple(h.items()), tuple(nodes), record=record)
+    return Game(tuple(h.items()), nodes, record=record)
+
+
+def _entry(pair: tuple[str, str], max_pip: int) -> tuple[Move, bool, Node, int] | None:
+    """The move of the words ``K.`` and ``move``, whether it is a draw (the seat keeps the
+    turn), its node (a node without annotations is a value) and the seat; ``None`` for
+    words that are not a seat and a move (the general parser says why). Raises
+    :class:`~chickenfoot.errors.ChickenFootError` for a move that cannot be read."""
+    seat = _SEATS.get(pair[0], -1)
+    text = pair[1]
+    if seat < 0 or "." in text or text in _GLYPH:
+        return None
+    move = move_of(text, max_pip)
+    return move, isinstance(move, Draw), Node(seat, text), seat
 
 
 def _start(rules: Rules, h: dict[str, str]) -> State | None:

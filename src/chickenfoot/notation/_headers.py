@@ -138,15 +138,48 @@ def _tiles(tiles: Any) -> str:
     return " ".join([text[t.id] for t in tiles])
 
 
+_BYTE_TEXTS: list[tuple[tuple[str, ...], ...]] = []
+"""``_BYTE_TEXTS[k][b]``: the texts of the tiles of the bits of byte ``b`` at byte ``k`` of
+a tile bitmask, lowest first (built on the first use)."""
+
+
+def _mask_text(mask: int) -> str:
+    """The texts of the tiles of the bitmask ``mask`` in id order (a hand, as
+    :attr:`~chickenfoot.State.hands` lists it), a byte of the mask at a time."""
+    rows = _BYTE_TEXTS
+    if not rows:
+        text = _TILE_TEXT
+        for k in range(-(-len(text) // 8)):
+            rows.append(
+                tuple(
+                    tuple(text[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < len(text))
+                    for b in range(256)
+                )
+            )
+    parts: list[str] = []
+    k = 0
+    while mask:
+        b = mask & 255
+        if b:
+            parts += rows[k][b]
+        mask >>= 8
+        k += 1
+    return " ".join(parts)
+
+
 def deal_headers(start: State, audience: Audience) -> list[tuple[str, str]]:
     """The headers of the start position, as ``audience`` may see it."""
-    out = [("Centre", str(start.centre))]
+    out = [("Centre", _TILE_TEXT[start._centre])]
     if start.board:
         out.append(("Board", " ".join(m.notation() for m in start.board)))
-    for seat, hand in enumerate(start.hands):
-        shown = _tiles(hand) if audience.sees(seat) else " ".join([HIDDEN] * len(hand))
+    # The kernel's representation (chickenfoot._kernel): one tile bitmask per hand, the
+    # boneyard's tile ids front first.
+    for seat, hand in enumerate(start._hands):
+        shown = _mask_text(hand) if audience.sees(seat) else hidden_run(hand.bit_count())
         out.append((f"Hand{seat}", shown))
-    shown = _tiles(start.boneyard) if audience.kind == "full" else hidden_run(start.boneyard_size)
+    text = _TILE_TEXT
+    bone = start._bone
+    shown = " ".join([text[t] for t in bone]) if audience.kind == "full" else hidden_run(len(bone))
     out.append(("Boneyard", shown))
     out.append(("Turn", str(start.turn)))
     drawn = start.drawn

@@ -25,7 +25,7 @@ from typing import IO, Any, Final, TypeVar
 
 from chickenfoot.notation._fast import read_plain, skim_plain
 from chickenfoot.notation._headers import is_known, unescape
-from chickenfoot.notation._lines import CHUNK, MAX_LINE, Lines, lines_of, where
+from chickenfoot.notation._lines import CHUNK, MAX_LINE, Lines, lines_of
 from chickenfoot.notation._model import GLYPHS, Game, NotationError
 from chickenfoot.notation._visitor import GameBuilder, HeadersBuilder, Visitor
 
@@ -81,7 +81,7 @@ def _visit(lines: Lines, handle: IO[Any], visitor: Visitor[T]) -> T | None:
     visitor.begin_game()
     _flush(lines, visitor)
     if line is None:  # only an unreadable line: a game of its errors
-        lines.position = where(handle)
+        lines.mark()
         visitor.end_game()
         return visitor.result()
     if not line.startswith("["):
@@ -96,7 +96,7 @@ def _visit(lines: Lines, handle: IO[Any], visitor: Visitor[T]) -> T | None:
     wants_moves = visitor.end_headers()
     ended = _movetext(lines, line, visitor, True) if wants_moves else _skip_movetext(lines, line)
     _flush(lines, visitor)
-    lines.position = where(handle)
+    lines.mark()
     if not ended:
         visitor.handle_error(
             NotationError(

@@ -202,19 +202,33 @@ def movetext(game: Game) -> str:
 
 
 def _plain_movetext(record: Record, audience: Audience) -> str:
-    """:func:`movetext` of a record's moves without annotations (the same bytes)."""
-    seats, texts = _texts(record, audience)
-    rows = _TOKENS
+    """:func:`movetext` of a record's moves without annotations (the same bytes).
+
+    For ``full`` and ``spectator`` copies the token ``K. move`` of each move comes from a
+    table by seat and move (moves are interned), the seats counted as :func:`_seats`
+    counts them, and lines are wrapped in the same pass; a seat's copy takes its texts
+    from that seat's view (:func:`_texts`)."""
+    if audience.seat is None:
+        rows = _TOKENS if audience.kind == "full" else _PUBLIC_TOKENS
+        hide = audience.kind != "full"
+        turn, players = record.start.turn, record.start.players
+        moves = record.moves
+    else:
+        seats, texts = _texts(record, audience)
+        return _wrap_plain(
+            [_TEXT_TOKENS[s].get(t) or _token_text(s, t) for s, t in zip(seats, texts, strict=True)]
+        )
     lines: list[str] = []
     line: list[str] = []
     size = -1
-    for seat, text in zip(seats, texts, strict=True):
-        row = rows[seat] if seat < len(rows) else {}
-        token = row.get(text)
+    draw = Draw
+    for move in moves:
+        row = rows[turn]
+        token = row.get(move)
         if token is None:
-            if len(row) >= 1 << 12:
-                row.clear()
-            token = row[text] = f"{seat}. {text}"
+            token = _token(row, turn, move, hide)
+        if move.__class__ is not draw:
+            turn = turn + 1 if turn + 1 < players else 0
         size += 1 + len(token)
         if size > WIDTH and line:
             lines.append(" ".join(line))
@@ -230,7 +244,50 @@ def _plain_movetext(record: Record, audience: Audience) -> str:
     return "\n".join(lines)  # as _wrap joins these tokens, one pass and no copies
 
 
-_TOKENS: Final[list[dict[str, str]]] = [{} for _ in range(100)]
+def _wrap_plain(tokens: list[str]) -> str:
+    """The tokens ``K. move`` then ``*``, wrapped as :func:`_wrap` wraps them."""
+    lines: list[str] = []
+    line: list[str] = []
+    size = -1
+    for token in tokens:
+        size += 1 + len(token)
+        if size > WIDTH and line:
+            lines.append(" ".join(line))
+            line = [token]
+            size = len(token)
+        else:
+            line.append(token)
+    if size + 2 > WIDTH and line:
+        lines.append(" ".join(line))
+        line = []
+    line.append("*")
+    lines.append(" ".join(line))
+    return "\n".join(lines)
+
+
+def _token(row: dict[Move, str], seat: int, move: Move, hide: bool) -> str:
+    """``K. move`` for ``seat``'s ``move`` (``K. draw:??`` for a draw ``hide`` hides),
+    kept in ``row`` (bounded)."""
+    if len(row) >= 1 << 12:
+        row.clear()
+    text = _HIDDEN_DRAW if hide and isinstance(move, Draw) else _MOVE_TEXT.get(move) or _text(move)
+    token = row[move] = f"{seat}. {text}"
+    return token
+
+
+def _token_text(seat: int, text: str) -> str:
+    row = _TEXT_TOKENS[seat]
+    if len(row) >= 1 << 12:
+        row.clear()
+    token = row[text] = f"{seat}. {text}"
+    return token
+
+
+_TOKENS: Final[list[dict[Move, str]]] = [{} for _ in range(100)]
+"""``K. move`` of a full copy, by seat and move (bounded)."""
+_PUBLIC_TOKENS: Final[list[dict[Move, str]]] = [{} for _ in range(100)]
+"""``K. move`` of a spectator's copy (another seat's draw hidden), by seat and move."""
+_TEXT_TOKENS: Final[list[dict[str, str]]] = [{} for _ in range(100)]
 """``K. move`` by seat and move text (bounded)."""
 
 
