@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
@@ -71,7 +72,21 @@ def _catalogue() -> list[tuple[str, str, Any, dict[str, Any]]]:
     return _tool("pictures").catalogue()  # type: ignore[no-any-return]
 
 
+# after mkdocs-static-i18n sorts the pages by language (its priority is -100): the
+# files made here are the same for every language, at the site's root
+@event_priority(-110)
 def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
+    if not _table:  # drawn once: each language's build (mkdocs-static-i18n) shows the same
+        _draw()
+    for stem, _, _, picture in _drawn:
+        files.append(File.generated(config, f"{GALLERY}/{stem}.svg", content=picture))
+    files.append(File.generated(config, f"{RULES_IMG}/{TABLE_STEM}.svg", content=_table[1]))
+    for stem, (_, picture) in _rules_drawn.items():
+        files.append(File.generated(config, f"{RULES_IMG}/{stem}.svg", content=picture))
+    return files
+
+
+def _draw() -> None:
     import chickenfoot as cf
 
     _drawn.clear()
@@ -79,18 +94,13 @@ def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
         picture = cf.svg(state, **options)
         call = ", ".join(["state", *(f"{k}={v!r}" for k, v in options.items())])
         _drawn.append((stem, caption, call, picture))
-        files.append(File.generated(config, f"{GALLERY}/{stem}.svg", content=picture))
     _rules_drawn.clear()
     pictures = _tool("rules_pictures")
     alt, picture, legend, _ = pictures.labelled_table()
     _table.clear()
     _table.extend([alt, picture, legend])
-    files.append(File.generated(config, f"{RULES_IMG}/{TABLE_STEM}.svg", content=picture))
     for stem, caption, state, options in pictures.rules_pictures():
-        picture = cf.svg(state, **options)
-        _rules_drawn[stem] = (caption, picture)
-        files.append(File.generated(config, f"{RULES_IMG}/{stem}.svg", content=picture))
-    return files
+        _rules_drawn[stem] = (caption, cf.svg(state, **options))
 
 
 def _size(picture: str, name: str) -> str:

@@ -1,0 +1,74 @@
+"""mkdocs hook: the site in five languages (mkdocs-static-i18n builds each; see mkdocs.yml).
+
+The players' pages are translated beside the English ones (``docs/index.el.md``,
+``docs/play/index.hr.md``, ...); every other page of a translated build is the English one
+(the plugin's fallback). Such a page says so at its top, in the reader's language, and its
+text is marked English (``lang="en"`` on the article) while the theme around it (menus,
+search) speaks the build's language, which ``<html lang>`` names. The API reference and
+the contributors' pages say that they stay English.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGUAGES = ("en", "el", "hr", "ro", "lv")
+"""The site's languages, English first (the default, at the site's root)."""
+
+TRANSLATED = ("index.md", "play/index.md", "playing-online.md", "rules.md")
+"""The players' pages, translated into every language of ``LANGUAGES`` (the rules page
+falls back to English in a language whose translation is not there yet)."""
+
+ENGLISH_ONLY = {
+    "el": "Αυτή η σελίδα υπάρχει μόνο στα αγγλικά.",
+    "hr": "Ova stranica postoji samo na engleskom.",
+    "ro": "Această pagină există doar în limba engleză.",
+    "lv": "Šī lapa ir tikai angļu valodā.",
+}
+"""The line at the top of a page not translated, in the build's language."""
+
+REFERENCE_ENGLISH = {
+    "el": "Η αναφορά API και οι σελίδες για όσους συνεισφέρουν στο έργο μένουν στα αγγλικά.",  # noqa: RUF001
+    "hr": "API referenca i stranice za suradnike ostaju na engleskom.",
+    "ro": "Referința API și paginile pentru contribuitori rămân în limba engleză.",
+    "lv": "API apraksts un lapas līdzstrādniekiem paliek angļu valodā.",
+}
+"""The line at the top of the API reference's and the contributors' pages."""
+
+ARTICLE = '<article class="md-content__inner md-typeset">'
+
+
+def _language(config: Any) -> str:
+    return str(config.theme["language"])
+
+
+def _english_fallback(page: Any, config: Any) -> bool:
+    """A page of a translated build that is the English page (no translation of it)."""
+    return _language(config) != "en" and getattr(page.file, "localization", None) is None
+
+
+def reference_page(src_uri: str) -> bool:
+    """The API reference's and the contributors' pages, which stay English.
+
+    >>> reference_page("api/rules.md"), reference_page("api.md"), reference_page("rules.md")
+    (True, True, False)
+    """
+    return src_uri == "api.md" or src_uri.startswith(("api/", "contributors/"))
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> str:
+    if not _english_fallback(page, config):
+        return markdown
+    lang = _language(config)
+    said = REFERENCE_ENGLISH if reference_page(page.file.src_uri) else ENGLISH_ONLY
+    note = f'<p class="english-only" lang="{lang}"><em>{said[lang]}</em></p>\n\n'
+    title, newline, rest = markdown.partition("\n")
+    if title.startswith("# "):  # below the page's title
+        return f"{title}\n\n{note}{rest}" if newline else f"{title}\n\n{note}"
+    return note + markdown
+
+
+def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:
+    if _english_fallback(page, config) and ARTICLE in output:
+        return output.replace(ARTICLE, ARTICLE[:-1] + ' lang="en">', 1)
+    return output
