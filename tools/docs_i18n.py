@@ -56,19 +56,25 @@ def reference_page(src_uri: str) -> bool:
     return src_uri == "api.md" or src_uri.startswith(("api/", "contributors/"))
 
 
-def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> str:
-    if not _english_fallback(page, config):
-        return markdown
-    lang = _language(config)
-    said = REFERENCE_ENGLISH if reference_page(page.file.src_uri) else ENGLISH_ONLY
-    note = f'<p class="english-only" lang="{lang}"><em>{said[lang]}</em></p>\n\n'
-    title, newline, rest = markdown.partition("\n")
-    if title.startswith("# "):  # below the page's title
-        return f"{title}\n\n{note}{rest}" if newline else f"{title}\n\n{note}"
-    return note + markdown
+def on_config(config: Any, **kwargs: Any) -> Any:
+    # the Greek pages' search: mkdocs's list of lunr languages lacks Greek, so the search
+    # plugin's configuration drops it, yet the theme ships lunr's Greek (without it, the
+    # index trims Greek words to nothing)
+    search = config.plugins.get("material/search")
+    if search is not None and "el" not in search.config.lang:
+        search.config.lang.append("el")
+    return config
 
 
 def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:
-    if _english_fallback(page, config) and ARTICLE in output:
-        return output.replace(ARTICLE, ARTICLE[:-1] + ' lang="en">', 1)
-    return output
+    # after the search plugin has read the page: the English page's text, indexed once
+    if not _english_fallback(page, config) or ARTICLE not in output:
+        return output
+    lang = _language(config)
+    said = REFERENCE_ENGLISH if reference_page(page.file.src_uri) else ENGLISH_ONLY
+    note = f'\n<p class="english-only" lang="{lang}"><em>{said[lang]}</em></p>'
+    start = output.index(ARTICLE)
+    title = output.find("</h1>", start)
+    at = title + len("</h1>") if title != -1 else start + len(ARTICLE)
+    output = output[:at] + note + output[at:]
+    return output.replace(ARTICLE, ARTICLE[:-1] + ' lang="en">', 1)
