@@ -111,7 +111,10 @@ def test_a_translation_says_all_the_english_page_says(page: str, lang: str) -> N
     strip = (lambda t: t.partition("#")[0]) if page not in PLAYERS_PAGES else (lambda t: t)
     assert [strip(t) for t in theirs["links"]] == [strip(t) for t in english["links"]]
     assert theirs["pictures"] == english["pictures"]
-    assert theirs["code"] == english["code"], "the examples are the English page's, unchanged"
+    if page in PLAYERS_PAGES:
+        assert theirs["code"] == english["code"], "the examples are the English page's, unchanged"
+    else:  # the rules page's translator may translate the comments in its examples
+        assert len(theirs["code"]) == len(english["code"]), "the English page's examples"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
