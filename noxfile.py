@@ -33,6 +33,9 @@ def tests(session: nox.Session) -> None:
     later test processes of the run find them). Prints the package's line and branch
     coverage.
 
+    The tests run on every core (pytest-xdist, at most four workers, each taking the next
+    test when it is free); ``nox -s tests -- -n 0`` runs them in one process.
+
     With ``CHICKENFOOT_BATCH_BACKENDS=numpy`` (the sdist's run, and CI: see ``.ci/run``)
     numba is not installed, and what needs it is left out: the backends' comparison and
     the compiled kernels' modules, which import numba (CI runs those in ``fast``).
@@ -53,7 +56,13 @@ def tests(session: nox.Session) -> None:
     if not os.environ.get("CHICKENFOOT_TEST_POSTGRES") and not os.environ.get("CI"):
         session.log("CHICKENFOOT_TEST_POSTGRES is not set: the tests marked postgres are left out")
     session.install(
-        "-e", f".[{extras}]", *TEST_DEPS, *SERVER_TEST_DEPS, "pytest-cov", "pexpect>=4.8"
+        "-e",
+        f".[{extras}]",
+        *TEST_DEPS,
+        *SERVER_TEST_DEPS,
+        "pytest-cov",
+        "pexpect>=4.8",
+        "pytest-xdist>=3.2",
     )
     session.install(*DATA_TEST_DEPS)  # tests/test_dataset.py reads a data set through it
     without_numba = (
@@ -75,12 +84,18 @@ def tests(session: nox.Session) -> None:
         "--cov=chickenfoot",
         "--cov-branch",
         "--cov-report=term",
+        # on every core the machine gives (at most 4 workers), each worker taking the next
+        # test when it is free: the run is bounded by the slowest tests, not by one core
+        "--numprocesses=auto",
+        "--maxprocesses=4",
+        "--dist=worksteal",
         "--ignore=tests/test_server_browser.py",  # a session of its own: serve_browser
         "--ignore=tests/test_play_browser.py",  # a session of its own: play_browser
         "--ignore=tests/test_docs_i18n_site.py",  # in play_browser: the built site in five languages
         "--ignore=tests/test_ladder_browser.py",  # in serve_browser too
         "--ignore=tests/test_i18n_browser.py",  # in serve_browser too
         "--ignore=tests/test_server_records_browser.py",  # in serve_browser too
+        "--ignore=tests/test_server_coach_browser.py",  # in serve_browser too
         *without_numba,
         *session.posargs,
     )
@@ -410,7 +425,7 @@ def serve_browser(session: nox.Session) -> None:
                 "axe-core@4", external=True)  # fmt: skip
     session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_server_browser.py",
                 "tests/test_ladder_browser.py", "tests/test_i18n_browser.py",
-                "tests/test_server_records_browser.py",
+                "tests/test_server_records_browser.py", "tests/test_server_coach_browser.py",
                 "-rs", "--no-header", *session.posargs,
                 env={"AXE_JS": str(axe.resolve() / "node_modules/axe-core/axe.min.js")})  # fmt: skip
 

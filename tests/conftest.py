@@ -46,6 +46,15 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
+# pytest-xdist hands its workers the controller's terminal size as COLUMNS and LINES (80
+# and 24 when there is no terminal). A program the tests start in a pseudo-terminal of
+# another size would then wrap its lines at 80 columns, not at its terminal's width as it
+# does for a person (rich and shutil read COLUMNS first), and the transcripts would not
+# match. The workers forget them; a run without workers never had them.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
+
 # Hypothesis imports libcst to write its failure patches. With some mypy_extensions
 # releases that import warns (DeprecationWarning), and under ``filterwarnings = error`` a
 # failing property would then be reported as a pytest INTERNALERROR instead of its

@@ -78,6 +78,9 @@ HEADING = re.compile(r"^(#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 EXPLICIT_ID = re.compile(r"\s*\{#(?P<id>[\w-]+)\}$")
 """A heading's own anchor (``attr_list``): a translated page keeps the English page's anchors."""
+HTML_ANCHOR = re.compile(r'^<div id="(?P<id>[\w-]+)"></div>\s*$')
+"""An anchor made by hand, on its own line: a translated page keeps the English page's
+anchors this way (docs/rules.el.md: ``<div id="r9-turn"></div>`` above its heading)."""
 
 
 def _prose(text: str) -> list[tuple[int, str]]:
@@ -103,6 +106,10 @@ def anchors(page: Path) -> set[str]:
     """The heading ids mkdocs gives ``page`` (repeated titles get ``_1``, ``_2``, ...)."""
     found: set[str] = set()
     for _, line in _prose(page.read_text(encoding="utf-8")):
+        made = HTML_ANCHOR.match(line)
+        if made:
+            found.add(made["id"])
+            continue
         m = HEADING.match(line)
         if not m:
             continue

@@ -43,8 +43,9 @@ DOCSTRING_WEIGHT = 3
 NAV_ENTRY = re.compile(r"^\s*-\s+(?:[^:\n]+:\s+)?(?P<page>[\w/.-]+\.md)\s*$")
 DIRECTIVE = re.compile(r"^::: (?P<module>chickenfoot[\w.]*)\s*$", re.MULTILINE)
 HEADING = re.compile(r"^(?P<level>#{1,6}) (?P<title>.+?)\s*$", re.MULTILINE)
-TRANSLATION = re.compile(r"\.(el|hr|ro|lv)\.md$")
-"""A page's translation beside it (mkdocs-static-i18n's ``suffix`` structure), not in the nav."""
+TRANSLATION = re.compile(r"^(?P<page>.+)\.(?:el|hr|ro|lv)\.md$")
+"""A page's translation in mkdocs-static-i18n's suffix layout (``rules.el.md`` beside
+``rules.md``): the nav names the English page, and the plugin puts the translation in its place."""
 
 
 def nav_pages() -> list[str]:
@@ -70,9 +71,10 @@ def test_the_nav_lists_every_page_once() -> None:
     assert "api/rules.md" in nav, nav  # the parser reads the nested API reference section
     repeated = sorted({p for p in nav if nav.count(p) > 1})
     assert not repeated, f"pages listed twice in mkdocs.yml's nav: {repeated}"
-    translated = {p for p in doc_pages() if TRANSLATION.search(p)}  # index.el.md: index.md's
-    assert {TRANSLATION.sub(".md", p) for p in translated} <= set(nav), "a translation of no page"
-    missing = sorted(set(doc_pages()) - set(nav) - translated)
+    translations = {p for p in doc_pages() if TRANSLATION.match(p)}
+    orphans = sorted(p for p in translations if TRANSLATION.sub(r"\g<page>.md", p) not in nav)
+    assert not orphans, f"translations of pages the nav does not list: {orphans}"
+    missing = sorted(set(doc_pages()) - set(nav) - translations)
     assert not missing, f"pages of docs/ the nav does not list (no reader finds them): {missing}"
     absent = sorted(set(nav) - set(doc_pages()))
     assert not absent, f"nav entries with no file in docs/: {absent}"

@@ -179,3 +179,47 @@ def test_the_home_page_and_its_invites_in_each_language(tmp_path: Path, lang: st
             browser.close()
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("lang", ["el", "lv"])
+def test_the_servers_refusals_in_the_readers_language(tmp_path: Path, lang: str) -> None:
+    """What the server refuses, a person reads in the page's language: a seat's link with a
+    wrong token (the WebSocket's fatal 4401; the page stops reconnecting) and a table key
+    the home page lacks (HTTP 403), each the catalog's sentence, not the server's English."""
+    server = Server(tmp_path / "tables.db", extra=("--table-key", "sesame-open"))
+    refused: list[str] = []
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            context = browser.new_context(
+                viewport={"width": 390, "height": HEIGHT[390]}, locale=LOCALES[lang]
+            )
+            page = watch_policy(context.new_page(), refused)
+            page.goto(server.base + "/")
+            page.locator("#make button[type=submit]").click()
+            expected = said(
+                lang,
+                "Making tables on this server needs its table key: ask the person who runs it.",
+            )
+            page.wait_for_function(
+                "t => document.getElementById('error').textContent === t",
+                arg=expected,
+                timeout=15_000,
+            )
+            page.fill("#key", "sesame-open")
+            page.locator("#make button[type=submit]").click()
+            link = page.locator("#links input").first
+            link.wait_for(timeout=15_000)
+            url = link.input_value()
+            page.goto(url[: url.index("#") + 1] + "wrong-token" if "#" in url else url + "x")
+            expected = said(lang, "This link is not a seat of this table: ask for the link again.")
+            page.wait_for_function(
+                "t => document.getElementById('error').textContent === t",
+                arg=expected,
+                timeout=15_000,
+            )
+            assert expected != "This link is not a seat of this table: ask for the link again."
+            assert refused == []
+            browser.close()
+    finally:
+        server.stop()

@@ -398,7 +398,7 @@ def test_a_socket_closed_under_the_writer_ends_the_connection_quietly() -> None:
     from anyio import ClosedResourceError
 
     from chickenfoot.server._announce import Connection
-    from chickenfoot.server._app import _write
+    from chickenfoot.server._socket import write
 
     class Gone:
         async def send_text(self, text: str) -> None:
@@ -407,7 +407,7 @@ def test_a_socket_closed_under_the_writer_ends_the_connection_quietly() -> None:
     async def run() -> Connection:
         connection = Connection(0)
         connection.put({"type": "table"})
-        await asyncio.wait_for(_write(Gone(), connection, 1.0), 5)  # type: ignore[arg-type]
+        await asyncio.wait_for(write(Gone(), connection, 1.0), 5)  # type: ignore[arg-type]
         return connection
 
     assert asyncio.run(run()).dropped

@@ -56,6 +56,14 @@ def test_a_table_is_stored_with_its_seats_and_read_back(store: Store) -> None:
     assert store.count() == 2
 
 
+def test_a_tables_options_are_stored_apart_from_its_rules(store: Store) -> None:
+    store.add_table("t1", '{"players": 2}', 7, SEATS, options='{"hints": true}')
+    store.add_table("t2", '{"players": 2}', 8, SEATS)
+    t1, t2 = store.tables()
+    assert (t1.rules, t1.options) == ('{"players": 2}', '{"hints": true}')
+    assert t2.options == "{}"  # no options: hints off
+
+
 def test_add_moves_stores_a_batch_and_refuses_only_what_does_not_extend_a_table(
     store: Store,
 ) -> None:

@@ -11,7 +11,10 @@ new to the game. It holds markers ``<!-- rules-picture: STEM -->``: each is repl
 picture of that name in ``tools/rules_pictures.py`` (a real position for each rule a
 picture explains, its caption written from the position), drawn the same way into
 ``img/rules/STEM.svg``. A marker with no such picture, or a picture with no marker, fails
-the build.
+the build. The rules page's translations (``docs/rules.el.md``, ``rules.hr.md``, ...) hold the
+same markers: their pictures are the same files, and the captions, the legend, the text
+alternatives and the figures' own words are written in the page's language
+(``tools/rules_words.py``; a page's language is the suffix of its file name, else English).
 
 Each picture is its own file of the site (``img/gallery/STEM.svg``), shown with an
 ``<img>`` that links to it: the page stays small (inlined, the dozen pictures made it a
@@ -47,14 +50,31 @@ GALLERY = "img/gallery"
 _drawn: list[tuple[str, str, str, str]] = []
 """(stem, caption, the call that drew it, the SVG) of each picture, drawn once a build."""
 
-_table: list[Any] = []
-"""(alt, SVG, legend) of the rules page's first picture, the table with its parts numbered."""
+_table: dict[str, Any] = {}
+"""The rules page's first picture, the table with its parts numbered: ``"svg"``, and for
+each language ``(alt, legend)``."""
 
 TABLE_MARKER = "<!-- rules-table -->"
 TABLE_STEM = "table-in-brief"
 
-_rules_drawn: dict[str, tuple[str, str]] = {}
-"""stem: (caption, the SVG) of each picture of the rules page, drawn once a build."""
+_rules_drawn: dict[str, tuple[dict[str, str], str]] = {}
+"""stem: (its caption in each language, the SVG) of each picture of the rules page, drawn
+once a build."""
+
+_words: list[Any] = []
+"""``tools/rules_words.py``, loaded once a build."""
+
+PAGE_LANGUAGE = re.compile(r"\.(?P<lang>[a-z]{2})\.md$")
+"""A translated page's file name: ``rules.el.md`` (mkdocs-static-i18n's suffix layout)."""
+
+
+def page_language(src_uri: str) -> str:
+    """The language of the page read from ``src_uri``: its suffix if the rules' words have
+    it, else English."""
+    if not _words:
+        _words.append(_tool("rules_words"))
+    m = PAGE_LANGUAGE.search(src_uri)
+    return m["lang"] if m and m["lang"] in _words[0].LANGUAGES else "en"
 
 
 def _tool(name: str) -> Any:
@@ -72,21 +92,8 @@ def _catalogue() -> list[tuple[str, str, Any, dict[str, Any]]]:
     return _tool("pictures").catalogue()  # type: ignore[no-any-return]
 
 
-# after mkdocs-static-i18n sorts the pages by language (its priority is -100): the
-# files made here are the same for every language, at the site's root
-@event_priority(-110)
+@event_priority(-100)  # after mkdocs-static-i18n's, which cannot read generated files
 def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
-    if not _table:  # drawn once: each language's build (mkdocs-static-i18n) shows the same
-        _draw()
-    for stem, _, _, picture in _drawn:
-        files.append(File.generated(config, f"{GALLERY}/{stem}.svg", content=picture))
-    files.append(File.generated(config, f"{RULES_IMG}/{TABLE_STEM}.svg", content=_table[1]))
-    for stem, (_, picture) in _rules_drawn.items():
-        files.append(File.generated(config, f"{RULES_IMG}/{stem}.svg", content=picture))
-    return files
-
-
-def _draw() -> None:
     import chickenfoot as cf
 
     _drawn.clear()
@@ -94,13 +101,23 @@ def _draw() -> None:
         picture = cf.svg(state, **options)
         call = ", ".join(["state", *(f"{k}={v!r}" for k, v in options.items())])
         _drawn.append((stem, caption, call, picture))
+        files.append(File.generated(config, f"{GALLERY}/{stem}.svg", content=picture))
     _rules_drawn.clear()
+    _words[:] = [_tool("rules_words")]
+    languages = _words[0].LANGUAGES
     pictures = _tool("rules_pictures")
-    alt, picture, legend, _ = pictures.labelled_table()
     _table.clear()
-    _table.extend([alt, picture, legend])
-    for stem, caption, state, options in pictures.rules_pictures():
-        _rules_drawn[stem] = (caption, cf.svg(state, **options))
+    for lang in languages:
+        alt, picture, legend, _ = pictures.labelled_table(lang=lang)
+        _table[lang] = (alt, legend)
+    _table["svg"] = picture
+    files.append(File.generated(config, f"{RULES_IMG}/{TABLE_STEM}.svg", content=picture))
+    for stem, facts, state, options in pictures.picture_facts():
+        picture = cf.svg(state, **options)
+        captions = {lang: pictures.caption(stem, facts, lang=lang) for lang in languages}
+        _rules_drawn[stem] = (captions, picture)
+        files.append(File.generated(config, f"{RULES_IMG}/{stem}.svg", content=picture))
+    return files
 
 
 def _size(picture: str, name: str) -> str:
@@ -124,24 +141,26 @@ def _figures(page_url: str) -> str:
     return "\n\n".join(out)
 
 
-def _rules_figure(stem: str, page_url: str) -> str:
+def _rules_figure(stem: str, page_url: str, lang: str) -> str:
     if stem not in _rules_drawn:
         raise PluginError(f"docs: no rules picture {stem!r} in tools/rules_pictures.py")
-    caption, picture = _rules_drawn[stem]
+    captions, picture = _rules_drawn[stem]
+    caption, words = captions[lang], _words[0].TABLE[lang]
+    drawn = html.escape(words["drawn"]).replace("{renderer}", "<code>chickenfoot.svg</code>")
     src = html.escape(get_relative_url(f"{RULES_IMG}/{stem}.svg", page_url))
     width, height = _size(picture, "width"), _size(picture, "height")
     return (
         f'<figure class="rules-picture" id="picture-{stem}">\n'
-        f'<a href="{src}" title="the picture at its natural size">'
+        f'<a href="{src}" title="{html.escape(words["natural-size"])}">'
         f'<img src="{src}" alt="{html.escape(caption)}" width="{width}" height="{height}" '
-        f'loading="lazy"></a>\n<figcaption>{html.escape(caption)} <em>Drawn by '
-        f"<code>chickenfoot.svg</code> from a real position when this site was built."
+        f'loading="lazy"></a>\n<figcaption>{html.escape(caption)} <em>{drawn}'
         f"</em></figcaption>\n</figure>"
     )
 
 
-def _table_figure(page_url: str) -> str:
-    alt, picture, legend = _table
+def _table_figure(page_url: str, lang: str) -> str:
+    (alt, legend), picture = _table[lang], _table["svg"]
+    natural = html.escape(_words[0].TABLE[lang]["natural-size"])
     src = html.escape(get_relative_url(f"{RULES_IMG}/{TABLE_STEM}.svg", page_url))
     width, height = _size(picture, "width"), _size(picture, "height")
     items = "".join(
@@ -150,15 +169,16 @@ def _table_figure(page_url: str) -> str:
     )
     return (
         f'<figure class="rules-picture rules-table" id="picture-{TABLE_STEM}">\n'
-        f'<a href="{src}" title="the picture at its natural size">'
+        f'<a href="{src}" title="{natural}">'
         f'<img src="{src}" alt="{html.escape(alt)}" width="{width}" height="{height}"></a>\n'
         f"<figcaption><ol>{items}</ol></figcaption>\n</figure>"
     )
 
 
 def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
+    lang = page_language(page.file.src_uri)
     if TABLE_MARKER in markdown:
-        markdown = markdown.replace(TABLE_MARKER, _table_figure(page.url), 1)
+        markdown = markdown.replace(TABLE_MARKER, _table_figure(page.url, lang), 1)
     if MARKER in markdown:
         markdown = markdown.replace(MARKER, _figures(page.url))
     stems = RULES_MARKER.findall(markdown)
@@ -168,7 +188,7 @@ def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
             raise PluginError(
                 f"docs: rules pictures with no marker in {page.file.src_uri}: {unplaced}"
             )
-        markdown = RULES_MARKER.sub(lambda m: _rules_figure(m[1], page.url), markdown)
+        markdown = RULES_MARKER.sub(lambda m: _rules_figure(m[1], page.url, lang), markdown)
     return markdown
 
 

@@ -12,7 +12,7 @@ adds to the site, all from our own files (no CDN; the built site works offline):
   downloaded once with pip into ``build/play/wheels``; ``play/wheels/wheels.json`` names
   them (no micropip: two pure-Python wheels need no resolving, and loading micropip and
   packaging cost a first visit about two seconds);
-- ``play/table.html``, ``table.js``, ``style.css``, ``favicon.svg``, ``i18n.js`` and its
+- ``play/table.html``, ``table.js``, ``coach.js``, ``style.css``, ``favicon.svg``, ``i18n.js`` and its
   catalogs (``i18n/<lang>.json``, the page in the browser's language): the table page of
   ``chickenfoot serve`` (``src/chickenfoot/server/static``), the page only pointed at these
   files and given ``socket.js`` (in its head), the Worker transport of the same client.
@@ -53,7 +53,7 @@ PYODIDE_FILES = (
 WHEELS = ("attrs==25.4.0",)
 """Unpacked in the worker beside chickenfoot: attrs, its one dependency."""
 SERVER_STATIC = (
-    "table.js", "style.css", "favicon.svg",
+    "table.js", "coach.js", "style.css", "favicon.svg",
     "i18n.js", "i18n/el.json", "i18n/hr.json", "i18n/ro.json", "i18n/lv.json",
 )  # fmt: skip
 LEFT_OUT = (

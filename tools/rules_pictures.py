@@ -11,9 +11,11 @@ penalties): a caption cannot say what the position does not hold.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import chickenfoot as cf
@@ -98,88 +100,90 @@ def _out(s: cf.State) -> bool:
     )
 
 
-def rules_pictures() -> list[RulesPicture]:
-    """The rules page's pictures, in the order of the page."""
-    out: list[RulesPicture] = []
+PictureFacts = tuple[str, dict[str, Any], cf.State, dict[str, Any]]
+"""(stem, what its caption states, position, keyword options of ``chickenfoot.svg``)."""
+
+
+def _words() -> Any:
+    # loaded by path, as docs_hooks loads this module: tools/ is not a package
+    spec = importlib.util.spec_from_file_location(
+        "cf_rules_words", Path(__file__).with_name("rules_words.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def picture_facts() -> list[PictureFacts]:
+    """The rules page's pictures, in the order of the page, with what each caption states.
+
+    The positions are found once (seconds of seeded play); :func:`caption` writes each
+    caption from its facts in any language of ``tools/rules_words.py``.
+    """
+    out: list[PictureFacts] = []
 
     s = _walk(HOUSE, 1, _opening)
-    out.append(
-        (
-            "centre-toes",
-            f"R6, the opening: the centre {s.centre} has {len(s.board) - 1} of its "
-            f"{s.rules.opening_toes} toes, and until it has them all the only plays are toes "
-            f"on it. Glowing: where seat {s.turn} can lay a tile ({_moves(_plays(s))}).",
-            s,
-            {"hands": s.turn, "targets": _plays(s)},
-        )
-    )
+    facts = {
+        "centre": str(s.centre),
+        "laid": len(s.board) - 1,
+        "toes": s.rules.opening_toes,
+        "seat": s.turn,
+        "plays": _moves(_plays(s)),
+    }
+    out.append(("centre-toes", facts, s, {"hands": s.turn, "targets": _plays(s)}))
 
     s = _walk(HOUSE, 2, _lines)
     ends = sorted({ln.open_end for ln in s.table.hubs[0].lines if ln.open_end is not None})
-    out.append(
-        (
-            "lines",
-            f"R7, open play: each toe of the centre has grown a line; a tile joins a line at "
-            f"its open end ({', '.join(map(str, ends))} here), and its other number becomes "
-            f"the new end. Glowing: seat {s.turn}'s plays ({_moves(_plays(s))}).",
-            s,
-            {"hands": s.turn, "targets": _plays(s)},
-        )
-    )
+    facts = {"ends": ", ".join(map(str, ends)), "seat": s.turn, "plays": _moves(_plays(s))}
+    out.append(("lines", facts, s, {"hands": s.turn, "targets": _plays(s)}))
 
     s = _walk(HOUSE, 3, _foot_built)
-    foot = s.table.hubs[1]
-    out.append(
-        (
-            "foot",
-            f"R8, a double and its foot: {foot.tile} was laid on an open end, which closed "
-            f"that line, and took its {s.rules.foot_toes} toes; they are open lines like any "
-            "other.",
-            s,
-            {},
-        )
-    )
+    facts = {"foot": str(s.table.hubs[1].tile), "toes": s.rules.foot_toes}
+    out.append(("foot", facts, s, {}))
 
     s = _walk(HOUSE, 4, _foot_pending)
     hub = s.table.hubs[1]
-    out.append(
-        (
-            "pending",
-            f"R8, a pending double: {hub.tile} has {len(hub.lines)} of its "
-            f"{s.rules.foot_toes} toes. Until it has them, nothing is played anywhere else: "
-            f"seat {s.turn}'s only plays are toes on it (glowing: {_moves(_plays(s))}).",
-            s,
-            {"hands": s.turn, "targets": _plays(s)},
-        )
-    )
+    facts = {
+        "hub": str(hub.tile),
+        "laid": len(hub.lines),
+        "toes": s.rules.foot_toes,
+        "seat": s.turn,
+        "plays": _moves(_plays(s)),
+    }
+    out.append(("pending", facts, s, {"hands": s.turn, "targets": _plays(s)}))
 
     s = _walk(HOUSE, 5, _forced_draw)
     numbers = sorted({n for _, n in s.table.open_ends})
-    out.append(
-        (
-            "forced-draw",
-            f"R9, a forced draw: no tile in seat {s.turn}'s hand shows an open number "
-            f"({', '.join(map(str, numbers))}), so its only move is to draw; the drawn tile "
-            "is played if it fits, else the seat passes.",
-            s,
-            {"hands": s.turn},
-        )
-    )
+    facts = {"seat": s.turn, "numbers": ", ".join(map(str, numbers))}
+    out.append(("forced-draw", facts, s, {"hands": s.turn}))
 
     s = _walk(HOUSE, 6, _out)
     outcome = s.outcome()
     assert outcome is not None
-    penalties = ", ".join(f"seat {seat} {p}" for seat, p in enumerate(s.penalties()))
-    out.append(
-        (
-            "round-end",
-            f"R10 and R11, the end of a round: seat {outcome.seat} laid its last tile, so the "
-            f"round is over, and every seat scores the pips left in its hand ({penalties}).",
-            s,
-            {"hands": "all"},
-        )
-    )
+    facts = {"seat": outcome.seat, "penalties": list(enumerate(s.penalties()))}
+    out.append(("round-end", facts, s, {"hands": "all"}))
     return out
+
+
+def caption(stem: str, facts: dict[str, Any], *, lang: str = "en") -> str:
+    """The caption of the picture ``stem`` in ``lang``, written from its facts."""
+    words = _words().CAPTIONS[lang]
+    values = dict(facts)
+    if "penalties" in values:
+        values["penalties"] = ", ".join(
+            words["seat-points"].format(seat=seat, points=points)
+            for seat, points in values["penalties"]
+        )
+    return str(words[stem].format(**values))
+
+
+def rules_pictures(*, lang: str = "en") -> list[RulesPicture]:
+    """The rules page's pictures, in the order of the page, captioned in ``lang``."""
+    return [
+        (stem, caption(stem, facts, lang=lang), s, options)
+        for stem, facts, s, options in picture_facts()
+    ]
 
 
 # -- the table in brief: one picture with its parts numbered, for the top of the page ------------
@@ -199,13 +203,14 @@ def _badge(n: int, x: float, y: float) -> str:
     )
 
 
-def labelled_table() -> tuple[str, str, list[tuple[str, str]], str]:
+def labelled_table(*, lang: str = "en") -> tuple[str, str, list[tuple[str, str]], str]:
     """The rules page's first picture: a table with a foot built, its parts numbered.
 
     Returns ``(alt, svg, legend, tile)``: the picture's text alternative, the SVG (the
     table by ``chickenfoot.svg`` with numbered badges laid over it, and a face-down
     boneyard drawn beside it), the legend (each number's part, a name and what it is, in
     the badges' order), and the tile the first badge marks (the centre), for the tests.
+    The words are in ``lang`` (``tools/rules_words.py``); the picture is the same in all.
     Each badge sits on the corner of the tile it names, found by the tile's ``data-box``
     in the picture: what it marks is what the position holds.
     """
@@ -216,20 +221,30 @@ def labelled_table() -> tuple[str, str, list[tuple[str, str]], str]:
     grown = next(line for line in centre.lines if len(line.tiles) >= 2)
     ending = next(line for line in centre.lines if line.open_end is not None)
     toe, arm, end = grown.tiles[0].tile, grown.tiles[1].tile, ending.tiles[-1].tile
+    words = _words().TABLE[lang]
+    facts = {
+        "centre": centre.tile,
+        "toe": toe,
+        "arm": arm,
+        "end": end,
+        "number": ending.open_end,
+        "foot": foot.tile,
+        "opening_toes": s.rules.opening_toes,
+        "foot_toes": s.rules.foot_toes,
+        "foot_toe_tiles": _moves(ln.tiles[0].tile for ln in foot.lines),
+        "boneyard": len(s.boneyard),
+    }
     parts = [
-        (centre.tile, "The centre", f"the round's double, {centre.tile}: the first tile on "
-         "the table."),
-        (toe, "A toe", f"a tile laid on a double ({toe} on the centre). The centre takes "
-         f"{s.rules.opening_toes} toes before play goes anywhere else."),
-        (arm, "A line (an arm)", f"the tiles that grow out of a toe, each matching the "
-         f"number it touches ({arm} after {toe})."),
-        (end, "An open end", f"the free number at the end of a line ({ending.open_end} on "
-         f"{end}): the next tile there must carry it."),
-        (foot.tile, "A double with its foot", f"{foot.tile}, laid on an open end, closed "
-         f"that line and took {s.rules.foot_toes} toes of its own: the chicken's foot."),
-        (foot.lines[0].tiles[0].tile, "The foot's toes", f"{_moves(ln.tiles[0].tile for ln in foot.lines)}; "
-         "until a double has all its toes, nothing is played anywhere else."),
-    ]  # fmt: skip
+        (tile, words[part], words[f"{part}-what"].format(**facts))
+        for tile, part in (
+            (centre.tile, "centre"),
+            (toe, "toe"),
+            (arm, "line"),
+            (end, "end"),
+            (foot.tile, "foot"),
+            (foot.lines[0].tiles[0].tile, "foot-toes"),
+        )
+    ]
     view, size = _VIEW.search(picture), re.search(r'width="([\d.]+)"', picture)
     assert view is not None and size is not None, "an SVG picture with no viewBox or width"
     x0, y0, w, h = (float(v) for v in view[1].split())
@@ -249,10 +264,7 @@ def labelled_table() -> tuple[str, str, list[tuple[str, str]], str]:
     boneyard_n = len(parts) + 1
     badges.append(_badge(boneyard_n, pile_x, pile_y - 0.36))
     legend = [(name, what) for _, name, what in parts]
-    legend.append(
-        ("The boneyard", f"the tiles not dealt, face down ({len(s.boneyard)} here): a player "
-         "who cannot play draws one.")
-    )  # fmt: skip
+    legend.append((words["boneyard"], words["boneyard-what"].format(**facts)))
     wide = w + 2.4
     out = picture.replace(
         f'viewBox="{x0:g} {y0:g} {w:g} {h:g}"', f'viewBox="{x0:g} {y0:g} {wide:g} {h:g}"', 1
@@ -264,8 +276,5 @@ def labelled_table() -> tuple[str, str, list[tuple[str, str]], str]:
         f'<rect x="{x0:g}" y="{y0:g}" width="{wide:g}" height="{h:g}"', 1,
     )  # fmt: skip
     out = out.replace("</svg>", pile + "".join(badges) + "</svg>")
-    alt = (
-        "A Chicken Foot table with its parts numbered: 1 the centre double, 2 a toe, 3 a "
-        "line, 4 an open end, 5 a double with its foot, 6 the foot's toes, 7 the boneyard."
-    )
+    alt = str(words["alt"])
     return alt, out, legend, str(centre.tile)

@@ -24,11 +24,36 @@ from typing import Any, Final
 
 from chickenfoot.server._table import Table
 
-__all__ = ["QUEUE", "Connection", "announce_move", "announce_table", "encode", "send_table"]
+__all__ = [
+    "DELAYED",
+    "FAILED",
+    "FLOODED",
+    "QUEUE",
+    "REFUSED",
+    "Connection",
+    "announce_move",
+    "announce_table",
+    "encode",
+    "send_table",
+]
 
 QUEUE: Final = 256
 """The messages waiting for one connection at most; a client that falls behind further
 is disconnected (its page reconnects and gets the whole table again)."""
+
+# The ``code`` of an ``error`` message, for the page to say it in the reader's language
+# (``message`` stays English, for programs and logs): 4000 plus the HTTP status of the same
+# meaning, as the WebSocket's close codes are. A fatal error's code is the close code that
+# follows it (docs/serve.md); these are the codes of the errors after which the connection
+# stays open.
+REFUSED: Final = 4400
+"""A message or move refused: ``message`` says why."""
+FLOODED: Final = 4429
+"""A message ignored: the connection sends too many."""
+FAILED: Final = 4500
+"""A hint or review that could not be worked out (the server's log says why)."""
+DELAYED: Final = 4503
+"""A move waiting for the database: it is played as soon as it is stored."""
 
 Made = dict[Any, list[str]]
 """The messages made during one announcement, by audience, encoded."""

@@ -15,7 +15,8 @@ where it comes from (browsers always do): a page of another site can neither pla
 make tables here. What one client may take (connections, bodies, tables, the hosts the
 server answers to) is bounded by :class:`~chickenfoot.server._limits.Limits`. What the pages
 may do (this origin's scripts, styles and connections only) every response says
-(:mod:`~chickenfoot.server._headers`).
+(:mod:`~chickenfoot.server._headers`). Once a WebSocket is admitted, its messages are
+read and answered by :mod:`~chickenfoot.server._socket`.
 """
 
 from __future__ import annotations
@@ -36,10 +37,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from chickenfoot._protocol import PROTOCOL, ProtocolError, decode
 from chickenfoot.agents import Agent
 from chickenfoot.errors import brief
-from chickenfoot.server._announce import Connection, encode
+from chickenfoot.server._announce import Connection
 from chickenfoot.server._headers import PageHeaders
 from chickenfoot.server._hub import Hub
 from chickenfoot.server._language import localized_page, refusal
@@ -48,27 +48,28 @@ from chickenfoot.server._limits import (
     Buckets,
     HostCheck,
     Limits,
-    MessageBucket,
     TooLargeError,
     key_matches,
     read_body,
 )
 from chickenfoot.server._lookups import Lookups, TooManyReadsError
+from chickenfoot.server._socket import (
+    BURST,
+    HELLO_SECONDS,
+    MAX_MESSAGE,
+    RATE,
+    ClosedError,
+    answer,
+    fail,
+    read_hello,
+    welcome,
+    write,
+)
 from chickenfoot.server._store import StoreError, open_store
-from chickenfoot.server._table import RefusedError, Table
+from chickenfoot.server._table import RefusedError
 
 __all__ = ["BURST", "KEY_HEADER", "MAX_MESSAGE", "RATE", "make_app"]
 
-MAX_MESSAGE: Final = 16_384
-"""The longest message a client may send, in bytes (a move is a few dozen)."""
-RATE: Final = 10.0
-"""The messages a connection may send per second, on average..."""
-BURST: Final = 30
-"""...and at once; messages beyond are refused."""
-REFUSED_MAX: Final = 60
-"""The messages refused for coming too fast after which a connection is closed."""
-HELLO_SECONDS: Final = 10.0
-"""How long a new connection has to send its ``hello``."""
 KEY_HEADER: Final = "x-table-key"
 """The header that carries the operator's table key (``Limits.table_key``)."""
 
@@ -236,7 +237,11 @@ def make_app(
                 raise RefusedError("players must be an integer from 2 to 8")
             seats = [{"kind": "person", "name": "You"}]
             seats += [{"kind": "bot", "spec": bot} for _ in range(players - 1)]
-            request_ = {"preset": data.get("preset", "house"), "players": players}
+            request_ = {
+                "preset": data.get("preset", "house"),
+                "players": players,
+                "hints": data.get("hints", False),
+            }
             table, tokens = hub.create({**request_, "seats": seats})
         except TooLargeError as err:
             return JSONResponse({"error": str(err)}, status_code=413)
@@ -251,25 +256,25 @@ def make_app(
         if not _same_origin(ws.headers.get("origin"), ws.headers.get("host"), allowed):
             await ws.accept()
             origin = brief(ws.headers.get("origin"), 80)
-            await _fail(ws, f"cross-origin WebSocket refused: {origin} is not this server", 4403)
+            await fail(ws, f"cross-origin WebSocket refused: {origin} is not this server", 4403)
             return
         if gate["open"] >= limits.connections or gate["waiting"] >= limits.connections // 2:
             await ws.accept()
-            await _fail(ws, f"the server has {gate['open']:,} connections already", 4503)
+            await fail(ws, f"the server has {gate['open']:,} connections already", 4503)
             return
         host = ws.client.host if ws.client else ""
         address = "@" + Buckets.key(host)
         if gate.get(address, 0) >= limits.connections_per_address:
             await ws.accept()
             many = limits.connections_per_address
-            await _fail(ws, f"your address has {many} connections here already", 4503)
+            await fail(ws, f"your address has {many} connections here already", 4503)
             return
         gate["open"] += 1
         gate[address] = gate.get(address, 0) + 1
         try:
             await _serve(ws, ws.path_params["table"], host)
         except TooManyReadsError as err:
-            await _fail(ws, str(err), 4429)
+            await fail(ws, str(err), 4429)
         finally:
             gate["open"] -= 1
             gate[address] -= 1
@@ -280,32 +285,32 @@ def make_app(
         await ws.accept()
         table = await lookups.open(table_id, host)
         if table is None:
-            await _fail(ws, f"there is no table {brief(table_id, 40)}", 4404)
+            await fail(ws, f"there is no table {brief(table_id, 40)}", 4404)
             return
         gate["waiting"] += 1
         try:
-            seat, picture = await asyncio.wait_for(_hello(ws, table), HELLO_SECONDS)
+            seat, picture = await asyncio.wait_for(read_hello(ws, table), HELLO_SECONDS)
         except asyncio.TimeoutError:
-            await _fail(ws, f"no hello within {HELLO_SECONDS:.0f} seconds", 4408)
+            await fail(ws, f"no hello within {HELLO_SECONDS:.0f} seconds", 4408)
             return
-        except (_ClosedError, WebSocketDisconnect):
+        except (ClosedError, WebSocketDisconnect):
             return
         finally:
             gate["waiting"] -= 1
         if await lookups.open(table_id, host) is None:  # unloaded meanwhile, and full
-            await _fail(ws, "the server holds too many tables in use; try again", 4503)
+            await fail(ws, "the server holds too many tables in use; try again", 4503)
             return
         if seat is None and hub.spectators(table_id) >= limits.spectators:
-            await _fail(ws, f"the table has {limits.spectators} spectators already", 4429)
+            await fail(ws, f"the table has {limits.spectators} spectators already", 4429)
             return
         if seat is None and hub.spectators() >= limits.connections // 2:
-            await _fail(ws, "the server has as many spectators as it takes; try later", 4429)
+            await fail(ws, "the server has as many spectators as it takes; try later", 4429)
             return
-        await ws.send_text(_welcome(table_id, seat))
+        await ws.send_text(welcome(table_id, seat))
         connection = Connection(seat, picture=picture)
-        writer = asyncio.create_task(_write(ws, connection, limits.send_seconds))
+        writer = asyncio.create_task(write(ws, connection, limits.send_seconds))
         hub.join(table_id, connection)
-        reader = asyncio.create_task(_read(ws, hub, table_id, connection, limits.idle_seconds))
+        reader = asyncio.create_task(answer(ws, hub, table_id, connection, limits.idle_seconds))
         try:
             await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -337,163 +342,3 @@ def make_app(
     app.state.lookups = lookups
     app.state.connections = gate
     return app
-
-
-class _ClosedError(Exception):
-    """The connection was closed by the server (after an error message)."""
-
-
-async def _fail(ws: WebSocket, message: str, code: int) -> None:
-    with contextlib.suppress(Exception):
-        await ws.send_text(json.dumps({"type": "error", "message": message, "fatal": True}))
-        await ws.close(code=code)
-
-
-async def _text(ws: WebSocket) -> tuple[str | None, str | None]:
-    """The next message's text, or ``None`` and why it is refused (binary, oversized)."""
-    message = await ws.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    text = message.get("text")
-    data = text.encode() if isinstance(text, str) else message.get("bytes") or b""
-    if len(data) > MAX_MESSAGE:
-        return None, f"a message of {len(data):,} bytes is over the limit of {MAX_MESSAGE:,}"
-    if not isinstance(text, str):
-        return None, "messages are JSON text, not binary"
-    return text, None
-
-
-async def _error(ws: WebSocket, message: str) -> None:
-    await ws.send_text(json.dumps({"type": "error", "message": message}))
-
-
-async def _hello(ws: WebSocket, table: Table) -> tuple[int | None, bool]:
-    """Read the client's ``hello``: with its seat's ``token``, or none for a spectator
-    (answered by the caller, once it admits the connection), and whether it shows the
-    picture (``"picture": false``: a program that plays, not a page)."""
-    while True:
-        text, why = await _text(ws)
-        if text is None:
-            await _error(ws, f"refused: {why}")
-            continue
-        try:
-            message = decode(text.encode())
-        except ProtocolError as err:
-            await _error(ws, f"the first message must be a hello: {err}")
-            continue
-        if message["type"] != "hello":
-            await _error(ws, f"the first message must be a hello, not {brief(message['type'])}")
-            continue
-        picture = message.get("picture", True)
-        if type(picture) is not bool:
-            await _error(ws, "a hello's picture is true or false")
-            continue
-        token = message.get("token")
-        if token is None or token == "":
-            seat = None
-        else:
-            seat = table.seat_of(token)
-            if seat is None:
-                await _fail(ws, "this token is not a seat of this table", 4401)
-                raise _ClosedError
-        return seat, picture
-
-
-def _welcome(table_id: str, seat: int | None) -> str:
-    """The server's ``hello``, once the connection is admitted."""
-    role = "spectator" if seat is None else "player"
-    return json.dumps(
-        {"type": "hello", "protocol": PROTOCOL, "table": table_id, "seat": seat, "role": role}
-    )
-
-
-async def _write(ws: WebSocket, connection: Connection, send_seconds: float) -> None:
-    """Send the connection's queued messages in order, until ``None`` (then, if the server
-    ends the connection, say why and close). A message the client does not take within
-    ``send_seconds`` (it stopped reading), or a socket closed under it, ends the connection
-    at once: a client going away is ordinary, never an error of the server's."""
-    while True:
-        message = await connection.queue.get()
-        if message is None:
-            if connection.ending is not None:
-                why, code = connection.ending
-                with contextlib.suppress(asyncio.TimeoutError):  # _fail suppresses the rest
-                    await asyncio.wait_for(_fail(ws, why, code), send_seconds)
-            return
-        try:
-            text = message if isinstance(message, str) else encode(message)
-            await asyncio.wait_for(ws.send_text(text), send_seconds)
-        except Exception:  # it stopped reading, or went away (the socket closed under us)
-            connection.dropped = True
-            return
-
-
-def _echo(value: object) -> int | str | None:
-    """The ``id`` a client gave, to send back: an integer of at most 64 bits or a string of
-    at most 64 characters, else null (never the client's own structure: it may be 16 KiB
-    nested hundreds deep).
-
-    >>> _echo(17), _echo("a-17"), _echo(True), _echo(2**70), _echo([[[]]]), _echo("x" * 65)
-    (17, 'a-17', None, None, None, None)
-    """
-    if type(value) is int and -(2**63) <= value < 2**63:
-        return value
-    if type(value) is str and len(value) <= 64:
-        return value
-    return None
-
-
-async def _read(
-    ws: WebSocket, hub: Hub, table_id: str, connection: Connection, idle_seconds: float
-) -> None:
-    """Answer the connection's messages: ``move`` (checked, then played), ``next`` (deal
-    the next round now), ``rematch``, ``table`` (send the table again), ``ping``; anything
-    else is refused with a message. A connection that sends nothing for ``idle_seconds``
-    is closed (4408)."""
-    bucket = MessageBucket(RATE, BURST)
-    while not connection.dropped:
-        try:
-            text, why = await asyncio.wait_for(_text(ws), idle_seconds)
-        except asyncio.TimeoutError:
-            connection.close(f"no message for {idle_seconds:.0f} seconds: closed", 4408)
-            return
-        except WebSocketDisconnect:
-            return
-        if not bucket.take():
-            if bucket.refused > REFUSED_MAX:
-                connection.close("too many messages", 4429)
-                return
-            if bucket.refused <= BURST:  # the answers to a flood are bounded too
-                connection.put(
-                    {
-                        "type": "error",
-                        "message": f"too many messages: at most {RATE:.0f} a second; ignored",
-                    }
-                )
-            continue
-        if text is None:
-            connection.put({"type": "error", "message": f"refused: {why}"})
-            continue
-        try:
-            message = decode(text.encode())
-        except ProtocolError as err:
-            connection.put({"type": "error", "message": f"refused: {err}"})
-            continue
-        kind = message["type"]
-        try:
-            if kind == "move":
-                # shielded: a move being stored is played and announced even if the
-                # connection ends meanwhile
-                await asyncio.shield(hub.person_moves(table_id, connection.seat, message))
-                bucket.give_back()
-            elif kind in ("next", "rematch"):
-                await hub.agree(table_id, connection.seat, kind)
-            elif kind == "table":
-                hub.send_table(table_id, connection)
-            elif kind == "ping":
-                connection.put({"type": "pong", "id": _echo(message.get("id"))})
-            else:
-                raise RefusedError(f"unknown message type {brief(kind, 40)}")
-        except RefusedError as err:
-            message_id = _echo(message.get("id"))
-            connection.put({"type": "error", "message": f"refused: {err}", "id": message_id})

@@ -41,9 +41,17 @@ from chickenfoot.moves import Move, parse_move
 from chickenfoot.rules import Rules
 from chickenfoot.server._announce import Connection
 from chickenfoot.server._bots import bounded
+from chickenfoot.server._coach import Coach
 from chickenfoot.server._keeper import Keeper
 from chickenfoot.server._limits import Limits, check_table_cost, engine_names
-from chickenfoot.server._requests import MAX_NAME, check_bot_spec, distinct_names, rules_of
+from chickenfoot.server._requests import (
+    MAX_NAME,
+    check_bot_spec,
+    distinct_names,
+    hints_of,
+    options_of,
+    rules_of,
+)
 from chickenfoot.server._store import GapError, SeatRow, Store, StoredTable
 from chickenfoot.server._table import RefusedError, Table
 from chickenfoot.specs import Trust, parse_spec, rules_refusal
@@ -90,6 +98,8 @@ class Hub(Keeper):
         self.limits = Limits() if limits is None else limits
         self._agents: dict[tuple[str, int], Agent] = {}
         self._rng = random.Random(secrets.randbits(64))
+        self.coach = Coach()
+        """The hints and reviews asked for at the tables (:mod:`~chickenfoot.server._coach`)."""
 
     # -- start: every table restored ---------------------------------------------------------
 
@@ -109,7 +119,9 @@ class Hub(Keeper):
         ``moves``: read already, else read now)."""
         try:
             rules = Rules.from_dict(json.loads(stored.rules))
-            table = Table(stored.id, rules, stored.seed, stored.seats)
+            table = Table(
+                stored.id, rules, stored.seed, stored.seats, hints=hints_of(stored.options)
+            )
         except (ChickenFootError, ValueError) as err:
             log.error("table %s cannot be restored: %s", stored.id, err)
             return None
@@ -144,12 +156,14 @@ class Hub(Keeper):
     # -- making tables -----------------------------------------------------------------------
 
     def create(self, request: Mapping[str, Any]) -> tuple[Table, list[str | None]]:
-        """A new table from a request (``preset``, ``players``, ``rules``, ``seats``: a list
-        of ``{"kind": "person", "name": ...}`` or ``{"kind": "bot", "spec": ...}``), stored;
+        """A new table from a request (``preset``, ``players``, ``rules``, ``hints``,
+        ``seats``: a list of ``{"kind": "person", "name": ...}`` or ``{"kind": "bot", "spec":
+        ...}``), stored;
         returns it and each seat's token (``None`` for a bot)."""
         if len(self.tables) >= MAX_TABLES:
             raise RefusedError(f"this server holds {MAX_TABLES:,} tables already")
         rules = rules_of(request)
+        options = options_of(request)
         seats = request.get("seats")
         if not isinstance(seats, list) or len(seats) != rules.players:
             raise RefusedError(f"seats must list {rules.players} seats, one per player")
@@ -186,8 +200,8 @@ class Hub(Keeper):
             raise RefusedError(f"the bot {why}")
         table_id = secrets.token_urlsafe(9)
         seed = fresh_seed()  # 128 bits: each round is dealt from its own seed (_table)
-        table = Table(table_id, rules, seed, rows)
-        self.store.add_table(table_id, json.dumps(rules.to_dict()), seed, rows)
+        table = Table(table_id, rules, seed, rows, hints=hints_of(options))
+        self.store.add_table(table_id, json.dumps(rules.to_dict()), seed, rows, options=options)
         self.tables[table_id] = table
         self.active[table_id] = time.monotonic()
         self.kick(table_id)
@@ -325,6 +339,7 @@ class Hub(Keeper):
         """Stop the bots' tasks, close the engines and the database."""
         for task in list(self._tasks):
             task.cancel()
+        self.coach.close()
         await self.writer.close()
         for agent in self._agents.values():
             close = getattr(agent, "close", None)

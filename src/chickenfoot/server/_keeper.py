@@ -37,7 +37,13 @@ from chickenfoot.commitment import fresh_seed
 from chickenfoot.errors import ChickenFootError, brief
 from chickenfoot.match import Match
 from chickenfoot.moves import Move, parse_move
-from chickenfoot.server._announce import Connection, announce_move, announce_table, send_table
+from chickenfoot.server._announce import (
+    DELAYED,
+    Connection,
+    announce_move,
+    announce_table,
+    send_table,
+)
 from chickenfoot.server._store import GapError, MoveRow, Store, StoredTable, StoreError
 from chickenfoot.server._table import RefusedError, Table
 from chickenfoot.server._writer import Writer
@@ -287,7 +293,14 @@ class Keeper:
         def waiting(err: StoreError) -> None:
             for c in self.connections.get(table_id, ()):
                 if c.seat == seat:
-                    c.put({"type": "error", "id": message.get("id"), "message": WAITING})
+                    c.put(
+                        {
+                            "type": "error",
+                            "id": message.get("id"),
+                            "message": WAITING,
+                            "code": DELAYED,
+                        }
+                    )
 
         async with self.lock(table_id):
             move = table.check_move(seat, message)

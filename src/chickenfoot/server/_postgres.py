@@ -31,6 +31,7 @@ from chickenfoot.errors import brief
 from chickenfoot.server._postgres_sql import (
     ADD_MOVE,
     ADD_MOVES,
+    ADD_TABLE,
     LOCK_AND_TOUCH,
     PAUSE,
     SCHEMA,
@@ -166,14 +167,12 @@ class PostgresStore:
         seats: Sequence[SeatRow],
         *,
         now: float | None = None,
+        options: str = "{}",
     ) -> None:
         """Store a new table and its seats (one transaction); ``now``: Unix seconds."""
         when = time.time() if now is None else now
         with self._lock, self._transaction() as db:
-            db.execute(
-                "INSERT INTO chickenfoot_tables (id, rules, seed, touched) VALUES (%s, %s, %s, %s)",
-                (table_id, rules, str(seed), when),
-            )
+            db.execute(ADD_TABLE, (table_id, rules, str(seed), when, options))
             with db.cursor() as cursor:
                 cursor.executemany(
                     "INSERT INTO chickenfoot_seats (table_id, seat, kind, spec, token, name) "

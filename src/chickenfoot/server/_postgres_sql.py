@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["ADD_MOVE", "ADD_MOVES", "LOCK_AND_TOUCH", "PAUSE", "SCHEMA", "TABLE"]
+__all__ = ["ADD_MOVE", "ADD_MOVES", "ADD_TABLE", "LOCK_AND_TOUCH", "PAUSE", "SCHEMA", "TABLE"]
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS chickenfoot_tables (
@@ -42,9 +42,13 @@ CREATE TABLE IF NOT EXISTS chickenfoot_moves (
 ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS pause_at INTEGER;
 ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS pause_until DOUBLE PRECISION;
 ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS ready_at INTEGER;
-ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS ready INTEGER NOT NULL DEFAULT 0
+ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS ready INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE chickenfoot_tables ADD COLUMN IF NOT EXISTS options TEXT NOT NULL DEFAULT '{}'
 """
-TABLE: Final = "id, rules, seed, pause_at, pause_until, ready_at, ready"
+ADD_TABLE: Final = """
+INSERT INTO chickenfoot_tables (id, rules, seed, touched, options) VALUES (%s, %s, %s, %s, %s)
+"""
+TABLE: Final = "id, rules, seed, pause_at, pause_until, ready_at, ready, options"
 
 # Each table's row is locked first, in order of id (two batches never wait on each other
 # in a circle), and touched; then each move is stored if it extends its table (after a

@@ -3,12 +3,15 @@
 The hub (:mod:`chickenfoot.server._hub`) makes a table from a request only through these:
 :func:`rules_of` reads the rules, :func:`check_bot_spec` each bot (built-in agents, and
 the engines the server was started with, by name: never a program or a module a page
-names), :func:`distinct_names` the names the people will read. Each raises
+names), :func:`distinct_names` the names the people will read, :func:`options_of` the
+table's options (``hints``: off unless asked; :func:`hints_of` reads them back as stored,
+trusting nothing). Each raises
 :class:`~chickenfoot.server._table.RefusedError` saying what is wrong, and changes nothing.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -18,7 +21,16 @@ from chickenfoot.server._bots import BOUNDS, Bound, bound_of
 from chickenfoot.server._table import RefusedError
 from chickenfoot.specs import Trust, UntrustedSpecError, parse_spec
 
-__all__ = ["BOT_NAMES", "MAX_NAME", "MAX_SEARCH", "check_bot_spec", "distinct_names", "rules_of"]
+__all__ = [
+    "BOT_NAMES",
+    "MAX_NAME",
+    "MAX_SEARCH",
+    "check_bot_spec",
+    "distinct_names",
+    "hints_of",
+    "options_of",
+    "rules_of",
+]
 
 MAX_SEARCH: Final = 2000
 """The most iterations a ``search:N`` bot of the server may take per decision."""
@@ -119,3 +131,34 @@ def rules_of(request: Mapping[str, Any]) -> Rules:
         return rules
     except (ChickenFootError, TypeError) as err:
         raise RefusedError(str(err)) from None
+
+
+def options_of(request: Mapping[str, Any]) -> str:
+    """The table's options a request asks for, as stored (JSON): ``hints`` (``true``: a seat
+    may ask for a hint at its turn; ``false``, the default).
+
+    >>> options_of({}), options_of({"hints": True})
+    ('{}', '{"hints": true}')
+    >>> options_of({"hints": "yes"})
+    Traceback (most recent call last):
+    ...
+    chickenfoot.server._table.RefusedError: hints must be true or false, not 'yes'
+    """
+    hints = request.get("hints", False)
+    if type(hints) is not bool:
+        raise RefusedError(f"hints must be true or false, not {brief(hints)}")
+    return json.dumps({"hints": True}) if hints else "{}"
+
+
+def hints_of(options: str) -> bool:
+    """Whether the options stored (:func:`options_of`) turn hints on; anything else the
+    column holds (a damaged or foreign value) turns them off.
+
+    >>> hints_of('{"hints": true}'), hints_of("{}"), hints_of("[1"), hints_of('{"hints": 1}')
+    (True, False, False, False)
+    """
+    try:
+        read = json.loads(options)
+    except (ValueError, TypeError, RecursionError):
+        return False
+    return isinstance(read, dict) and read.get("hints") is True

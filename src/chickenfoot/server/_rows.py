@@ -54,6 +54,8 @@ class StoredTable(NamedTuple):
     pause_until: float | None = None
     ready_at: int | None = None
     ready: int = 0
+    options: str = "{}"
+    """The table's options as made (JSON: ``{"hints": true}``), never the rules."""
 
     def ready_seats(self, n: int) -> frozenset[int]:
         """The seats that asked at the record's length ``n`` (none if they asked at another).

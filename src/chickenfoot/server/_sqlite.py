@@ -88,8 +88,9 @@ _AGREEMENT = (  # what the people agree on (docs: _store): added to a database o
     ("pause_until", "REAL"),
     ("ready_at", "INTEGER"),
     ("ready", "INTEGER NOT NULL DEFAULT 0"),
+    ("options", "TEXT NOT NULL DEFAULT '{}'"),  # the table's options (hints), as made
 )
-_TABLE = "t.id, t.rules, t.seed, t.pause_at, t.pause_until, t.ready_at, t.ready"
+_TABLE = "t.id, t.rules, t.seed, t.pause_at, t.pause_until, t.ready_at, t.ready, t.options"
 
 
 def _seed_text(seed: int) -> str:
@@ -186,13 +187,14 @@ class SqliteStore:
         seats: Sequence[SeatRow],
         *,
         now: float | None = None,
+        options: str = "{}",
     ) -> None:
         """Store a new table and its seats (one transaction); ``now``: Unix seconds."""
         when = time.time() if now is None else now
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO tables (id, rules, seed, touched) VALUES (?, ?, ?, ?)",
-                (table_id, rules, _seed_text(seed), when),
+                "INSERT INTO tables (id, rules, seed, touched, options) VALUES (?, ?, ?, ?, ?)",
+                (table_id, rules, _seed_text(seed), when, options),
             )
             db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, spec, token, name) "

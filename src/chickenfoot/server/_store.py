@@ -10,8 +10,8 @@ Two stores keep the same record (:func:`open_store` picks one):
 
 A table is stored as what it was made of and every move accepted on it, nothing derived:
 
-- ``tables``: the table's id, its rules (a ``chickenfoot/rules`` document as JSON), the
-  match's seed (secret: the seed deals every hand), when it last changed (``touched``,
+- ``tables``: the table's id, its rules (a ``chickenfoot/rules`` document as JSON), its
+  options (JSON: whether hints are on), the match's seed (secret: the seed deals every hand), when it last changed (``touched``,
   Unix seconds) and when its match ended (``finished``, or null): what the server's table
   life cycle reads (docs: Serve, "Bounded");
 - ``seats``: per seat its kind (``person`` or ``bot``), the bot's spec, its display name
@@ -106,8 +106,10 @@ class Store(Protocol):
         seats: Sequence[SeatRow],
         *,
         now: float | None = None,
+        options: str = "{}",
     ) -> None:
-        """Store a new table and its seats; ``now``: Unix seconds (default: now)."""
+        """Store a new table and its seats; ``now``: Unix seconds (default: now);
+        ``options``: the table's options as JSON (``{"hints": true}``)."""
 
     def add_moves(self, rows: Sequence[MoveRow]) -> list[bool]:
         """Store ``rows`` in one transaction, one commit (each table's ``touched`` set);

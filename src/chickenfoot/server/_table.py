@@ -37,6 +37,7 @@ from chickenfoot.moves import Draw, Move, Pass, Play
 from chickenfoot.picture import svg
 from chickenfoot.rules import Rules
 from chickenfoot.server._deals import deal_headers, deal_round
+from chickenfoot.server._patch import picture_patch
 from chickenfoot.server._store import SeatRow
 from chickenfoot.state import LegalMoves, State
 from chickenfoot.view import View
@@ -100,16 +101,26 @@ class Table:
     """A match between ``seats`` (persons with tokens, bots with specs), from ``seed``.
 
     Moves are played with :meth:`play` (checked by the match: an illegal one raises the
-    library's error); ``moves`` lists them as ``(seat, notation, forced)``.
+    library's error); ``moves`` lists them as ``(seat, notation, forced)``. ``hints``:
+    whether a seat may ask for a hint at its turn (told to everyone in :meth:`state_message`).
     """
 
-    def __init__(self, table_id: str, rules: Rules, seed: int, seats: Sequence[SeatRow]) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        rules: Rules,
+        seed: int,
+        seats: Sequence[SeatRow],
+        *,
+        hints: bool = False,
+    ) -> None:
         if len(seats) != rules.players or [s.seat for s in seats] != list(range(rules.players)):
             raise ValueError(f"table {table_id}: expected seats 0 to {rules.players - 1}")
         self.id = table_id
         self.rules = rules
         self._seed = seed
         self.seats = tuple(seats)
+        self.hints = hints
         self.match = deal_round(Match.start(rules, seed=seed), seed)
         self.moves: list[tuple[int, str, bool]] = []
         self._round_start = 0
@@ -384,6 +395,8 @@ class Table:
             "rematch": sorted(self.ready) if state is None else None,
             "commitment": None if state is None else self.deal_headers()["Commitment"],
             "error": self.error,
+            "hints": self.hints,
+            "reviews": True,  # a seat may ask for the review of its decisions in a round
             "seats": [
                 {
                     "seat": s.seat,
@@ -468,31 +481,3 @@ class Table:
             self.picture()  # its places are drawn with it
             message["targets"] = self._targets
         return message
-
-
-def picture_patch(before: Sequence[str], after: Sequence[str]) -> list[list[int] | str]:
-    """The lines of a picture ``after``, told against the lines of the one ``before``:
-    ``[start, count]`` copies ``count`` lines of ``before`` from ``start``, a string is a
-    new line. A move changes a few lines of the table's picture (a domino is one line), so
-    the change is a few hundred bytes where the picture is tens of thousands.
-
-    >>> picture_patch(["<svg>", "a", "b", "</svg>"], ["<svg>", "a", "c", "b", "</svg>"])
-    [[0, 2], 'c', [2, 2]]
-    """
-    where: dict[str, int] = {}
-    for i, line in enumerate(before):
-        where.setdefault(line, i)
-    parts: list[list[int] | str] = []
-    run: list[int] | None = None
-    for line in after:
-        if run is not None and run[0] + run[1] < len(before) and before[run[0] + run[1]] == line:
-            run[1] += 1
-            continue
-        j = where.get(line)
-        if j is None:
-            run = None
-            parts.append(line)
-        else:
-            run = [j, 1]
-            parts.append(run)
-    return parts

@@ -73,6 +73,16 @@ function drawSeats() {
     fillBots(row.querySelector("select"));
   });
 }
+// Why the server made no table, in the reader's language: by the answer's status (the
+// server's sentence, English, inside a translated one where the status says no more: a
+// table's options the server refuses are named in the library's words).
+function refusal(r, out) {
+  const seconds = parseInt(r.headers.get("retry-after") || "", 10);
+  if (r.status === 429 && seconds > 0) return tn("Too many tables were made from your address: try again in {n} second.", "Too many tables were made from your address: try again in {n} seconds.", seconds, {n: seconds});
+  if (r.status === 403) return t("Making tables on this server needs its table key: ask the person who runs it.");
+  if (r.status === 503) return t("The server cannot make a table now: try again in a moment.");
+  return out.error ? t("The table could not be made: {reason}", {reason: out.error}) : t("The table could not be made.");
+}
 async function post(url, data) {
   const headers = {"Content-Type": "application/json"};
   const key = document.getElementById("key").value;
@@ -80,8 +90,8 @@ async function post(url, data) {
   // takes the key's UTF-8 bytes as they are, or percent-encoded)
   if (key) { headers["X-Table-Key"] = encodeURIComponent(key); sessionStorage.setItem("tableKey", key); }
   const r = await fetch(url, {method: "POST", headers, body: JSON.stringify(data)});
-  const out = await r.json();
-  if (!r.ok) throw new Error(out.error || r.statusText);
+  const out = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(refusal(r, out));
   return out;
 }
 form.players.addEventListener("input", drawSeats);  // as it is typed, not on leaving it
@@ -100,7 +110,7 @@ form.addEventListener("submit", async ev => {
     return kind === "person" ? {kind: "person", name} : {kind: "bot", spec: kind, name};
   });
   try {
-    const made = await post("/api/tables", {preset: form.preset.value, players: seats.length, rules, seats});
+    const made = await post("/api/tables", {preset: form.preset.value, players: seats.length, rules, seats, hints: form.hints.checked});
     const ul = document.getElementById("links"); ul.textContent = "";
     const invite = (who, link, note) => {
       const url = inviteBase() + link;
@@ -141,7 +151,7 @@ form.addEventListener("submit", async ev => {
 });
 document.getElementById("quick").addEventListener("click", async () => {
   try {
-    const made = await post("/api/play", {players: parseInt(document.getElementById("quick-players").value, 10), bot: document.getElementById("quick-bot").value});
+    const made = await post("/api/play", {players: parseInt(document.getElementById("quick-players").value, 10), bot: document.getElementById("quick-bot").value, hints: document.getElementById("quick-hints").checked});
     location.href = made.link;
   } catch (e) { document.getElementById("quick-error").textContent = e.message; }
 });

@@ -5,11 +5,33 @@
 // connectTable(tableId, token, handlers) -> {move(notation), send(type)}
 //   handlers.onView(tableMessage): the table as this seat may see it (after every change);
 //   handlers.onGo(goMessage): this seat is to choose: the engine protocol's go;
-//   handlers.onError(text), handlers.onStatus(text, online).
+//   handlers.onError(text), handlers.onStatus(text, online). An error's text is in the
+//   reader's language when its code is one the page knows (errorText), else the server's.
 // It reconnects by itself (the server then sends the whole table again). Another client
 // (one running the library in the page) would only have to provide these two directions.
 // After a move within a round the server sends only what changed (a "moved" message); the
 // client keeps the table and hands the page the whole of it every time.
+// An error message in the reader's language, by its code (docs/serve.md: 4000 plus the HTTP
+// status of the same meaning; a fatal error's code is the WebSocket's close code). The
+// server's own sentence (English, for programs) when the code is not one of these; what a
+// refusal says of the move is the library's, in English, inside a translated sentence.
+function errorText(m) {
+  const reason = String(m.message || "").replace(/^refused: /, "");
+  switch (m.code) {
+    case 4000: return t("The connection fell behind: reconnecting.");
+    case 4401: return t("This link is not a seat of this table: ask for the link again.");
+    case 4403: return t("The table refused this page: it does not come from this server.");
+    case 4404: return t("There is no such table on this server: check the link.");
+    case 4408: return t("The connection was idle too long: reconnecting.");
+    case 4409: return t("This seat was opened in another window or on another device.");
+    case 4429: return m.fatal ? t("Too many connections to this table or this server: try again later.") : t("Too many messages: that one was ignored.");
+    case 4503: return m.fatal ? t("The server is busy: try again in a moment.") : t("The database is not answering: your move waits, and is played as soon as it is stored.");
+    case 4500: return t("That could not be worked out: try again.");
+    case 4400: return t("Refused: {reason}", {reason});
+    default: return String(m.message || "");
+  }
+}
+
 function connectTable(tableId, token, handlers) {
   let ws = null, wait = 500, pendingGo = null, stopped = false, table = null;
   function open() {
@@ -29,10 +51,11 @@ function connectTable(tableId, token, handlers) {
       }
       else if (m.type === "go") { pendingGo = m; handlers.onGo(m); }
       else if (m.type === "error") {
-        handlers.onError(m.message);
-        if (m.fatal && /token|cross-origin|no table|opened elsewhere/.test(m.message)) stopped = true;
+        handlers.onError(errorText(m));
+        if (m.fatal && [4401, 4403, 4404, 4409].includes(m.code)) stopped = true;  // reconnecting cannot help
         else if (!m.fatal && pendingGo) handlers.onGo(pendingGo);  // a refused move: choose again
       }
+      if (handlers.onAny) handlers.onAny(m);  // hints and reviews (coach.js)
     };
     ws.onclose = () => {
       clearInterval(beat);
@@ -50,6 +73,7 @@ function connectTable(tableId, token, handlers) {
       return true;
     },
     send(type) { if (ready()) ws.send(JSON.stringify({type})); },
+    sendMessage(message) { if (ready()) ws.send(JSON.stringify(message)); },
   };
 }
 
@@ -557,6 +581,7 @@ function drawRoundEnd(m) {
     b.addEventListener("click", () => { dismissed = end.round; drawRoundEnd(last); });
     bar.appendChild(b);
   }
+  if (window.roundEndExtras) window.roundEndExtras(m, bar);  // the review's button (coach.js)
   if (!wasShown) box.focus({preventScroll: true});
 }
 
@@ -575,6 +600,16 @@ function recordLinks() {
     box.appendChild(b);
   }
 }
+// Why a download was refused, in the reader's language: by the answer's status (the server's
+// sentence, English, inside a translated one where the status says no more).
+async function downloadError(r) {
+  const d = await r.json().catch(() => ({}));
+  const seconds = parseInt(r.headers.get("retry-after") || "", 10);
+  if (r.status === 429 && seconds > 0) return tn("Too many downloads from your address: try again in {n} second.", "Too many downloads from your address: try again in {n} seconds.", seconds, {n: seconds});
+  if (r.status === 404) return t("There is no such round at this table.");
+  if (r.status === 503) return t("The server cannot write the record now: try again in a moment.");
+  return d.error ? t("The record could not be downloaded: {reason}", {reason: d.error}) : t("The record could not be downloaded.");
+}
 async function downloadRecord(query) {
   if (query === null) { showError(t("No round has finished yet: the full copy is given once a round is over.")); return; }
   if (window.playRecord) {  // the Play page: the library in the browser writes it
@@ -584,7 +619,7 @@ async function downloadRecord(query) {
   }
   const headers = token ? {Authorization: "Bearer " + token} : {};
   const r = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/record?" + new URLSearchParams(query), {headers});
-  if (!r.ok) { const d = await r.json().catch(() => ({})); showError(d.error || t("The record could not be downloaded.")); return; }
+  if (!r.ok) { showError(await downloadError(r)); return; }
   const name = (/filename="([^"]+)"/.exec(r.headers.get("content-disposition") || "") || [])[1] || "round.cfn";
   saveRecord(await r.blob(), name);
 }
@@ -599,12 +634,13 @@ function showError(text) { const e = $("error"); e.textContent = text; e.hidden 
 
 // The table is drawn once the page's words are known (i18n.js).
 const STATUS = {connected: () => t("connected"), disconnected: () => t("disconnected"), "reconnecting…": () => t("reconnecting…")};
-let client = {move: () => false, send() {}};
+let client = {move: () => false, send() {}, sendMessage() {}};
 I18N.ready.then(() => {
   client = connectTable(tableId, token, {
     onView: drawTable,
     onGo,
     onError(text) { showError(text); },
+    onAny(m) { if (window.coachMessage) window.coachMessage(m); },
     onStatus(text, online) { $("status").textContent = STATUS[text] ? STATUS[text]() : text; $("status").className = "status" + (online ? "" : " off"); },
   });
 });
