@@ -143,12 +143,12 @@ def test_the_greek_home_and_play_pages_in_chromium_at_390_px(site: str) -> None:
 
         page.select_option("#play-settings select[name=players]", "2")  # a new game: still Greek
         chosen = "/play/table.html?players=2&bot=heuristic&rounds=1&lang=el"
-        with page.expect_event("framenavigated", lambda f: f.url.endswith(chosen)) as event:
+        with page.expect_event(
+            "framenavigated", lambda f: f.url.endswith(chosen), timeout=FIRST_MOVE_MS
+        ) as event:
             page.click("#play-settings button[type=submit]")
-        again = event.value
-        again.locator("#hand button.tile.playable, #actions button[data-move]").first.wait_for(
-            timeout=FIRST_MOVE_MS
-        )
+        again = event.value  # its language is set as its words' script runs, before the game
+        again.wait_for_load_state("domcontentloaded", timeout=FIRST_MOVE_MS)
         assert again.evaluate("document.documentElement.lang") == "el"
         browser.close()
     assert refused == [], refused
