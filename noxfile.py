@@ -94,6 +94,7 @@ def tests(session: nox.Session) -> None:
         "--ignore=tests/test_server_browser.py",  # a session of its own: serve_browser
         "--ignore=tests/test_play_browser.py",  # a session of its own: play_browser
         "--ignore=tests/test_play_review_browser.py",  # in play_browser too
+        "--ignore=tests/test_docs_i18n_site.py",  # in play_browser: the built site in five languages
         "--ignore=tests/test_ladder_browser.py",  # in serve_browser too
         "--ignore=tests/test_i18n_browser.py",  # in serve_browser too
         "--ignore=tests/test_server_records_browser.py",  # in serve_browser too
@@ -322,9 +323,11 @@ def play_browser(session: nox.Session) -> None:
     Content-Security-Policy: nothing may be refused), a whole round played by clicking at
     390 and 1280 px, no request leaving the loopback, axe-core (from npm, into
     ``build/axe``) on the Play page, its table and the rules page; screenshots in
-    ``build/play_screens/`` (look at them). Chromium and npm are installed with apt-get
-    when missing and this runs as root. ``python bench/play_page.py`` measures the page
-    (bytes, times) on the same site."""
+    ``build/play_screens/`` (look at them). The same site in its five languages
+    (``tests/test_docs_i18n_site.py``): ``<html lang>`` and the switcher on every page, the
+    Greek home and Play pages in Chromium (the table in Greek, axe-core). Chromium and npm
+    are installed with apt-get when missing and this runs as root. ``python
+    bench/play_page.py`` measures the page (bytes, times) on the same site."""
     import os
     import shutil
 
@@ -340,7 +343,8 @@ def play_browser(session: nox.Session) -> None:
     session.run("mkdocs", "build", "--strict", "--quiet", "-d", str(site),
                 env={"NO_MKDOCS_2_WARNING": "1"})  # fmt: skip
     session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_play_browser.py",
-                "tests/test_play_review_browser.py", "--no-header", *session.posargs,
+                "tests/test_play_review_browser.py", "tests/test_docs_i18n_site.py",
+                "--no-header", *session.posargs,
                 env={"AXE_JS": str(axe.resolve() / "node_modules/axe-core/axe.min.js"),
                      "PLAY_SITE": str(site.resolve())})  # fmt: skip
 

@@ -76,6 +76,8 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 LINK = re.compile(r"(?<!!)\[(?P<text>[^\]]*)\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 HEADING = re.compile(r"^(#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+EXPLICIT_ID = re.compile(r"\s*\{#(?P<id>[\w-]+)\}$")
+"""A heading's own anchor (``attr_list``): a translated page keeps the English page's anchors."""
 HTML_ANCHOR = re.compile(r'^<div id="(?P<id>[\w-]+)"></div>\s*$')
 """An anchor made by hand, on its own line: a translated page keeps the English page's
 anchors this way (docs/rules.el.md: ``<div id="r9-turn"></div>`` above its heading)."""
@@ -110,6 +112,10 @@ def anchors(page: Path) -> set[str]:
             continue
         m = HEADING.match(line)
         if not m:
+            continue
+        explicit = EXPLICIT_ID.search(m["title"])
+        if explicit:
+            found.add(explicit["id"])
             continue
         title = LINK.sub(lambda link: link["text"], m["title"])
         title = CODE_SPAN.sub(lambda span: span[2], title)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 
@@ -28,6 +29,9 @@ def _site() -> Any:
     return module
 
 
+# after mkdocs-static-i18n sorts the pages by language (its priority is -100): the
+# files made here are the same for every language, at the site's root
+@event_priority(-110)
 def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
     site = _site()
     try:
@@ -65,16 +69,21 @@ def _add(site: Any, files: Files, config: Any) -> Files:
 
 
 _PLAY_PAGE: dict[str, str] = {}
+"""The built Play page of each language, by its address: ``play/`` (English), ``el/play/``
+(mkdocs-static-i18n builds each language in turn, into its folder of the one site)."""
 
 
 def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:
-    if page.file.src_uri == "play/index.md":
-        _PLAY_PAGE["html"] = output
+    if getattr(page.file, "norm_src_uri", page.file.src_uri) == "play/index.md":
+        _PLAY_PAGE[page.url] = output
     return output
 
 
 def on_post_build(config: Any, **kwargs: Any) -> None:
-    if "html" not in _PLAY_PAGE:  # a build without the Play page (mkdocs serve's partial one)
+    if "play/" not in _PLAY_PAGE:  # a build without the Play page (mkdocs serve's partial one)
         return
-    headers = _site().headers_file(_PLAY_PAGE["html"])
+    site = _site()
+    headers = site.headers_file(_PLAY_PAGE["play/"])
+    translated = {url: html for url, html in _PLAY_PAGE.items() if url != "play/"}
+    headers += site.translated_headers(translated)
     (Path(config["site_dir"]) / "_headers").write_text(headers, encoding="utf-8")

@@ -282,3 +282,19 @@ def headers_file(play_page: str) -> str:
     lines = [f"  Content-Security-Policy: {play_policy(play_page)}"]
     lines += [f"  {name}: {value}" for name, value in PLAY_HEADERS]
     return "".join(f"{path}\n" + "\n".join(lines) + "\n" for path in PLAY_PATHS)
+
+
+def translated_headers(pages: dict[str, str]) -> str:
+    """The ``_headers`` rules of the translated Play pages (``el/play/``: the page of each
+    language, its table the English page's ``play/table.html``): each page's own policy,
+    with the hashes of its own inline scripts (the theme's, which name the page's depth).
+
+    >>> print(translated_headers({"el/play/": "<p>"}).splitlines()[0])
+    /el/play/*
+    """
+    out = []
+    for url, page in sorted(pages.items()):
+        lines = [f"  Content-Security-Policy: {play_policy(page)}"]
+        lines += [f"  {name}: {value}" for name, value in PLAY_HEADERS]
+        out.append(f"/{url}*\n" + "\n".join(lines) + "\n")
+    return "".join(out)

@@ -19,6 +19,11 @@
   form.addEventListener("submit", ev => {
     ev.preventDefault();
     const q = new URLSearchParams(new FormData(form));
-    frame.src = "table.html?" + q.toString();
+    // beside the table page this frame shows (a translated page, el/play/, shows the
+    // English page's play/table.html), in the language it was given (lang=el)
+    const shown = new URL(frame.src, location.href);
+    const lang = shown.searchParams.get("lang");
+    if (lang) q.set("lang", lang);
+    frame.src = new URL("table.html?" + q.toString(), shown).href;
   });
 })();

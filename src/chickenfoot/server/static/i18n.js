@@ -3,7 +3,8 @@
 //
 // The server writes the page's language in <html lang> (a chosen language remembered in the
 // cookie chickenfoot_lang, else the browser's Accept-Language, else English); a static copy
-// of a page (the docs' Play page) chooses from localStorage, else navigator.languages. This
+// of a page (the docs' Play page) chooses from its address's lang= (a translated Play page
+// asks for its own), else localStorage, else navigator.languages. This
 // file loads that language's catalog (i18n/<lang>.json beside it, compiled from the gettext
 // catalogs) and gives the pages:
 //   t("English sentence with {name}", {name: value})  -> the sentence in the language
@@ -34,6 +35,9 @@ const I18N = (() => {
   // Served, the page says its language (data-lang="server"); a static copy (the docs'
   // Play page) chooses here: the remembered choice, else the browser's languages.
   function browserChoice() {
+    // a translated Play page of the docs asks for its own language (table.html?lang=el)
+    const asked = new URLSearchParams(location.search).get("lang");
+    if (known(asked)) return asked;
     let saved = null;
     try { saved = localStorage.getItem(COOKIE); } catch (e) { saved = null; }
     if (known(saved)) return saved;
@@ -90,7 +94,9 @@ const I18N = (() => {
   function choose(next) {
     document.cookie = COOKIE + "=" + next + "; path=/; max-age=31536000; SameSite=Lax";
     try { localStorage.setItem(COOKIE, next); } catch (e) { /* private mode: the cookie stays */ }
-    location.reload();
+    const here = new URL(location.href);
+    if (here.searchParams.has("lang")) { here.searchParams.set("lang", next); location.replace(here.href); }
+    else location.reload();
   }
   function switcher() {
     const label = document.createElement("label");
