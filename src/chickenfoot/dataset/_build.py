@@ -15,6 +15,13 @@ import pyarrow.parquet as pq
 from chickenfoot import _checks as checks
 from chickenfoot.agents import Agent, check_agents
 from chickenfoot.dataset._card import card
+from chickenfoot.dataset._labels import (
+    DEFAULT_ITERATIONS,
+    DEFAULT_NODES,
+    label_command,
+    labels_path,
+    write_labels,
+)
 from chickenfoot.dataset._manifest import MANIFEST, MAX_ROUNDS, read_manifest
 from chickenfoot.dataset._rows import FORMAT, play, rules_of, table_of
 from chickenfoot.errors import FormatError
@@ -61,8 +68,10 @@ def write_part(
     names: tuple[str, ...],
     agents: tuple[Agent, ...],
     decisions: bool = False,
+    labelled: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play and write one part (a top-level, picklable task): its manifest entry."""
+    """Play and write one part (a top-level, picklable task): its manifest entry.
+    ``labelled``: the build's command when it labels decisions (``--label``)."""
     rows = [play(seed, preset, players, k, names, agents) for k in range(first, first + count)]
     rel = part_path(preset, players, part)
     path = Path(root) / rel
@@ -76,6 +85,8 @@ def write_part(
 
         written = write_decisions(root, rel, preset, players)
         entry["decisions_sha256"] = _sha256(Path(root) / written)
+    if labelled is not None:
+        entry["labels_sha256"] = _sha256(Path(root) / write_labels(root, rel, seed, labelled))
     return entry
 
 
@@ -127,6 +138,10 @@ def _start(root: Path, command: dict[str, Any], version: str) -> dict[str, str]:
             written = root / decisions_path(str(entry["path"]))
             if not written.is_file() or _sha256(written) != entry.get("decisions_sha256"):
                 continue
+        if "label" in command:
+            written = root / labels_path(str(entry["path"]))
+            if not written.is_file() or _sha256(written) != entry.get("labels_sha256"):
+                continue
         done[entry["path"]] = entry
     return done
 
@@ -165,6 +180,9 @@ def build(
     seed: int,
     part_rounds: int = 10_000,
     decisions: bool = False,
+    label: int = 0,
+    label_iterations: int = DEFAULT_ITERATIONS,
+    label_nodes: int = DEFAULT_NODES,
     executor: Executor | None = None,
     progress: Callable[[int, int], object] | None = None,
 ) -> dict[str, Any]:
@@ -174,7 +192,11 @@ def build(
     ``k`` is played by ``agents[(k + i) % len(agents)]``. Parts of ``part_rounds`` rounds
     are tasks for ``executor`` (``None``: played here); the bytes written do not depend on
     it. With ``decisions``, each part's decisions are written too, under ``decisions/``
-    (as :func:`~chickenfoot.dataset.decisions` replays them). A directory that holds another data set, or one of another version, raises
+    (as :func:`~chickenfoot.dataset.decisions` replays them). With ``label``, that many
+    decisions of each partition are labelled, every legal move valued by the search
+    (``label_iterations`` deals) and the solver (``label_nodes`` nodes), under ``labels/``
+    (:func:`~chickenfoot.dataset.labels`; docs/dataset.md, "Labels").
+    A directory that holds another data set, or one of another version, raises
     :class:`~chickenfoot.FormatError`; one that holds this command's parts keeps them.
     Returns the manifest.
 
@@ -193,6 +215,9 @@ def build(
     root = Path(directory)
     checks.flag(decisions, "decisions")
     command = _command(rounds, names, players, presets, seed, part_rounds, decisions)
+    checks.integer(label, "label", low=0, high=100_000_000)
+    if label:
+        command["label"] = label_command(label, label_iterations, label_nodes)
     done = _start(root, command, __version__)
     root.mkdir(parents=True, exist_ok=True)
     for stale in root.rglob("*.tmp"):
@@ -212,7 +237,8 @@ def build(
                 if part_path(preset, p, part) not in done:
                     count = min(part_rounds, rounds - first)
                     task = (str(root), seed, preset, p, part, first, count, names, played)
-                    tasks.append((*task, decisions))  # the arguments of write_part
+                    labelled = command if label else None
+                    tasks.append((*task, decisions, labelled))  # the arguments of write_part
     total = len(tasks)
 
     def finish(entry: dict[str, Any]) -> None:
