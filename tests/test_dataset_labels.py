@@ -11,11 +11,14 @@ import pyarrow.parquet as pq
 import pytest
 
 from chickenfoot import Rules, deal, solve
+from chickenfoot._rollouts import heuristic_policy
 from chickenfoot.analysis import evaluate
 from chickenfoot.cli import main
 from chickenfoot.dataset import check, labels, manifest
 from chickenfoot.encoding import Encoding
 from chickenfoot.errors import BudgetError
+from chickenfoot.playout import playout
+from chickenfoot.state import apply
 
 BUILD = ["--rounds", "6", "--agents", "greedy,random", "--players", "2", "--presets", "house"]
 BUILD += ["--seed", "3", "--part-rounds", "3", "--label-iterations", "16", "--label-nodes", "5000"]
@@ -71,6 +74,11 @@ def test_each_label_is_the_search_value_and_the_solver_value_of_every_legal_move
         values = evaluate(state.view(state.turn), iterations=16, seed=row["search_seed"])
         assert row["search_penalty"] == pytest.approx([v.penalty for v in values], rel=1e-6)
         assert row["search_win"] == pytest.approx([v.win for v in values], rel=1e-6)
+        me = state.turn
+        after = [apply(state, m) for m in state.legal_moves]
+        assert row["clairvoyant_penalty"] == [
+            playout(s, policy=heuristic_policy).penalties()[me] for s in after
+        ]
         try:
             exact = solve(state, nodes=5_000)
         except BudgetError:
@@ -78,7 +86,6 @@ def test_each_label_is_the_search_value_and_the_solver_value_of_every_legal_move
             unsolved += 1
             continue
         assert row["solved"] and row["nodes"] == exact.nodes
-        me = state.turn
         assert row["solver_penalty"] == [exact.values[enc.move(a)][me] for a in row["legal"]]
         solved += 1
     assert solved > 0 and unsolved > 0, (solved, unsolved)

@@ -47,8 +47,9 @@ knew (the search player's expected penalty `search_penalty` and win share `searc
 over {label["iterations"]:,} sampled deals of the unseen tiles, heuristic rollouts) and
 from the true hands (`solver_penalty`: the exact solver's final penalty of the seat,
 within {label["nodes"]:,} nodes; `solved` false and no values where the budget ran out,
-never an inexact value). Early positions of a round are mostly unsolved: the solved
-labels lean to the ends of rounds.
+never an inexact value), and `clairvoyant_penalty`, the true round finished by the
+heuristic rollout after each move (always there, not exact). Early positions of a round
+are mostly unsolved: the solved labels lean to the ends of rounds.
 """
 
 

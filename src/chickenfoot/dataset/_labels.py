@@ -14,7 +14,9 @@ valued twice, in the legal moves' order (docs/formats.md):
   penalty and win share after each move;
 - from the true hands (hindsight): :func:`chickenfoot.solve` within ``B`` nodes, the
   seat's exact final penalty after each move, or ``solved`` false and no values when the
-  budget runs out (never an inexact value).
+  budget runs out (never an inexact value); and, always, the clairvoyant rollout: the
+  true round (every hand and the boneyard's order) finished by the heuristic rollout
+  after each move, the seat's final penalty (a cheap hindsight, not exact).
 
 A rounds part's labels live in ``labels/`` beside it, one row a label.
 """
@@ -33,14 +35,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from chickenfoot import _checks as checks
+from chickenfoot._rollouts import heuristic_policy
 from chickenfoot.analysis import evaluate
 from chickenfoot.dataset._manifest import read_manifest
 from chickenfoot.dataset._rows import rules_of
 from chickenfoot.deal import deal
 from chickenfoot.encoding import Encoding
 from chickenfoot.errors import BudgetError
+from chickenfoot.playout import playout
 from chickenfoot.solve import MAX_NODES, solve
-from chickenfoot.state import State
+from chickenfoot.state import State, apply
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -73,6 +77,7 @@ SCHEMA: Final = pa.schema(
         pa.field("solved", pa.bool_(), nullable=False),
         pa.field("nodes", pa.int32(), nullable=False),
         pa.field("solver_penalty", pa.list_(pa.int16())),
+        pa.field("clairvoyant_penalty", pa.list_(pa.int16()), nullable=False),
         pa.field("digest", pa.int64(), nullable=False),
     ]
 )
@@ -133,6 +138,9 @@ def _label(state: State, k: int, n: int, where: str, enc: Encoding, c: dict[str,
     else:
         exact = [sol.values[m][state.turn] for m in legal]
         row.update(solved=True, nodes=sol.nodes, solver_penalty=exact)
+    me = state.turn
+    ends = [playout(apply(state, m), policy=heuristic_policy).penalties()[me] for m in legal]
+    row["clairvoyant_penalty"] = ends
     row["digest"] = _digest(row)
     return row
 
