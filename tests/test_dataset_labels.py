@@ -139,3 +139,15 @@ def test_the_pages_labels_example_runs(built: Path) -> None:
     exec(compile(example.replace("DIR", str(built)), "docs/dataset.md", "exec"), scope)
     row = scope["row"]
     assert isinstance(row, dict) and len(row["legal"]) == len(row["search_penalty"]) >= 2
+
+
+def test_a_manifest_with_a_broken_label_entry_is_refused_in_one_line(
+    built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "broken"
+    shutil.copytree(built, root)
+    text = (root / "manifest.json").read_text()
+    (root / "manifest.json").write_text(text.replace('"decisions": 8', '"decisions": "8"'))
+    assert main(["dataset", "check", str(root)]) != 0
+    err = capsys.readouterr().err
+    assert "label" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
