@@ -47,7 +47,7 @@ def test_a_level_is_named_by_number_or_name_and_round_trips(level: object) -> No
 def test_each_level_is_the_player_it_says() -> None:
     agents = [level.agent() for level in LEVELS]
     assert agents[0] == RandomAgent()
-    assert agents[1] == BlunderingAgent(player=HeuristicAgent(), blunders=0.8)
+    assert agents[1] == BlunderingAgent(player=HeuristicAgent(), blunders=0.7)
     assert agents[2] == BlunderingAgent(player=HeuristicAgent(), blunders=0.4)
     assert agents[3] == HeuristicAgent() == parse_spec("heuristic").build(trust=Trust.data())
     assert agents[4] == SearchAgent(iterations=300, rollout="heuristic")

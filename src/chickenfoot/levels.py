@@ -126,8 +126,9 @@ LEVELS: Final[tuple[Level, ...]] = (
         number=2,
         name="novice",
         player=HeuristicAgent(),
-        blunders=0.8,
-        summary="plays four moves in five at random and the fifth as the advanced level would",
+        blunders=0.7,
+        summary="plays seven moves in ten at random and the other three as the advanced level "
+        "would",
     ),
     Level(
         number=3,

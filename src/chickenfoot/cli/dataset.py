@@ -57,6 +57,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
         "--decisions", action="store_true",
         help="also write every decision (observation, legal mask, true hands) as Parquet",
     )  # fmt: skip
+    _label_options(build)
     build.add_argument(
         "--engine", choices=("core", "batch"), default="core",
         help="who plays: the core, any agent (default), or the batch engine's compiled "
@@ -88,6 +89,22 @@ def add_options(p: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--scheduler", metavar="ADDRESS", help="the Dask scheduler to use (default: a local one)"
     )
+
+
+def _label_options(build: argparse.ArgumentParser) -> None:
+    build.add_argument(
+        "--label", type=int, default=0, metavar="N",
+        help="label N decisions of each preset and table size: every legal move's value by "
+        "the search from the seat's view and by the solver from the true hands",
+    )  # fmt: skip
+    build.add_argument(
+        "--label-iterations", type=int, default=200, metavar="N",
+        help="deals the search samples for a label (default: 200)",
+    )  # fmt: skip
+    build.add_argument(
+        "--label-nodes", type=int, default=50_000, metavar="N",
+        help="the solver's node budget for a label, else 'not solved' (default: 50000)",
+    )  # fmt: skip
 
 
 def _integers(text: str, what: str) -> list[int]:
@@ -135,6 +152,9 @@ def _build(args: argparse.Namespace, out: TextIO) -> int:
                 seed=args.seed,
                 part_rounds=args.part_rounds,
                 decisions=args.decisions,
+                label=args.label,
+                label_iterations=args.label_iterations,
+                label_nodes=args.label_nodes,
                 executor=pool,
                 engine=args.engine,
             )

@@ -12,7 +12,9 @@ seat that went out), ``moves`` (action ids of :class:`chickenfoot.encoding.Encod
 - :func:`check` replays every round and lists what does not agree, one line each;
 - :func:`manifest` reads a data set's manifest (``FormatError`` if it is none);
 - :func:`decisions` replays the rounds into numpy batches of decisions, with each seat's
-  observation and the true hands.
+  observation and the true hands;
+- :func:`labels` reads the labels of a data set built with ``label=N``: every legal move's
+  value at N decisions, by the search from the seat's view and by the solver.
 
 >>> import tempfile
 >>> from chickenfoot.agents import GreedyAgent, RandomAgent
@@ -30,8 +32,9 @@ from __future__ import annotations
 
 from chickenfoot.dataset._build import build
 from chickenfoot.dataset._check import check
+from chickenfoot.dataset._labels import labels
 from chickenfoot.dataset._manifest import read_manifest as manifest
 from chickenfoot.dataset._read import decisions
 from chickenfoot.dataset._rows import FORMAT
 
-__all__ = ["FORMAT", "build", "check", "decisions", "manifest"]
+__all__ = ["FORMAT", "build", "check", "decisions", "labels", "manifest"]

@@ -15,6 +15,13 @@ import pyarrow.parquet as pq
 from chickenfoot import _checks as checks
 from chickenfoot.agents import Agent, check_agents
 from chickenfoot.dataset._card import card
+from chickenfoot.dataset._labels import (
+    DEFAULT_ITERATIONS,
+    DEFAULT_NODES,
+    label_command,
+    labels_path,
+    write_labels,
+)
 from chickenfoot.dataset._manifest import ENGINES, MANIFEST, MAX_ROUNDS, read_manifest
 from chickenfoot.dataset._rows import FORMAT, play, rules_of, table_of
 from chickenfoot.errors import FormatError
@@ -62,8 +69,10 @@ def write_part(
     agents: tuple[Agent, ...],
     decisions: bool = False,
     engine: str = "core",
+    labelled: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play and write one part (a top-level, picklable task): its manifest entry."""
+    """Play and write one part (a top-level, picklable task): its manifest entry.
+    ``labelled``: the build's command when it labels decisions (``--label``)."""
     if engine == "batch":
         from chickenfoot.dataset._batch import play_part
 
@@ -82,6 +91,8 @@ def write_part(
 
         written = write_decisions(root, rel, preset, players)
         entry["decisions_sha256"] = _sha256(Path(root) / written)
+    if labelled is not None:
+        entry["labels_sha256"] = _sha256(Path(root) / write_labels(root, rel, seed, labelled))
     return entry
 
 
@@ -135,6 +146,10 @@ def _start(root: Path, command: dict[str, Any], version: str) -> dict[str, str]:
             written = root / decisions_path(str(entry["path"]))
             if not written.is_file() or _sha256(written) != entry.get("decisions_sha256"):
                 continue
+        if "label" in command:
+            written = root / labels_path(str(entry["path"]))
+            if not written.is_file() or _sha256(written) != entry.get("labels_sha256"):
+                continue
         done[entry["path"]] = entry
     return done
 
@@ -183,6 +198,9 @@ def build(
     seed: int,
     part_rounds: int = 10_000,
     decisions: bool = False,
+    label: int = 0,
+    label_iterations: int = DEFAULT_ITERATIONS,
+    label_nodes: int = DEFAULT_NODES,
     executor: Executor | None = None,
     progress: Callable[[int, int], object] | None = None,
     engine: str = "core",
@@ -194,8 +212,13 @@ def build(
     are tasks for ``executor`` (``None``: played here); the bytes written do not depend on
     it. ``engine``: ``"core"`` (every agent, played through the core) or ``"batch"`` (the
     batch engine's compiled agents, named ``random``, ``greedy`` and ``heuristic``: the
-    same deals, faster, other moves; needs numba; docs/dataset.md, "Engines"). With ``decisions``, each part's decisions are written too, under ``decisions/``
-    (as :func:`~chickenfoot.dataset.decisions` replays them). A directory that holds another data set, or one of another version, raises
+    same deals, faster, other moves; needs numba; docs/dataset.md, "Engines"). With
+    ``decisions``, each part's decisions are written too, under ``decisions/`` (as
+    :func:`~chickenfoot.dataset.decisions` replays them). With ``label``, that many
+    decisions of each partition are labelled, every legal move valued by the search
+    (``label_iterations`` deals) and the solver (``label_nodes`` nodes), under ``labels/``
+    (:func:`~chickenfoot.dataset.labels`; docs/dataset.md, "Labels").
+    A directory that holds another data set, or one of another version, raises
     :class:`~chickenfoot.FormatError`; one that holds this command's parts keeps them.
     Returns the manifest.
 
@@ -214,6 +237,9 @@ def build(
     root = Path(directory)
     checks.flag(decisions, "decisions")
     command = _command(rounds, names, players, presets, seed, part_rounds, decisions, engine)
+    checks.integer(label, "label", low=0, high=100_000_000)
+    if label:
+        command["label"] = label_command(label, label_iterations, label_nodes)
     done = _start(root, command, __version__)
     root.mkdir(parents=True, exist_ok=True)
     for stale in root.rglob("*.tmp"):
@@ -233,7 +259,9 @@ def build(
                 if part_path(preset, p, part) not in done:
                     count = min(part_rounds, rounds - first)
                     task = (str(root), seed, preset, p, part, first, count, names, played)
-                    tasks.append((*task, decisions, engine))  # the arguments of write_part
+                    labelled = command if label else None
+                    # the arguments of write_part
+                    tasks.append((*task, decisions, engine, labelled))
     total = len(tasks)
 
     def finish(entry: dict[str, Any]) -> None:

@@ -18,6 +18,7 @@ def command_line(command: dict[str, Any]) -> str:
         "--part-rounds", str(command["part_rounds"]),
         *(["--decisions"] if command["decisions"] else []),
         *(["--engine", command["engine"]] if command["engine"] != "core" else []),
+        *_label_args(command),
     ]  # fmt: skip
     return shlex.join(args).replace("'DIR'", "DIR")
 
@@ -28,6 +29,37 @@ _ENGINES = {
     "`heuristic` is the search rollouts' heuristic, not `HeuristicAgent`, and its `random` "
     "draws from a generator seeded by the part.",
 }
+
+
+def _label_args(command: dict[str, Any]) -> list[str]:
+    label = command.get("label")
+    if not label:
+        return []
+    return [
+        "--label", str(label["decisions"]),
+        "--label-iterations", str(label["iterations"]),
+        "--label-nodes", str(label["nodes"]),
+    ]  # fmt: skip
+
+
+def _labels_section(command: dict[str, Any]) -> str:
+    label = command.get("label")
+    if not label:
+        return ""
+    return f"""
+## Labels
+
+{label["decisions"]:,} decisions of each partition, spread over its rounds (chosen by the
+seed), are labelled in `labels/preset=.../players=.../part-NNNNN.parquet`, one row a
+decision: every legal move's value, in the order of the legal moves, from what the seat
+knew (the search player's expected penalty `search_penalty` and win share `search_win`
+over {label["iterations"]:,} sampled deals of the unseen tiles, heuristic rollouts) and
+from the true hands (`solver_penalty`: the exact solver's final penalty of the seat,
+within {label["nodes"]:,} nodes; `solved` false and no values where the budget ran out,
+never an inexact value), and `clairvoyant_penalty`, the true round finished by the
+heuristic rollout after each move (always there, not exact). Early positions of a round
+are mostly unsolved: the solved labels lean to the ends of rounds.
+"""
 
 
 def card(manifest: dict[str, Any]) -> str:
@@ -55,6 +87,7 @@ The deal follows from the seed and the rules, so a round holds its moves (action
 the true hands, is read back by replaying the rounds (`chickenfoot.dataset.decisions`).
 `chickenfoot dataset check DIR` replays every round and finds rows that do not agree.
 
+{_labels_section(c)}
 ## Splits
 
 One split, `train`. Partitions (`preset=.../players=...`) are independent; hold out by

@@ -141,6 +141,10 @@ def _check_part(
         from chickenfoot.dataset._decisions import decisions_problems
 
         problems += decisions_problems(root, rel, preset, players)
+    if not problems and "label" in command:
+        from chickenfoot.dataset._labels import labels_problems
+
+        problems += labels_problems(root, rel, command, entry)
     return problems
 
 

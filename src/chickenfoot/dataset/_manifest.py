@@ -55,6 +55,13 @@ def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
         wrong.append("players")
     if "presets" not in wrong and not all(p in PRESETS for p in command["presets"]):
         wrong.append("presets")
+    label = command.get("label", {"decisions": 1, "iterations": 1, "nodes": 1})
+    if not (
+        isinstance(label, dict)
+        and sorted(label) == ["decisions", "iterations", "nodes"]
+        and all(type(v) is int and v >= 1 for v in label.values())
+    ):
+        wrong.append("label")
     if wrong or not all(isinstance(e, dict) for e in obj["parts"]):
         what = ", ".join(sorted(set(wrong))) or "parts"
         raise FormatError(str(path), f"the manifest's {what} is not as a build writes it")
