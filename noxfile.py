@@ -64,6 +64,7 @@ def tests(session: nox.Session) -> None:
             "--ignore=tests/test_solve_compiled.py",
             "--ignore=tests/test_levels_compiled.py",
             "--ignore=tests/test_analysis_compiled.py",
+            "--ignore=tests/test_belief_compiled.py",
             "--ignore-glob=*/_jit/*.py",
         ]
         if numpy_only
@@ -144,6 +145,7 @@ FAST_TESTS = (
     "tests/test_solve_compiled.py",
     "tests/test_levels_compiled.py",
     "tests/test_analysis_compiled.py",
+    "tests/test_belief_compiled.py",
     "tests/test_gym.py",
 )
 """What has a compiled path: the batch engine's tests, the agents' (with numba installed,
