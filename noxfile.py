@@ -75,6 +75,7 @@ def tests(session: nox.Session) -> None:
             "--ignore=tests/test_analysis_compiled.py",
             "--ignore=tests/test_replay_compiled.py",
             "--ignore=tests/test_dataset_compiled.py",
+            "--ignore=tests/test_belief_compiled.py",
             "--ignore-glob=*/_jit/*.py",
         ]
         if numpy_only
@@ -163,6 +164,7 @@ FAST_TESTS = (
     "tests/test_solve_compiled.py",
     "tests/test_levels_compiled.py",
     "tests/test_analysis_compiled.py",
+    "tests/test_belief_compiled.py",
     "tests/test_gym.py",
     "tests/test_replay_compiled.py",
     "tests/test_dataset_compiled.py",

@@ -61,6 +61,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "picture",
         "_rollouts",
         "agents",
+        "belief",
         "ismcts",
         "levels",
         "simulation",

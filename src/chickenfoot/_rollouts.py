@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from chickenfoot._slots import Weights
 from chickenfoot.errors import AgentError
 from chickenfoot.moves import DRAW, PASS, Move, Play
 from chickenfoot.rules import Rules
@@ -375,9 +376,10 @@ class Sampler:
     the kernels :mod:`chickenfoot._jit.sample` and :mod:`chickenfoot._jit.ismcts` (the
     IS-MCTS of :mod:`chickenfoot.ismcts`): ``ok`` whether the kernel can deal this view;
     between :meth:`start` and :meth:`finish` the arrays ``mt`` and ``pos`` are the
-    generator's state, which a kernel advances as ``View.sample`` would."""
+    generator's state, which a kernel advances as ``View.sample`` would (``weights``: as
+    ``sample_state`` deals with them)."""
 
-    def __init__(self, view: View, rollouts: Rollouts) -> None:
+    def __init__(self, view: View, rollouts: Rollouts, weights: Weights | None = None) -> None:
         p = problem(view)
         table = view._table
         self.ok = p.drawn_slot < 0 and table._drawn == (-1 if view.drawn is None else view.drawn.id)
@@ -406,7 +408,7 @@ class Sampler:
             ],
             dtype=np.int64,
         )
-        i64 = np.int64
+        i64, w = np.int64, weights or [dict.fromkeys(gs, 1.0) for gs in p.feasible]
         offsets = [0]
         for slots in p.feasible:
             offsets.append(offsets[-1] + len(slots))
@@ -424,6 +426,7 @@ class Sampler:
             np.array([t in p.played for t in p.tiles], dtype=np.bool_),
             np.array(tables, dtype=i64),
             np.array([view.players, p.bone_slot, view.seat], dtype=i64),
+            np.array([w[x][g] for x, gs in enumerate(p.feasible) for g in gs] or [1.0]),
         )
 
     def start(self, rng: random.Random) -> None:

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["Problem", "assign", "complete"]
+__all__ = ["Problem", "Weights", "assign", "complete"]
+
+Weights = list[dict[int, float]]
+"""Per tile of a problem, a weight for each slot it may take (scales the slot's room)."""
 
 
 class Problem:
@@ -28,6 +31,7 @@ class Problem:
         "drawn_slot",
         "feasible",
         "force",
+        "masks",
         "noplay",
         "own_draws",
         "owner",
@@ -55,6 +59,7 @@ class Problem:
     arrival: list[int]  # per slot: the event index of the draw (-1: start or boneyard)
     allow: list[int]  # per slot: the tiles it may take (-1: any)
     own_draws: list[tuple[int, int]]  # the viewer's draws: (event index, ``allow`` as a slot's)
+    masks: list[int]  # per history event: the tiles that were playable before it
 
 
 def complete(p: Problem) -> list[int] | None:
@@ -95,8 +100,12 @@ def complete(p: Problem) -> list[int] | None:
     return where
 
 
-def assign(p: Problem, rng: random.Random) -> list[int] | None:
-    """A random complete assignment (see the module docstring); ``None`` if forcing fails."""
+def assign(p: Problem, rng: random.Random, weights: Weights | None = None) -> list[int] | None:
+    """A random complete assignment (see the module docstring); ``None`` if forcing fails.
+
+    ``weights`` (per tile, by slot) scale the room of each slot the tile may take when it
+    is placed (:mod:`chickenfoot.belief`'s learned dealing); without them, the room alone.
+    """
     where = list(p.base)
     # Lists, not sets: the walk below visits a slot's tiles in the order they came, an
     # order of the language's, where a set's would be its implementation's (the compiled
@@ -159,7 +168,12 @@ def assign(p: Problem, rng: random.Random) -> list[int] | None:
             continue
         cands = [g for g in p.feasible[x] if room[g]]
         while True:
-            g = cands[0] if len(cands) == 1 else rng.choices(cands, [room[c] for c in cands])[0]
+            if len(cands) == 1:
+                g = cands[0]
+            elif weights is None:
+                g = rng.choices(cands, [room[c] for c in cands])[0]
+            else:
+                g = rng.choices(cands, [room[c] * weights[x][c] for c in cands])[0]
             if move_to(x, g):
                 break
             cands.remove(g)

@@ -53,12 +53,13 @@ from chickenfoot._rollouts import (
     note_lacking,
     resolve,
 )
+from chickenfoot._slots import Weights
 from chickenfoot.deal import deal
 from chickenfoot.errors import AgentError
 from chickenfoot.moves import DRAW, Move, Play
 from chickenfoot.playout import playout
 from chickenfoot.rules import Rules
-from chickenfoot.sampling import public_facts
+from chickenfoot.sampling import public_facts, sample_state
 from chickenfoot.state import LegalMoves, State, apply
 from chickenfoot.view import View
 
@@ -75,6 +76,8 @@ _REWARDS: Final = ("best", "mean", "each")  # as the kernel numbers them
 _EACH_FROM: Final = 5  # the table size from which against="auto" rewards the seats beaten
 ROOTS: Final = ("common", "ucb")
 """The values of ``ISMCTSAgent(root=...)``."""
+DEALINGS: Final = ("uniform", "learned")
+"""The values of ``ISMCTSAgent(dealing=...)``."""
 _WARM: list[bool] = []
 _GROW: Final = 4096  # nodes added to a compiled tree's arrays at a time
 
@@ -167,7 +170,11 @@ class ISMCTSAgent:
     least once, and the best mean is played) or ``"ucb"`` (a deal an iteration, UCB at
     the root too, the most visited move played).
     ``backend``: ``"numba"`` compiled, ``"python"``, or ``"auto"`` (compiled when numba
-    can be imported); both make the same choices.
+    can be imported); both make the same choices. ``dealing``: how each iteration deals
+    the unseen tiles: ``"uniform"`` (the default: at random among the places the history
+    allows, as :meth:`View.sample <chickenfoot.View.sample>`) or ``"learned"`` (the same
+    places, each tile weighted by :mod:`chickenfoot.belief`'s model of where it is; needs
+    numpy).
 
     >>> ISMCTSAgent(iterations=0)
     Traceback (most recent call last):
@@ -183,6 +190,7 @@ class ISMCTSAgent:
     against: str = attrs.field(default="auto")
     backend: str = attrs.field(default="auto")
     root: str = attrs.field(default="common")
+    dealing: str = attrs.field(default="uniform")
 
     @iterations.validator
     def _check_iterations(self, attribute: attrs.Attribute[int], value: int) -> None:
@@ -213,6 +221,10 @@ class ISMCTSAgent:
     def _check_root(self, attribute: attrs.Attribute[str], value: object) -> None:
         checks.choice(value, "root", ROOTS, error=AgentError)
 
+    @dealing.validator
+    def _check_dealing(self, attribute: attrs.Attribute[str], value: object) -> None:
+        checks.choice(value, "dealing", DEALINGS, error=AgentError)
+
     @backend.validator
     def _check_backend(self, attribute: attrs.Attribute[str], value: object) -> None:
         resolve(checks.choice(value, "backend", BACKENDS, error=AgentError))
@@ -222,28 +234,41 @@ class ISMCTSAgent:
         _check_choice(view, legal, rng)
         if len(legal) == 1:
             return legal[0]
+        start = time.perf_counter()
+        weights = None
+        if self.dealing == "learned":
+            weights = importlib.import_module("chickenfoot.belief").deal_weights(view)
         compiled = None
         if resolve(self.backend) and type(rng) is random.Random and agrees():
-            compiled = _Compiled(view, legal, self)  # (compiled before the clock starts)
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+            compiled = _Compiled(view, legal, self, weights)  # (compiled before the clock starts)
+        deadline = None if self.time_limit is None else start + self.time_limit
         if compiled is not None:
             visits = compiled.search(rng, self.iterations, deadline)
             if visits is not None:
                 return _most(legal, visits)
-        return _most(legal, self._search(view, legal, rng, deadline))
+        return _most(legal, self._search(view, legal, rng, deadline, weights))
 
     def _search(
-        self, view: View, legal: LegalMoves, rng: random.Random, deadline: float | None
+        self,
+        view: View,
+        legal: LegalMoves,
+        rng: random.Random,
+        deadline: float | None,
+        weights: Weights | None = None,
     ) -> dict[tuple[int, int], float]:
         """The pure search: the root's children's visits (with ``common``: their mean
-        rewards), by move."""
+        rewards), by move; ``weights`` those of the learned dealing, if any."""
+
+        def sample() -> State:
+            return view.sample(rng) if weights is None else sample_state(view, rng, weights=weights)
+
         root = _Node((0, 0), view.seat)
         lacking = public_facts(view, viewer=True)
         against = _rewarded(self.against, view.rules.players)
         if self.root == "common":
             root.kids = [_Node(_key(m), view.seat) for m in legal]
             for _ in range(_deals(self.iterations, len(legal))):
-                state = view.sample(rng)
+                state = sample()
                 for kid, m in zip(root.kids, legal, strict=True):
                     facts = list(lacking)
                     note_lacking(state, legal, facts)
@@ -252,7 +277,7 @@ class ISMCTSAgent:
                     break
             return {kid.key: kid.wins / kid.visits for kid in root.kids}
         for _ in range(self.iterations):
-            self._iterate(root, view.sample(rng), list(lacking), against)
+            self._iterate(root, sample(), list(lacking), against)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return {kid.key: kid.visits for kid in root.kids}
@@ -350,13 +375,19 @@ def _most(legal: LegalMoves, visits: dict[tuple[int, int], float]) -> Move:
 class _Compiled:
     """The compiled search of one decision (:mod:`chickenfoot._jit.ismcts`)."""
 
-    def __init__(self, view: View, legal: LegalMoves, agent: ISMCTSAgent) -> None:
+    def __init__(
+        self,
+        view: View,
+        legal: LegalMoves,
+        agent: ISMCTSAgent,
+        weights: Weights | None = None,
+    ) -> None:
         if not _WARM:  # the kernel's first call compiles it (or loads it from numba's cache)
             _WARM.append(True)
             warm = deal(Rules(), 0).view(0)
             _Compiled(warm, warm.legal_moves, agent).search(random.Random(0), 1, None)
         self.rollouts = Rollouts(view.rules, legal, "heuristic", view.seat)
-        self.sampler = Sampler(view, self.rollouts)
+        self.sampler = Sampler(view, self.rollouts, weights)
         self.agent = agent
         self.width = len(legal)
         self.kernel: Any = importlib.import_module("chickenfoot._jit.ismcts")

@@ -36,7 +36,7 @@ import random
 from typing import TYPE_CHECKING, Any, Final
 
 from chickenfoot._kernel import do_draw, do_play, make, settle
-from chickenfoot._slots import Problem, assign, complete
+from chickenfoot._slots import Problem, Weights, assign, complete
 from chickenfoot.errors import FormatError
 from chickenfoot.formats import position_from_parts
 from chickenfoot.moves import DRAWS, Draw, Play
@@ -169,6 +169,7 @@ def _analyse(v: View) -> Problem:
     allow = [-1] * players
     draw_slots = [-1] * len(events)
     noplay: list[list[tuple[int, int]]] = [[] for _ in range(players)]
+    masks: list[int] = []
     own_draws: list[tuple[int, int]] = []
     played: dict[int, tuple[int, int]] = {}
     drawn_slot = -1
@@ -179,6 +180,7 @@ def _analyse(v: View) -> Problem:
         if out >= 0:
             raise _fail(where, f"the round ended when seat {out} went out")
         mask = table._mask
+        masks.append(mask)
         prev = events[i - 1] if i else None
         after_draw = prev is not None and prev.seat == seat and isinstance(prev.move, Draw)
         if prev is not None and not after_draw:
@@ -362,6 +364,7 @@ def _analyse(v: View) -> Problem:
     p.tiles, p.feasible, p.cap, p.owner = tiles, feasible, cap, owner
     p.bone_slot, p.draw_slots, p.drawn_slot = bone_slot, draw_slots, drawn_slot
     p.noplay, p.arrival, p.allow, p.own_draws = noplay, arrival, allow, own_draws
+    p.masks = masks
     p.played = set(played)
     p.start_hands = [own if seat == me else 0 for seat in range(players)]
     p.start_len = start_len
@@ -395,18 +398,22 @@ def _analyse(v: View) -> Problem:
     return p
 
 
-def _deal(v: View, rng: random.Random) -> tuple[Problem, list[int], list[int]]:
+def _deal(
+    v: View, rng: random.Random, weights: Weights | None = None
+) -> tuple[Problem, list[int], list[int]]:
     p = _problem(v)
-    where = assign(p, rng)
+    where = assign(p, rng, weights)
     assert where is not None  # forcing succeeded once, so it always can
     bone = [t for t, g in zip(p.tiles, where, strict=True) if g == p.bone_slot]
     rng.shuffle(bone)
     return p, where, bone
 
 
-def sample_state(v: View, rng: random.Random) -> State:
-    """A random full state consistent with ``v``; see :meth:`View.sample`."""
-    p, where, bone = _deal(v, rng)
+def sample_state(v: View, rng: random.Random, *, weights: Weights | None = None) -> State:
+    """A random full state consistent with ``v``; see :meth:`View.sample`. ``weights``:
+    per tile of :func:`problem`'s ``tiles``, a weight for each slot it may take, which
+    scales the slot's room when the tile is placed (:func:`chickenfoot.belief.deal_weights`)."""
+    p, where, bone = _deal(v, rng, weights)
     rules, players, me = v.rules, v.players, v.seat
     hands = [0] * players
     hands[me] = v._table._hands[me]

@@ -22,8 +22,9 @@ process before trusting the kernel, and falls back to the pure sampler if they d
 Layout of the problem ``pr`` (int64 arrays, from ``chickenfoot._slots.Problem``): tiles,
 the feasible slots of each tile as ``foff``/``fsl`` (offsets, slots in list order), cap,
 owner, base, the force pairs ``(tile index, slot)``, played (1: the tile is on the board,
-in no hand), the slots' list offsets ``toff``, and ``misc`` (players, boneyard slot,
-viewer's seat).
+in no hand), the slots' list offsets ``toff``, ``misc`` (players, boneyard slot,
+viewer's seat) and ``fw`` (float64, beside ``fsl``: the weight of each feasible slot, which
+scales its room when the tile is placed; all 1 for the uniform dealing).
 """
 
 from __future__ import annotations
@@ -177,11 +178,11 @@ def move_to(x, g, where, fixed, room, foff, fsl, keys, toff, sm, par, queue):
 
 
 @njit(cache=True, _nrt=False)
-def assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
+def assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws, fw):
     """``assign(p, rng)`` into ``where``; False when forcing fails (never, once it worked)."""
     n = base.shape[0]
     slots = cap.shape[0]
-    fixed, room, order, cands, cum, par, queue, pairs = ws
+    fixed, room, order, cands, cum, par, queue, pairs, cw = ws
     for g in range(slots):
         sm[g] = 0
         room[g] = cap[g]
@@ -213,6 +214,7 @@ def assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
         for f in range(foff[x], foff[x + 1]):
             if room[fsl[f]]:
                 cands[nc] = fsl[f]
+                cw[nc] = fw[f]
                 nc += 1
         while True:
             if nc == 0:
@@ -220,15 +222,15 @@ def assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
             if nc == 1:
                 c = 0
             else:
-                total = 0
+                total = 0.0
                 for k in range(nc):
-                    total += room[cands[k]]
+                    total += np.float64(room[cands[k]]) * cw[k]
                     cum[k] = total
                 r = random01(mt, pos) * np.float64(total)
                 lo, hi = 0, nc - 1
                 while lo < hi:
                     mid = (lo + hi) // 2
-                    if r < np.float64(cum[mid]):
+                    if r < cum[mid]:
                         hi = mid
                     else:
                         lo = mid + 1
@@ -238,6 +240,7 @@ def assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
                 break
             for k in range(c, nc - 1):
                 cands[k] = cands[k + 1]
+                cw[k] = cw[k + 1]
             nc -= 1
     return True
 
@@ -246,7 +249,7 @@ def assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
 def workspace(pr):
     """The arrays a caller of :func:`sample_into` keeps between deals: ``assign``'s lists and
     scratch, the slot of each tile, and the boneyard."""
-    tiles, _, _, cap, _, _, force, _, toff, _ = pr
+    tiles, _, _, cap, _, _, force, _, toff, _, _ = pr
     n = tiles.shape[0]
     slots = cap.shape[0]
     keys = np.empty(toff[slots], dtype=np.int64)
@@ -258,10 +261,11 @@ def workspace(pr):
         np.empty(slots, dtype=np.int64),
         np.empty(n, dtype=np.int64),
         np.empty(slots, dtype=np.int64),
-        np.empty(slots, dtype=np.int64),
+        np.empty(slots, dtype=np.float64),
         np.empty((slots, 2), dtype=np.int64),
         np.empty(big, dtype=np.int64),
         np.empty((max(force.shape[0], 1), 2), dtype=np.int64),
+        np.empty(slots, dtype=np.float64),
     )
     return keys, sm, where, ws, np.empty(n, dtype=np.int64)
 
@@ -271,9 +275,9 @@ def sample_into(pr, mt, pos, keys, sm, where, ws, bone, hw, hand, w_):
     """One sample, as ``sample_state`` deals it: ``assign``, then every seat's hand into
     ``hw`` (the viewer's is ``hand``), the boneyard into ``bone``, shuffled. Returns the
     boneyard's size, or -1 when forcing failed (never, once it worked)."""
-    tiles, foff, fsl, cap, owner, base, force, played, toff, misc = pr
+    tiles, foff, fsl, cap, owner, base, force, played, toff, misc, fw = pr
     p_, bone_slot, me = misc[0], misc[1], misc[2]
-    if not assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws):
+    if not assign(mt, pos, foff, fsl, cap, base, force, keys, toff, sm, where, ws, fw):
         return -1
     for j in range(p_ * w_):
         hw[j] = np.uint64(0)
