@@ -129,16 +129,17 @@ def test_a_file_without_players_says_what_it_falls_back_to(
     code, out, _ = play(["quit"], answers, "f.json")
     assert code == 0
     assert (
-        f"f.json is a {kind} document, which holds no players: you are seat 0 against "
-        "heuristic bots; --seat and --bots choose others."
+        f"f.json is a {kind} document, which holds no players: you are seat 0, and the bots "
+        "play the other seats. --seat and --bots choose others."
     ) in out
+    assert "You are seat 0; seat 1: heuristic, seat 2: heuristic." in out
     code, out, _ = play(["quit"], answers, "f.json", "--seat", "2")
     assert (
-        "which holds no players: you are seat 2 against heuristic bots; --bots chooses others."
-        in out
+        "which holds no players: you are seat 2, and the bots play the other seats. "
+        "--bots chooses others." in out
     )
     code, out, _ = play(["quit"], answers, "f.json", "--seat", "2", "--bots", "greedy,random")
-    assert "you are seat 2 against the bots greedy, random." in out
+    assert "you are seat 2, and the bots play the other seats.\n" in out
     assert "You are seat 2; seat 0: greedy, seat 1: random." in out
 
 
@@ -485,3 +486,22 @@ def test_resume_and_undo_in_a_pty(tmp_path: Path) -> None:
     again.sendline("quit")
     again.expect("You left the game. The game was not saved")
     assert finish(again) == 0
+
+
+def test_the_resume_notes_speak_the_players_language(answers: list[str], here: Path) -> None:
+    """Issue 49: what resuming a file says (a file without players, the bots' seed, the
+    options that override a save) is in the language asked for, whole sentences."""
+    rec = Record(cf.deal(cf.Rules(players=3), 4, 0))
+    (here / "r.json").write_text(rec.to_json())
+    code, out, _ = play(["quit"], answers, "r.json", "--seat", "2", "--lang", "el")
+    assert code == 0
+    assert (
+        "Το r.json είναι έγγραφο καταγραφής, που δεν έχει παίκτες: είσαι η θέση 2 και τα μποτ "  # noqa: RUF001
+        "παίζουν τις άλλες θέσεις. Το --bots διαλέγει άλλα."  # noqa: RUF001
+    ) in out
+    assert "Ο σπόρος των μποτ είναι " in out  # noqa: RUF001
+    assert "which holds no players" not in out
+    assert play(["1", "save g.json", "quit"], answers, *THREE)[0] == 0
+    code, out, _ = play(["quit"], answers, "g.json", "--seat", "2", "--watch", "--lang", "lv")
+    assert "--seat 2: tu spēlē vietā 2 (failā ir vieta 0)." in out
+    assert "--watch: galds tiek zīmēts pēc katra gājiena (failā ir --no-watch)." in out

@@ -18,8 +18,8 @@ import random
 
 import attrs
 
+from chickenfoot._i18n import N_, ngettext
 from chickenfoot._i18n import gettext as _
-from chickenfoot._i18n import ngettext
 from chickenfoot.agents import Agent
 from chickenfoot.cli._common import (
     MATCH_FORMAT,
@@ -29,7 +29,7 @@ from chickenfoot.cli._common import (
     UsageError,
     rules_from_args,
 )
-from chickenfoot.cli._documents import describe_kind, read_document
+from chickenfoot.cli._documents import read_document
 from chickenfoot.cli._game import Game, Snapshot, decisions
 from chickenfoot.cli._save import PlaySave, round_moves
 from chickenfoot.deal import deal
@@ -208,7 +208,9 @@ def _resumed(args: argparse.Namespace, path: str) -> Start:
     seed = held if held is not None else args.seed
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-        notes.append(f"The bots' seed is {seed} (--seed {seed} gives the same choices again).")
+        notes.append(
+            _("The bots' seed is {seed} (--seed {seed} gives the same choices again).", seed=seed)
+        )
     # the seat and the bots: the file's, unless the options say otherwise
     seat = args.seat if args.seat is not None else save.seat if save is not None else 0
     _check_seat(seat, rules.players)
@@ -225,7 +227,7 @@ def _resumed(args: argparse.Namespace, path: str) -> Start:
     _check_fit(bots, rules)
     watch = args.watch if args.watch is not None else save.watch if save is not None else False
     if save is None:
-        notes.append(_fallback(name, doc.kind, args, seat, bots))
+        notes.append(_fallback(name, doc.kind, args, seat))
     else:
         notes += _overrides(args, save, seat, [n for n, _ in named], watch)
     known = _known_moves(game)
@@ -289,39 +291,51 @@ def _saved_bots(
 def _withheld_note(name: str, specs: list[str]) -> str:
     """What a file's bots would have run, what plays instead, and how to run them."""
     what = "; ".join(f"{brief(s, 40)} {parse_spec(s).runs()}" for s in specs)
-    many = len(specs) > 1
-    return (
-        f"{_named(name)} names {'bots that run' if many else 'a bot that runs'} code of "
-        f"{'their' if many else 'its'} own, which a file cannot start by itself ({what}): "
-        f"{'they play' if many else 'it plays'} {DEFAULT_BOTS} instead, and nothing was run. "
-        f"If you trust this file, play it with --trust-bots."
+    return ngettext(
+        "{file} names a bot that runs code of its own, which a file cannot start by itself "
+        "({what}): it plays {fallback} instead, and nothing was run. If you trust this file, "
+        "play it with --trust-bots.",
+        "{file} names bots that run code of their own, which a file cannot start by itself "
+        "({what}): they play {fallback} instead, and nothing was run. If you trust this file, "
+        "play it with --trust-bots.",
+        len(specs),
+        file=_named(name),
+        what=what,
+        fallback=DEFAULT_BOTS,
     )
 
 
-def _bots_text(bots: dict[int, tuple[str, Agent]]) -> str:
-    names = [n for n, _ in bots.values()]
-    if len(set(names)) == 1:
-        return f"{names[0]} bot{'s' * (len(names) != 1)}"
-    return "the bots " + ", ".join(names)
+_NO_PLAYERS = {
+    POSITION: N_(
+        "{file} is a position document, which holds no players: you are seat {seat}, and the "
+        "bots play the other seats."
+    ),
+    RECORD_FORMAT: N_(
+        "{file} is a record document, which holds no players: you are seat {seat}, and the bots "
+        "play the other seats."
+    ),
+    MATCH_FORMAT: N_(
+        "{file} is a match document, which holds no players: you are seat {seat}, and the bots "
+        "play the other seats."
+    ),
+}
+"""What a file without players falls back to, by the file's kind (whole sentences)."""
+
+_FREE = {
+    ("--seat", "--bots"): N_("--seat and --bots choose others."),
+    ("--seat",): N_("--seat chooses another."),
+    ("--bots",): N_("--bots chooses others."),
+}
+"""Which options choose otherwise, by the options not given."""
 
 
-def _fallback(
-    name: str, kind: str, args: argparse.Namespace, seat: int, bots: dict[int, tuple[str, Agent]]
-) -> str:
+def _fallback(name: str, kind: str, args: argparse.Namespace, seat: int) -> str:
     """What a file without players falls back to, and which options choose otherwise."""
-    free = [opt for opt, given in (("--seat", args.seat), ("--bots", args.bots)) if given is None]
-    tail = ""
-    if free:
-        verb = (
-            "choose others"
-            if len(free) == 2
-            else "chooses " + ("another" if free == ["--seat"] else "others")
-        )
-        tail = f"; {' and '.join(free)} {verb}"
-    return (
-        f"{_named(name)} is {describe_kind(kind)} document, which holds no players: you are "
-        f"seat {seat} against {_bots_text(bots)}{tail}."
+    free = tuple(
+        opt for opt, given in (("--seat", args.seat), ("--bots", args.bots)) if given is None
     )
+    said = _(_NO_PLAYERS[kind], file=_named(name), seat=seat)
+    return f"{said} {_(_FREE[free])}" if free else said
 
 
 def _overrides(
@@ -330,15 +344,25 @@ def _overrides(
     """A line for each option that overrides what the save holds."""
     notes = []
     if args.seat is not None and seat != save.seat:
-        notes.append(f"--seat {seat}: you play seat {seat} (the file has seat {save.seat}).")
+        notes.append(
+            _(
+                "--seat {seat}: you play seat {seat} (the file has seat {saved}).",
+                seat=seat,
+                saved=save.seat,
+            )
+        )
     if args.bots is not None and names != list(save.bots):
         notes.append(
-            f"--bots: the bots are {', '.join(names)} (the file has {', '.join(save.bots)})."
+            _(
+                "--bots: the bots are {bots} (the file has {saved}).",
+                bots=", ".join(names),
+                saved=", ".join(save.bots),
+            )
         )
     if args.watch is not None and watch != save.watch:
-        flag = "--watch" if watch else "--no-watch"
         notes.append(
-            f"{flag}: the table is drawn {'after every move' if watch else 'before your decisions'} "
-            f"(the file has {'--watch' if save.watch else '--no-watch'})."
+            _("--watch: the table is drawn after every move (the file has --no-watch).")
+            if watch
+            else _("--no-watch: the table is drawn before your decisions (the file has --watch).")
         )
     return notes
