@@ -83,7 +83,7 @@ def test_a_person_whose_move_meets_a_locked_file_is_told_and_the_move_is_played_
             with _locked(db):
                 ws.send_json({"type": "move", "move": message["legal"][0], "id": n})
                 told = ws.receive_json()  # at once, while the file is locked
-                assert told == {"type": "error", "id": n, "message": WAITING}
+                assert told == {"type": "error", "id": n, "message": WAITING, "code": 4503}
                 time.sleep(1.5)
                 assert table.n == n  # not played before it is stored
             message = ws.receive_json()
