@@ -83,15 +83,11 @@ def tests(session: nox.Session) -> None:
         else []
     )
     session.log(COVERED_ELSEWHERE)
-    # tests/test_cli_play.py's Ctrl-C in a pseudo-terminal went unanswered under the workers
-    # of a whole run (not in smaller ones, cause not found): it runs alone, after them
-    alone = [] if session.posargs else ["tests/test_cli_play.py"]
     session.run(
         "pytest",
         "--cov=chickenfoot",
         "--cov-branch",
-        "--cov-report=" if alone else "--cov-report=term",
-        *[f"--ignore={path}" for path in alone],
+        "--cov-report=term",
         # on every core the machine gives (at most 4 workers), each worker taking the next
         # test when it is free: the run is bounded by the slowest tests, not by one core
         "--numprocesses=auto",
@@ -108,11 +104,6 @@ def tests(session: nox.Session) -> None:
         *without_numba,
         *session.posargs,
     )
-    if alone:
-        session.run(
-            "pytest", "--cov=chickenfoot", "--cov-branch", "--cov-append", "--cov-report=term",
-            "-p", "no:xdist", *alone,
-        )  # fmt: skip
     session.log(COVERED_ELSEWHERE)
 
 

@@ -12,6 +12,7 @@ import json
 import os
 import random
 import re
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -54,6 +55,9 @@ def spawn(*argv: str, cwd: Path | None = None, rich: bool = False) -> Any:
         encoding="utf-8",
         timeout=20,
         dimensions=(50, 100),
+        # Ctrl-C as a person's terminal delivers it: a run started in the background (``&``
+        # in a script: CI) ignores SIGINT, which the child would inherit, and keep
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     child.logfile_read = Transcript()  # everything the child printed, to check for tracebacks
     return child
