@@ -13,6 +13,7 @@ import argparse
 from collections.abc import Iterator
 from typing import IO, Any, TextIO
 
+from chickenfoot._files import writable, write_file
 from chickenfoot.cli._common import MATCH_FORMAT, RECORD_FORMAT, UsageError, write
 from chickenfoot.cli._documents import read_document
 from chickenfoot.errors import FormatError, brief
@@ -20,9 +21,9 @@ from chickenfoot.match import Match
 from chickenfoot.notation import (
     Audience,
     Game,
+    MatchGames,
     NotationError,
     iter_games,
-    read_match,
     write_game,
     write_match,
 )
@@ -87,17 +88,27 @@ def _audience(text: str) -> Audience:
 def _from_notation(path: str, to: str, audience: Audience) -> str:
     handle, name = _open(path)
     with handle:
-        first = next(_games(handle, name), None)
+        blocks = list(_blocks(handle, name)) if to == "notation" else None
+    if blocks is not None:
+        if not blocks:
+            raise UsageError(f"{name}: no game in the file")
+        return "".join(_written(block, name, audience) for block in blocks)
+    handle, name = _open(path)
+    with handle:
+        games = _blocks(handle, name)
+        first = next(games, None)
         if first is None:
             raise UsageError(f"{name}: no game in the file")
-        if first.header("Match") == "begin":
-            return _match(path, to, audience)
-        if to == "notation":
-            parts = [_rewrite(first, name, audience)]
-            parts += [_rewrite(g, name, audience) for g in _games(handle, name)]
-            return "".join(parts)
-        if next(_games(handle, name), None) is not None:
-            raise UsageError(f"{name}: the file holds more than one round; a JSON record holds one")
+        if next(games, None) is not None:
+            what = "match" if isinstance(first, MatchGames) else "round"
+            raise UsageError(
+                f"{name}: the file holds more than one {what}; a JSON document holds one"
+            )
+    if isinstance(first, MatchGames):
+        try:
+            return first.to_match().to_json()
+        except FormatError as err:
+            raise UsageError(f"{name}: {err}") from None
     if first.record is None:
         raise UsageError(
             f"{name}: only a full copy converts to JSON (this is for {first.audience})"
@@ -105,17 +116,33 @@ def _from_notation(path: str, to: str, audience: Audience) -> str:
     return first.record.to_json()
 
 
-def _match(path: str, to: str, audience: Audience) -> str:
-    handle, name = _open(path)  # from its start again, with fresh line numbers
-    with handle:
-        try:
-            games = read_match(handle, strict=True)
-            match = None if games is None else games.to_match()
-        except FormatError as err:
-            raise UsageError(f"{name}: {err}") from None
-    if match is None:
-        raise UsageError(f"{name}: no match in the file")
-    return match.to_json() if to == "json" else write_match(match, audience=audience)
+def _blocks(handle: IO[Any], name: str) -> Iterator[Game | MatchGames]:
+    """The file's rounds and matches in order (a match: its begin block, its rounds, its
+    end block), read strictly."""
+    games = _games(handle, name)
+    for game in games:
+        if game.header("Match") != "begin":
+            yield game
+            continue
+        rounds: list[Game] = []
+        end = None
+        for inner in games:
+            if inner.header("Match") == "end":
+                end = inner
+                break
+            rounds.append(inner)
+        yield MatchGames(game, tuple(rounds), end)
+
+
+def _written(block: Game | MatchGames, name: str, audience: Audience) -> str:
+    if isinstance(block, Game):
+        return _rewrite(block, name, audience)
+    if any(game.record is None for game in block.rounds):
+        raise UsageError(f"{name}: only a full copy can be written for another audience")
+    try:
+        return block.write(audience=audience)
+    except FormatError as err:
+        raise UsageError(f"{name}: {err}") from None
 
 
 def _rewrite(game: Game, name: str, audience: Audience) -> str:
@@ -129,6 +156,8 @@ def cmd_convert(args: argparse.Namespace, out: TextIO) -> int:
     audience = _audience(args.audience)
     if audience.kind != "full" and args.to == "json":
         raise UsageError("--to json writes the full record: --audience is for the notation")
+    if args.output != "-" and (why := writable(args.output)) is not None:
+        raise UsageError(f"cannot write {brief(args.output)}: {why}")  # before the work
     if is_notation(args.input):
         text = _from_notation(args.input, args.to, audience)
     else:
@@ -149,9 +178,7 @@ def cmd_convert(args: argparse.Namespace, out: TextIO) -> int:
     if args.output == "-":
         out.write(text)
         return 0
-    try:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-    except OSError as err:
-        raise UsageError(f"cannot write {brief(args.output)}: {err.strerror or err}") from None
+    failed = write_file(args.output, text)  # whole or not at all; never a pipe or a device
+    if failed is not None:
+        raise UsageError(f"cannot write {brief(args.output)}: {failed}")
     return 0

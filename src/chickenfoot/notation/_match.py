@@ -155,6 +155,35 @@ class MatchGames:
             raise FormatError("match", str(err)[:200]) from None
         return match
 
+    def write(self, *, audience: Audience | str = "full") -> str:
+        """This match written again for an audience, every round whole (a ``full`` copy's
+        rounds only): the begin block, each round's copy (:func:`write_game`), the end
+        block. A seat or a spectator is told the match's ``Seed`` only once the match is
+        over, as :func:`write_match_rounds` does: it deals the rounds still to come.
+
+        >>> import io
+        >>> from chickenfoot import Rules, Rounds, deal
+        >>> rules = Rules(players=2, match=Rounds(2))
+        >>> text = write_match_rounds(rules, seed=1, rounds=[Record(deal(rules, 1, 0))])
+        >>> copy = read_match(io.StringIO(text)).write(audience="spectator")
+        >>> [line[:14] for line in copy.splitlines() if line.startswith(("[Seed", "[Hand0"))]
+        ['[Hand0 "?? ?? ']
+        """
+        aud = audience if isinstance(audience, Audience) else Audience.parse(audience)
+        match = self.to_match()
+        told = match.is_over() or aud.kind == "full"
+        given = dict(self.begin.headers)
+        parts = [_begin(match.rules, match.seed, aud, told, given)]
+        for game in self.rounds:
+            kept = game if told else attrs.evolve(game, headers=_without_seed(game.headers))
+            parts.append(write_game(kept, audience=aud))
+        parts.append(_end(match))
+        return "".join(parts)
+
+
+def _without_seed(headers: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((k, v) for k, v in headers if k != "Seed")
+
 
 def read_match(handle: IO[Any], *, strict: bool = False) -> MatchGames | None:
     """The next match of ``handle`` (``None`` at the end of the file): a begin block, the
