@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -135,6 +136,25 @@ def test_check_finds_every_edited_row(built: Path, tmp_path: Path) -> None:
         f"{part} row 2",
         f"{part} row 3",
     ]
+
+
+def test_check_names_every_file_that_does_not_belong(built: Path, tmp_path: Path) -> None:
+    root = tmp_path / "orphans"
+    shutil.copytree(built, root)
+    assert check(root) == []
+    part = (root / "rounds/preset=house/players=2/part-00000.parquet").read_bytes()
+    strays = [
+        "decisions/preset=house/players=2/part-00000.parquet",  # built without --decisions
+        "labels/preset=house/players=2/part-00000.parquet",  # built without --label
+        "rounds/preset=house/players=2/part-00000.parquet.tmp",  # an interrupted write
+        "rounds/preset=house/players=2/part-00009.parquet",  # beyond the command's rounds
+        "rounds/preset=house/players=5/part-00000.parquet",  # a partition not asked for
+        "rounds/preset=house/players=5/part-00000/x.parquet",  # deeper than a part
+    ]
+    for rel in strays:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(part)
+    assert check(root) == [f"{rel}: a file that is not in the manifest" for rel in strays]
 
 
 def test_check_reports_a_truncated_file_in_one_line(

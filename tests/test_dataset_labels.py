@@ -125,6 +125,14 @@ def test_check_finds_a_missing_labels_part(built: Path, tmp_path: Path) -> None:
     assert check(root) == [f"{LABELS}: missing (the build did not finish: run it again)"]
 
 
+def test_check_names_a_labels_part_that_is_not_in_the_manifest(built: Path, tmp_path: Path) -> None:
+    root = tmp_path / "orphan"
+    shutil.copytree(built, root)
+    stray = LABELS.replace("part-00001", "part-00002")  # 6 rounds in parts of 3: two parts
+    shutil.copy(root / LABELS, root / stray)
+    assert check(root) == [f"{stray}: a file that is not in the manifest"]
+
+
 def test_a_bad_label_count_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["dataset", "build", str(tmp_path / "x"), *BUILD[:-2], "--label", "-1"]) == 2
     err = capsys.readouterr().err

@@ -191,8 +191,27 @@ def check(directory: str | os.PathLike[str], *, executor: Executor | None = None
         for f in found:
             if not isinstance(f, list):
                 f.cancel()
-    on_disk = {str(p.relative_to(root)) for p in root.glob("rounds/*/*/*.parquet")}
-    problems += [
-        f"{rel}: a file that is not in the manifest" for rel in sorted(on_disk - set(expected))
-    ]
+    problems += [f"{rel}: a file that is not in the manifest" for rel in _strays(root, command)]
     return problems
+
+
+_TREES = ("decisions", "labels", "rounds")
+"""The directories of a data set's parts: every file in them belongs to a part."""
+
+
+def _strays(root: Path, command: dict[str, Any]) -> list[str]:
+    """The files under the parts' directories that no part of the command is (a rounds part
+    not asked for, labels or decisions of a build without them, a ``.tmp`` left over...)."""
+    belong = set(_expected(command))
+    if command["decisions"]:
+        from chickenfoot.dataset._decisions import decisions_path
+
+        belong |= {decisions_path(rel) for rel in _expected(command)}
+    if "label" in command:
+        from chickenfoot.dataset._labels import labels_path
+
+        belong |= {labels_path(rel) for rel in _expected(command)}
+    found = (p for tree in _TREES for p in (root / tree).rglob("*") if not p.is_dir())
+    return sorted(
+        rel for rel in (p.relative_to(root).as_posix() for p in found) if rel not in belong
+    )
