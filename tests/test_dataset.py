@@ -17,6 +17,7 @@ import pytest
 from chickenfoot import Rules, deal
 from chickenfoot.cli import main
 from chickenfoot.dataset import check, decisions
+from chickenfoot.dataset._rows import SCHEMA, digest, digests
 from chickenfoot.encoding import Encoding
 
 BUILD = ["--rounds", "12", "--agents", "greedy,random", "--players", "2,3"]
@@ -155,6 +156,17 @@ def test_check_names_every_file_that_does_not_belong(built: Path, tmp_path: Path
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes(part)
     assert check(root) == [f"{rel}: a file that is not in the manifest" for rel in strays]
+
+
+def test_the_digests_of_a_table_are_those_of_its_rows(built: Path) -> None:
+    rows = pq.read_table(built / "rounds/preset=house/players=3/part-00000.parquet").to_pylist()
+    rows[0]["agents"] = ['say "hi"', "back\\slash", "random"]  # JSON escapes them
+    rows[1]["agents"] = []
+    rows[2]["preset"] = "maison \u00e9"
+    rows[3]["moves"], rows[3]["penalties"], rows[4]["out"] = [], [], None
+    values, exact = digests(pa.Table.from_pylist(rows, schema=SCHEMA))
+    assert exact.tolist() == [False, False, False, True, True]
+    assert [int(v) for v in values[3:]] == [digest(r) for r in rows[3:]]
 
 
 def test_check_reports_a_truncated_file_in_one_line(

@@ -142,6 +142,34 @@ def test_check_finds_every_edited_row_by_the_compiled_replay(built: Path, tmp_pa
     assert found == sorted(edits)
 
 
+def test_check_finds_rows_edited_where_the_replay_does_not_look(
+    built: Path, tmp_path: Path
+) -> None:
+    # The compiled replay reads the seeds, moves, penalties and endings; the partition,
+    # the round, the seating and the digest are checked on whole columns, and only the
+    # rows they flag are read one by one: every edit is found, its digest redone or not.
+    root = tmp_path / "columns"
+    assert main(["dataset", "build", str(root), *BUILD]) == 0
+    part = "rounds/preset=classic/players=2/part-00001.parquet"
+    rows = pq.read_table(root / part).to_pylist()
+    edits = {
+        3: {"round": rows[4]["round"]},
+        5: {"agents": rows[5]["agents"][::-1]},
+        8: {"agents": ['heuristic"', rows[8]["agents"][1]]},  # a name JSON escapes
+        13: {"preset": "house"},
+        21: {"players": 3},
+        34: {"agents": [*rows[34]["agents"], "random"]},
+    }
+    _rewrite(root, part, edits)
+    path = root / part
+    table = pq.read_table(path)
+    kept = table.to_pylist()
+    kept[40]["agents"] = kept[41]["agents"]  # its old digest kept
+    pq.write_table(pa.Table.from_pylist(kept, schema=table.schema), path)
+    found = sorted({int(p.split(": ")[0].split(" row ")[1]) for p in check(root)})
+    assert found == sorted([*edits, 40])
+
+
 def test_the_compiled_reader_gives_the_cores_decisions(
     built: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
