@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +19,7 @@ from chickenfoot.cli import main
 from chickenfoot.dataset import check, decisions
 from chickenfoot.dataset._rows import SCHEMA, digest, digests
 from chickenfoot.encoding import Encoding
+from helpers import file_digests
 
 BUILD = ["--rounds", "12", "--agents", "greedy,random", "--players", "2,3"]
 BUILD += ["--presets", "house,classic", "--seed", "5", "--part-rounds", "5"]
@@ -28,19 +29,9 @@ def _build(tmp: Path, *extra: str) -> int:
     return main(["dataset", "build", str(tmp), *BUILD, *extra])
 
 
-def _digest(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
-
-
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("data") / "set"
-    assert _build(root) == 0
-    return root
+def built(built_dataset: Callable[..., Path]) -> Path:
+    return built_dataset(*BUILD)
 
 
 def test_build_writes_parts_by_preset_and_table_size(built: Path) -> None:
@@ -69,7 +60,7 @@ def test_build_writes_parts_by_preset_and_table_size(built: Path) -> None:
 def test_the_same_command_gives_the_same_bytes(built: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     assert _build(again) == 0
-    assert _digest(again) == _digest(built)
+    assert file_digests(again) == file_digests(built)
 
 
 def test_an_interrupted_build_continues(built: Path, tmp_path: Path) -> None:
@@ -83,7 +74,7 @@ def test_an_interrupted_build_continues(built: Path, tmp_path: Path) -> None:
     (root / "manifest.json").write_text(json.dumps(manifest))
     (root / "rounds/preset=classic/players=3/part-00002.parquet.tmp").write_bytes(b"PAR1 half")
     assert _build(root) == 0
-    assert _digest(root) == _digest(built)
+    assert file_digests(root) == file_digests(built)
 
 
 def test_a_directory_of_another_data_set_is_refused(
@@ -249,7 +240,7 @@ def test_the_pages_examples_run(built: Path) -> None:
 def test_a_process_pool_writes_the_same_bytes(built: Path, tmp_path: Path) -> None:
     root = tmp_path / "pool"
     assert _build(root, "--executor", "process", "--workers", "2") == 0
-    assert _digest(root) == _digest(built)
+    assert file_digests(root) == file_digests(built)
 
 
 def test_an_agent_failing_mid_build_stops_in_one_line_and_the_build_continues(

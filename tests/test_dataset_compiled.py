@@ -4,8 +4,8 @@ compiled replay. In the fast session; left out of the numpy-only tests session."
 
 from __future__ import annotations
 
-import hashlib
 import json
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
@@ -23,6 +23,7 @@ from chickenfoot.dataset import build, check, decisions
 from chickenfoot.dataset._rows import digest
 from chickenfoot.encoding import Encoding
 from chickenfoot.errors import ArgumentError
+from helpers import file_digests
 
 pytest.importorskip("numba")
 pytest.importorskip("pyarrow")
@@ -33,19 +34,9 @@ BUILD += ["--engine", "batch"]
 AGENTS = [("heuristic", HeuristicAgent()), ("greedy", GreedyAgent()), ("random", RandomAgent())]
 
 
-def _digest(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
-
-
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("batch") / "set"
-    assert main(["dataset", "build", str(root), *BUILD]) == 0
-    return root
+def built(built_dataset: Callable[..., Path]) -> Path:
+    return built_dataset(*BUILD)
 
 
 def test_the_batch_engine_builds_rounds_the_rules_replay(built: Path) -> None:
@@ -84,7 +75,7 @@ def test_the_same_command_gives_the_same_bytes_in_a_process_pool(
 ) -> None:
     again = tmp_path / "again"
     assert main(["dataset", "build", str(again), *BUILD, "--executor", "process"]) == 0
-    assert _digest(again) == _digest(built)
+    assert file_digests(again) == file_digests(built)
     manifest = json.loads((again / "manifest.json").read_text())
     for part in manifest["parts"][-5:]:  # as if interrupted, continued in a process pool
         (again / part["path"]).unlink()
@@ -94,7 +85,7 @@ def test_the_same_command_gives_the_same_bytes_in_a_process_pool(
     with ProcessPoolExecutor(2) as pool:
         build(again, rounds=350, agents=AGENTS, part_rounds=150, engine="batch", executor=pool,
               **kw)  # fmt: skip
-    assert _digest(again) == _digest(built)
+    assert file_digests(again) == file_digests(built)
 
 
 def test_only_the_kernels_agents_and_no_mixing_with_the_core(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
@@ -19,6 +19,7 @@ from chickenfoot.encoding import Encoding
 from chickenfoot.errors import BudgetError
 from chickenfoot.playout import playout
 from chickenfoot.state import apply
+from helpers import file_digests
 
 BUILD = ["--rounds", "6", "--agents", "greedy,random", "--players", "2", "--presets", "house"]
 BUILD += ["--seed", "3", "--part-rounds", "3", "--label-iterations", "16", "--label-nodes", "5000"]
@@ -30,19 +31,9 @@ def _build(root: Path, *extra: str) -> int:
     return main(["dataset", "build", str(root), *BUILD, *extra])
 
 
-def _digest(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
-
-
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("labelled") / "set"
-    assert _build(root) == 0
-    return root
+def built(built_dataset: Callable[..., Path]) -> Path:
+    return built_dataset(*BUILD)
 
 
 def test_label_n_labels_n_decisions_spread_over_the_rounds(built: Path) -> None:
@@ -94,10 +85,10 @@ def test_each_label_is_the_search_value_and_the_solver_value_of_every_legal_move
 def test_labels_are_deterministic_and_resumable(built: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     assert _build(again) == 0
-    assert _digest(again) == _digest(built)
+    assert file_digests(again) == file_digests(built)
     (again / LABELS).unlink()
     assert _build(again) == 0
-    assert _digest(again) == _digest(built)
+    assert file_digests(again) == file_digests(built)
 
 
 def test_the_data_card_and_the_command_line_name_the_labels(built: Path) -> None:
