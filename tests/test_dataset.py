@@ -160,6 +160,18 @@ def test_the_digests_of_a_table_are_those_of_its_rows(built: Path) -> None:
     assert [int(v) for v in values[3:]] == [digest(r) for r in rows[3:]]
 
 
+def test_check_reads_a_part_of_many_row_groups_as_one(built: Path, tmp_path: Path) -> None:
+    root = tmp_path / "groups"
+    shutil.copytree(built, root)
+    part = root / "rounds/preset=classic/players=3/part-00001.parquet"
+    rows = pq.read_table(part).to_pylist()
+    rows[3]["agents"] = [*rows[3]["agents"][1:], rows[3]["agents"][0]]  # seated otherwise
+    table = pa.Table.from_pylist(rows, schema=pq.read_schema(part))
+    pq.write_table(table, part, row_group_size=2)  # read back in chunks of 2 rows
+    assert pq.read_table(part).column("agents").num_chunks == 3
+    assert {p.split(": ")[0] for p in check(root)} == {f"{part.relative_to(root)} row 3"}
+
+
 def test_check_reports_a_truncated_file_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -125,7 +125,8 @@ def _flagged(table: Any, first: int, preset: str, players: int, command: dict[st
     seat = pc.index_in(pc.list_flatten(agents), value_set=pa.array(names, pa.string()))
     parent = pc.list_parent_indices(agents).to_numpy()
     if len(parent):  # agent j of row r sits at seat j: it is names[(k + j) % len(names)]
-        starts = agents.offsets.to_numpy()[parent]
+        offsets = agents.offsets.to_numpy()
+        starts = offsets[parent] - offsets[0]
         j = np.arange(len(parent)) - starts
         first_of = np.array([names.index(x) for x in names])  # index_in: a name's first
         wrong = seat.fill_null(-1).to_numpy() != first_of[(ks[parent] + j) % len(names)]
