@@ -8,7 +8,7 @@ can be forced with ``pytest --hypothesis-profile=NAME``. Tests that are costly p
 scale their own ``max_examples`` from the loaded profile with ``strategies.examples``.
 
 Fixtures used by more than one test file are defined here (``answers``, ``postgres_url``,
-``store_where``; ``no_lost_errors``, on every test); plain helpers and shared data are in
+``store_where``, ``built_dataset``; ``no_lost_errors``, on every test); plain helpers and shared data are in
 ``helpers.py``.
 
 The tests marked ``postgres`` need a PostgreSQL server, named by the environment variable
@@ -24,7 +24,7 @@ import logging
 import os
 import secrets
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -184,3 +184,22 @@ def no_lost_errors() -> Iterator[_LostErrors]:
     finally:
         logger.removeHandler(handler)
     assert not handler.lost, f"errors nobody read: {handler.lost}"
+
+
+@pytest.fixture(scope="session")
+def built_dataset(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    """``built_dataset(*ARGS)``: the directory of ``chickenfoot dataset build DIR *ARGS``
+    (docs/dataset.md), built once a session for each list of arguments; a test that
+    changes the data set copies it first."""
+    from chickenfoot.cli import main
+
+    made: dict[tuple[str, ...], Path] = {}
+
+    def build(*args: str) -> Path:
+        if args not in made:
+            root = tmp_path_factory.mktemp("dataset") / "set"
+            assert main(["dataset", "build", str(root), *args]) == 0
+            made[args] = root
+        return made[args]
+
+    return build

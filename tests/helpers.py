@@ -10,6 +10,7 @@ test checks is written out in the test itself: what is here only sets the scene.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -127,3 +128,15 @@ class Transcript:
 
     def text(self) -> str:
         return "".join(self.parts)
+
+
+# -- data sets -----------------------------------------------------------------------------------
+
+
+def file_digests(root: Path) -> dict[str, str]:
+    """Every file under ``root`` (a data set's directory): its path there and its sha256."""
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }

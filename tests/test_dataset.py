@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,9 @@ import pytest
 from chickenfoot import Rules, deal
 from chickenfoot.cli import main
 from chickenfoot.dataset import check, decisions
+from chickenfoot.dataset._rows import SCHEMA, digest, digests
 from chickenfoot.encoding import Encoding
+from helpers import file_digests
 
 BUILD = ["--rounds", "12", "--agents", "greedy,random", "--players", "2,3"]
 BUILD += ["--presets", "house,classic", "--seed", "5", "--part-rounds", "5"]
@@ -26,19 +29,9 @@ def _build(tmp: Path, *extra: str) -> int:
     return main(["dataset", "build", str(tmp), *BUILD, *extra])
 
 
-def _digest(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
-
-
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("data") / "set"
-    assert _build(root) == 0
-    return root
+def built(built_dataset: Callable[..., Path]) -> Path:
+    return built_dataset(*BUILD)
 
 
 def test_build_writes_parts_by_preset_and_table_size(built: Path) -> None:
@@ -67,7 +60,7 @@ def test_build_writes_parts_by_preset_and_table_size(built: Path) -> None:
 def test_the_same_command_gives_the_same_bytes(built: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     assert _build(again) == 0
-    assert _digest(again) == _digest(built)
+    assert file_digests(again) == file_digests(built)
 
 
 def test_an_interrupted_build_continues(built: Path, tmp_path: Path) -> None:
@@ -81,7 +74,7 @@ def test_an_interrupted_build_continues(built: Path, tmp_path: Path) -> None:
     (root / "manifest.json").write_text(json.dumps(manifest))
     (root / "rounds/preset=classic/players=3/part-00002.parquet.tmp").write_bytes(b"PAR1 half")
     assert _build(root) == 0
-    assert _digest(root) == _digest(built)
+    assert file_digests(root) == file_digests(built)
 
 
 def test_a_directory_of_another_data_set_is_refused(
@@ -135,6 +128,48 @@ def test_check_finds_every_edited_row(built: Path, tmp_path: Path) -> None:
         f"{part} row 2",
         f"{part} row 3",
     ]
+
+
+def test_check_names_every_file_that_does_not_belong(built: Path, tmp_path: Path) -> None:
+    root = tmp_path / "orphans"
+    shutil.copytree(built, root)
+    assert check(root) == []
+    part = (root / "rounds/preset=house/players=2/part-00000.parquet").read_bytes()
+    strays = [
+        "decisions/preset=house/players=2/part-00000.parquet",  # built without --decisions
+        "labels/preset=house/players=2/part-00000.parquet",  # built without --label
+        "rounds/preset=house/players=2/part-00000.parquet.tmp",  # an interrupted write
+        "rounds/preset=house/players=2/part-00009.parquet",  # beyond the command's rounds
+        "rounds/preset=house/players=5/part-00000.parquet",  # a partition not asked for
+        "rounds/preset=house/players=5/part-00000/x.parquet",  # deeper than a part
+    ]
+    for rel in strays:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(part)
+    assert check(root) == [f"{rel}: a file that is not in the manifest" for rel in strays]
+
+
+def test_the_digests_of_a_table_are_those_of_its_rows(built: Path) -> None:
+    rows = pq.read_table(built / "rounds/preset=house/players=3/part-00000.parquet").to_pylist()
+    rows[0]["agents"] = ['say "hi"', "back\\slash", "random"]  # JSON escapes them
+    rows[1]["agents"] = []
+    rows[2]["preset"] = "maison \u00e9"
+    rows[3]["moves"], rows[3]["penalties"], rows[4]["out"] = [], [], None
+    values, exact = digests(pa.Table.from_pylist(rows, schema=SCHEMA))
+    assert exact.tolist() == [False, False, False, True, True]
+    assert [int(v) for v in values[3:]] == [digest(r) for r in rows[3:]]
+
+
+def test_check_reads_a_part_of_many_row_groups_as_one(built: Path, tmp_path: Path) -> None:
+    root = tmp_path / "groups"
+    shutil.copytree(built, root)
+    part = root / "rounds/preset=classic/players=3/part-00001.parquet"
+    rows = pq.read_table(part).to_pylist()
+    rows[3]["agents"] = [*rows[3]["agents"][1:], rows[3]["agents"][0]]  # seated otherwise
+    table = pa.Table.from_pylist(rows, schema=pq.read_schema(part))
+    pq.write_table(table, part, row_group_size=2)  # read back in chunks of 2 rows
+    assert pq.read_table(part).column("agents").num_chunks == 3
+    assert {p.split(": ")[0] for p in check(root)} == {f"{part.relative_to(root)} row 3"}
 
 
 def test_check_reports_a_truncated_file_in_one_line(
@@ -217,7 +252,7 @@ def test_the_pages_examples_run(built: Path) -> None:
 def test_a_process_pool_writes_the_same_bytes(built: Path, tmp_path: Path) -> None:
     root = tmp_path / "pool"
     assert _build(root, "--executor", "process", "--workers", "2") == 0
-    assert _digest(root) == _digest(built)
+    assert file_digests(root) == file_digests(built)
 
 
 def test_an_agent_failing_mid_build_stops_in_one_line_and_the_build_continues(

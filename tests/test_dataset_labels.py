@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
@@ -19,6 +19,7 @@ from chickenfoot.encoding import Encoding
 from chickenfoot.errors import BudgetError
 from chickenfoot.playout import playout
 from chickenfoot.state import apply
+from helpers import file_digests
 
 BUILD = ["--rounds", "6", "--agents", "greedy,random", "--players", "2", "--presets", "house"]
 BUILD += ["--seed", "3", "--part-rounds", "3", "--label-iterations", "16", "--label-nodes", "5000"]
@@ -30,19 +31,9 @@ def _build(root: Path, *extra: str) -> int:
     return main(["dataset", "build", str(root), *BUILD, *extra])
 
 
-def _digest(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
-
-
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("labelled") / "set"
-    assert _build(root) == 0
-    return root
+def built(built_dataset: Callable[..., Path]) -> Path:
+    return built_dataset(*BUILD)
 
 
 def test_label_n_labels_n_decisions_spread_over_the_rounds(built: Path) -> None:
@@ -94,10 +85,10 @@ def test_each_label_is_the_search_value_and_the_solver_value_of_every_legal_move
 def test_labels_are_deterministic_and_resumable(built: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     assert _build(again) == 0
-    assert _digest(again) == _digest(built)
+    assert file_digests(again) == file_digests(built)
     (again / LABELS).unlink()
     assert _build(again) == 0
-    assert _digest(again) == _digest(built)
+    assert file_digests(again) == file_digests(built)
 
 
 def test_the_data_card_and_the_command_line_name_the_labels(built: Path) -> None:
@@ -123,6 +114,14 @@ def test_check_finds_a_missing_labels_part(built: Path, tmp_path: Path) -> None:
     shutil.copytree(built, root)
     (root / LABELS).unlink()
     assert check(root) == [f"{LABELS}: missing (the build did not finish: run it again)"]
+
+
+def test_check_names_a_labels_part_that_is_not_in_the_manifest(built: Path, tmp_path: Path) -> None:
+    root = tmp_path / "orphan"
+    shutil.copytree(built, root)
+    stray = LABELS.replace("part-00001", "part-00002")  # 6 rounds in parts of 3: two parts
+    shutil.copy(root / LABELS, root / stray)
+    assert check(root) == [f"{stray}: a file that is not in the manifest"]
 
 
 def test_a_bad_label_count_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
+import pyarrow as pa
 
-from chickenfoot.dataset._rows import digest, round_rng, rules_of, seats
+from chickenfoot.dataset._rows import COLUMNS, SCHEMA, digest, digests, round_rng, rules_of, seats
 from chickenfoot.errors import ArgumentError
 from chickenfoot.tiles import set_size
 
@@ -60,15 +61,17 @@ def most_moves(preset: str, players: int) -> int:
 
 def play_part(
     seed: int, preset: str, players: int, part: int, first: int, count: int, names: Sequence[str]
-) -> list[dict[str, Any]]:
-    """The rows of rounds ``first .. first + count - 1``, played in the batch engine."""
+) -> pa.Table:
+    """The rows of rounds ``first .. first + count - 1``, played in the batch engine, as an
+    Arrow table of :data:`~._rows.SCHEMA` (made from the kernel's arrays, one chunk)."""
     eng = engine_for(preset, players, min(count, LANES), part_seed(seed, preset, players, part))
     if eng is None:
         raise ArgumentError("the batch engine needs numba: pip install 'chickenfoot[fast]'")
     from chickenfoot.batch import BUILT_IN
 
+    assert all(w in BUILT_IN for w in names)
     width = most_moves(preset, players)
-    rows = []
+    blocks = []
     for start in range(first, first + count, LANES):
         ks = list(range(start, min(start + LANES, first + count)))
         n = len(ks)
@@ -87,25 +90,38 @@ def play_part(
                 raise ArgumentError("a round of the batch engine did not end")
             moves[g] = made[g]
             kept[g] = part_kept
-        pens = eng.penalties()
-        outs = eng.outcomes()
-        for r, k in enumerate(ks):
-            who = [names[i] for i in seats(names, players, k)]
-            assert all(w in BUILT_IN for w in who)
-            row: dict[str, Any] = {
-                "round": k,
-                "seed": deal_seeds[r],
-                "preset": preset,
-                "players": players,
-                "agents": who,
-                "penalties": pens[r].tolist(),
-                "ending": "blocked" if outs[r] == -1 else "out",
-                "out": None if outs[r] == -1 else int(outs[r]),
-                "moves": kept[r, : moves[r]].tolist(),
+        outs = eng.outcomes()[:n]
+        seating = (np.array(ks)[:, None] + np.arange(players)) % len(names)
+        blocks.append(
+            {
+                "round": pa.array(ks, pa.int64()),
+                "seed": pa.array(deal_seeds, pa.int64()),
+                "preset": pa.array([preset] * n, pa.string()),
+                "players": pa.array(np.full(n, players, np.int8)),
+                "agents": _lists(
+                    np.array(names, dtype=object)[seating].ravel(), players, pa.string()
+                ),
+                "penalties": _lists(eng.penalties()[:n].ravel(), players, pa.int16()),
+                "ending": pa.array(np.where(outs == -1, "blocked", "out").tolist(), pa.string()),
+                "out": pa.array(outs.astype(np.int8), mask=outs == -1),
+                "moves": pa.ListArray.from_arrays(
+                    pa.array(np.concatenate([[0], np.cumsum(moves)]).astype(np.int32)),
+                    pa.array(kept[np.arange(width) < moves[:, None]].astype(np.uint16)),
+                ),
             }
-            row["digest"] = digest(row)
-            rows.append(row)
-    return rows
+        )
+    columns = {c: pa.concat_arrays([b[c] for b in blocks]) for c in COLUMNS if c != "digest"}
+    table = pa.table(columns, schema=SCHEMA.remove(SCHEMA.get_field_index("digest")))
+    values, exact = digests(table)
+    for i in np.flatnonzero(~exact).tolist():  # pragma: no cover - built-in names are plain
+        values[i] = digest(table.slice(i, 1).to_pylist()[0])
+    return table.append_column(SCHEMA.field("digest"), pa.array(values, pa.int64()))
+
+
+def _lists(values: Any, size: int, kind: pa.DataType) -> pa.ListArray:
+    """Lists of ``size`` items each, from their items in order."""
+    offsets = pa.array(np.arange(0, len(values) + 1, size, dtype=np.int32))
+    return pa.ListArray.from_arrays(offsets, pa.array(values, kind))
 
 
 def replay_rows(

@@ -76,14 +76,16 @@ def write_part(
     if engine == "batch":
         from chickenfoot.dataset._batch import play_part
 
-        rows = play_part(seed, preset, players, part, first, count, names)
+        table = play_part(seed, preset, players, part, first, count, names)
     else:
-        rows = [play(seed, preset, players, k, names, agents) for k in range(first, first + count)]
+        table = table_of(
+            [play(seed, preset, players, k, names, agents) for k in range(first, first + count)]
+        )
     rel = part_path(preset, players, part)
     path = Path(root) / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    pq.write_table(table_of(rows), tmp, **_WRITE)
+    pq.write_table(table, tmp, **_WRITE)
     os.replace(tmp, path)
     entry = {"path": rel, "rounds": count, "sha256": _sha256(path)}
     if decisions:

@@ -109,8 +109,8 @@ Meant for any use: CC0 1.0 (public domain dedication), like the rules it is play
 
 As measured for chickenfoot's documentation (docs/dataset.md, "Size and speed"; a shared
 2-core machine, CPU time of one pinned process, 4 seats, house rules): the batch engine
-builds about 400,000 rounds a minute on one core, 10 million rounds take about 0.85 GB
-as rounds (85 bytes a round), the check replays 11,500 to 13,000 rounds a second a core and
+builds about 700,000 rounds a minute on one core, 10 million rounds take about 0.85 GB
+as rounds (85 bytes a round), the check replays 27,000 to 33,000 rounds a second a core and
 the decisions are read back at 124,000 to 137,000 a second with observations.
 
 ## Parts

@@ -8,11 +8,14 @@ from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from chickenfoot.dataset._build import part_path
 from chickenfoot.dataset._manifest import read_manifest
-from chickenfoot.dataset._rows import SCHEMA, digest, round_rng, rules_of, seats
+from chickenfoot.dataset._rows import SCHEMA, digest, digests, round_rng, rules_of, seats
 from chickenfoot.deal import deal
 from chickenfoot.encoding import Encoding
 from chickenfoot.errors import ChickenFootError, brief
@@ -100,6 +103,39 @@ def _suspects(table: Any, preset: str, players: int) -> set[int] | range:
 _REPLAYED = ("seed", "penalties", "ending", "moves")
 
 
+def _flagged(table: Any, first: int, preset: str, players: int, command: dict[str, Any]) -> Any:
+    """The rows whose partition, round, seed, seating or digest may not be right, found on
+    whole columns (numpy, Arrow): :func:`_row_problems` says which, for these rows only."""
+    n = table.num_rows
+    bad = np.zeros(n, dtype=bool)
+    for name in SCHEMA.names:
+        if table.column(name).null_count and not SCHEMA.field(name).nullable:
+            bad |= pc.is_null(table.column(name)).to_numpy(zero_copy_only=False)
+    bad |= ~pc.fill_null(pc.equal(table.column("preset"), preset), False).to_numpy(False)
+    column = table.column("players").fill_null(0).to_numpy()
+    bad |= column != players
+    ks = first + np.arange(n, dtype=np.int64)
+    bad |= table.column("round").fill_null(-1).to_numpy() != ks
+    seed = int(command["seed"])
+    want = [round_rng(seed, preset, players, k).getrandbits(53) for k in ks.tolist()]
+    bad |= table.column("seed").fill_null(-1).to_numpy() != np.array(want, dtype=np.int64)
+    agents = table.column("agents").combine_chunks()
+    bad |= pc.fill_null(pc.list_value_length(agents), 0).to_numpy() != players
+    names = command["agents"]
+    seat = pc.index_in(pc.list_flatten(agents), value_set=pa.array(names, pa.string()))
+    parent = pc.list_parent_indices(agents).to_numpy()
+    if len(parent):  # agent j of row r sits at seat j: it is names[(k + j) % len(names)]
+        offsets = agents.offsets.to_numpy()
+        starts = offsets[parent] - offsets[0]
+        j = np.arange(len(parent)) - starts
+        first_of = np.array([names.index(x) for x in names])  # index_in: a name's first
+        wrong = seat.fill_null(-1).to_numpy() != first_of[(ks[parent] + j) % len(names)]
+        bad[parent[wrong]] = True
+    values, exact = digests(table)
+    bad |= ~exact | (table.column("digest").fill_null(0).to_numpy() != values)
+    return np.flatnonzero(bad).tolist()
+
+
 def _check_part(
     root: Path,
     rel: str,
@@ -122,8 +158,8 @@ def _check_part(
     suspect = _suspects(table, preset, players)
     names = SCHEMA.names
     nulls = any(table.column(c).null_count for c in names if not SCHEMA.field(c).nullable)
-    for i, values in enumerate(zip(*(table.column(c).to_pylist() for c in names), strict=True)):
-        row = dict(zip(names, values, strict=True))
+    looked = sorted(set(suspect) | set(_flagged(table, first, preset, players, command)))
+    for i, row in zip(looked, table.take(looked).to_pylist() if looked else [], strict=True):
         empty = (
             [c for c in names if row[c] is None and not SCHEMA.field(c).nullable] if nulls else []
         )
@@ -191,8 +227,27 @@ def check(directory: str | os.PathLike[str], *, executor: Executor | None = None
         for f in found:
             if not isinstance(f, list):
                 f.cancel()
-    on_disk = {str(p.relative_to(root)) for p in root.glob("rounds/*/*/*.parquet")}
-    problems += [
-        f"{rel}: a file that is not in the manifest" for rel in sorted(on_disk - set(expected))
-    ]
+    problems += [f"{rel}: a file that is not in the manifest" for rel in _strays(root, command)]
     return problems
+
+
+_TREES = ("decisions", "labels", "rounds")
+"""The directories of a data set's parts: every file in them belongs to a part."""
+
+
+def _strays(root: Path, command: dict[str, Any]) -> list[str]:
+    """The files under the parts' directories that no part of the command is (a rounds part
+    not asked for, labels or decisions of a build without them, a ``.tmp`` left over...)."""
+    belong = set(_expected(command))
+    if command["decisions"]:
+        from chickenfoot.dataset._decisions import decisions_path
+
+        belong |= {decisions_path(rel) for rel in _expected(command)}
+    if "label" in command:
+        from chickenfoot.dataset._labels import labels_path
+
+        belong |= {labels_path(rel) for rel in _expected(command)}
+    found = (p for tree in _TREES for p in (root / tree).rglob("*") if not p.is_dir())
+    return sorted(
+        rel for rel in (p.relative_to(root).as_posix() for p in found) if rel not in belong
+    )

@@ -17,7 +17,9 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from chickenfoot.agents import Agent, ask
 from chickenfoot.deal import deal
@@ -64,6 +66,54 @@ def digest(row: dict[str, Any]) -> int:
     body = [row[c] for c in _DIGESTED]
     text = _JSON.encode(body).encode()  # json.dumps(body, separators=(",", ":")), made once
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little", signed=True)
+
+
+_PLAIN: Final = r"^[ !#-\[\]-~]*$"
+"""Text that JSON writes as it is between its quotes: printable ASCII but ``"`` and ``\\``."""
+
+
+def digests(table: pa.Table) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """:func:`digest` of every row of a rounds table, its JSON text made by Arrow for the
+    whole table at once: ``(values, exact)``. ``exact[i]`` is False where that text could
+    differ from :func:`digest`'s (a null, a string JSON would escape, no agents): there
+    ``values[i]`` means nothing and only :func:`digest` of the row says."""
+    join = pc.binary_join_element_wise
+
+    def ints(name: str) -> pa.ChunkedArray:
+        return pc.cast(table.column(name), pa.string())
+
+    def ints_list(name: str) -> pa.ChunkedArray:
+        items = pc.binary_join(pc.cast(table.column(name), pa.list_(pa.string())), ",")
+        return join("[", items, "]", "")
+
+    def quoted(values: Any) -> pa.ChunkedArray:
+        return join('"', values, '"', "")
+
+    agents = table.column("agents")
+    body = [
+        ints("round"),
+        ints("seed"),
+        quoted(table.column("preset")),
+        ints("players"),
+        join('["', pc.binary_join(agents, '","'), '"]', ""),
+        ints_list("penalties"),
+        quoted(table.column("ending")),
+        pc.fill_null(ints("out"), "null"),
+        ints_list("moves"),
+    ]
+    text = join("[", join(*body, ","), "]", "")
+    exact = pc.is_valid(text).to_numpy(zero_copy_only=False)
+    for name in ("preset", "ending"):
+        exact &= pc.fill_null(pc.match_substring_regex(table.column(name), _PLAIN), False)
+    exact &= pc.fill_null(pc.list_value_length(agents), 0).to_numpy() > 0
+    flat = pc.list_flatten(agents)
+    if len(flat):
+        odd = ~pc.fill_null(pc.match_substring_regex(flat, _PLAIN), False).to_numpy(False)
+        exact[pc.list_parent_indices(agents).to_numpy()[odd]] = False
+    blake = hashlib.blake2b
+    texts = pc.fill_null(pc.cast(text, pa.binary()), b"").to_pylist()
+    raw = b"".join([blake(t, digest_size=8).digest() for t in texts])
+    return np.frombuffer(raw, dtype="<i8").astype(np.int64), exact
 
 
 def play(
