@@ -21,14 +21,13 @@ from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
-import pyarrow.parquet as pq
 
-from chickenfoot.dataset._parts import part_paths
-from chickenfoot.dataset._read import BLOCK, Batcher, replay_part
+from chickenfoot.dataset._parts import part_decisions, part_paths, read_part
+from chickenfoot.dataset._read import BLOCK
 from chickenfoot.dataset._rows import rules_of
 from chickenfoot.deal import deal
 from chickenfoot.encoding import Encoding
-from chickenfoot.errors import ArgumentError, FormatError, brief
+from chickenfoot.errors import ArgumentError, brief
 
 CHUNK: Final = 256
 """Episodes handed to Minari's storage at once."""
@@ -80,20 +79,16 @@ def write_minari(
         ),
         "requirements": [f"chickenfoot[gym]=={__version__}"],
     })  # fmt: skip
+    # Minari's storage measures the whole data set after every episode it writes (a walk
+    # of every file: quadratic in the episodes); this storage measures it once, at the end.
+    storage.get_size = lambda: 0.0
     enc = Encoding(rules)
     buffers: list[Any] = []
     episodes = steps = 0
     for path in part_paths(root, manifest, preset, players):
-        try:
-            table = pq.read_table(path)
-        except (OSError, ValueError) as err:
-            raise FormatError(
-                str(path), f"cannot be read as Parquet ({type(err).__name__})"
-            ) from None
+        table = read_part(path)
         lengths = [len(m) for m in table.column("moves").to_pylist()]
-        batcher = Batcher(preset, players, enc, max(1, sum(lengths)))
-        full = list(replay_part(table, enc, batcher))
-        b = full[0] if full else batcher.flush()
+        b = part_decisions(table, preset, players, enc)
         if b is None:
             continue
         finals = _final_views(table, preset, players, seat, enc)
@@ -125,6 +120,8 @@ def write_minari(
                 buffers = []
     if buffers:
         storage.update_episodes(buffers)
+    del storage.get_size
+    storage.update_metadata({"dataset_size": storage.get_size()})
     return {"format": "minari", "dataset_id": name, "episodes": episodes, "steps": steps,
             "preset": preset, "players": players, "seat": seat}  # fmt: skip
 

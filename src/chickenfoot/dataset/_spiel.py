@@ -20,11 +20,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow.parquet as pq
 from numpy.lib.format import open_memmap
 
 from chickenfoot.dataset._arrays import folder
-from chickenfoot.dataset._parts import base_index, count_decisions, part_paths
+from chickenfoot.dataset._parts import (
+    base_index,
+    count_decisions,
+    part_decisions,
+    part_paths,
+    read_part,
+)
 from chickenfoot.dataset._rows import rules_of
 from chickenfoot.deal import deal, shuffled_tiles
 from chickenfoot.encoding import Encoding
@@ -68,7 +73,7 @@ def write_openspiel(
         def new(name: str, dtype: Any, *shape: int, where: Path = where, n: int = n) -> Any:
             return open_memmap(where / f"{name}.npy", mode="w+", dtype=dtype, shape=(n, *shape))
 
-        rows = {
+        files = {
             "info_state": new("info_state", np.float32, info.observation_size),
             "observation": new("observation", np.float32, enc.observation_size),
             "legal_actions_mask": new("legal_actions_mask", np.uint8, enc.num_actions),
@@ -78,21 +83,28 @@ def write_openspiel(
             "episode": new("episode", np.int64),
             "history_index": new("history_index", np.int32),
         }
+        rows = {k: m.view(np.ndarray) for k, m in files.items()}  # no memmap per item
         history: list[int] = []
         offsets, numbers = [0], list[int]()
         at = 0
         for path in paths:
-            try:
-                table = pq.read_table(path, columns=["round", "seed", "moves"]).to_pydict()
-            except (OSError, ValueError) as err:
-                raise FormatError(str(path), f"cannot be read ({type(err).__name__})") from None
-            for k, seed, moves in zip(table["round"], table["seed"], table["moves"], strict=True):
+            table = read_part(path, ["round", "seed", "moves"])
+            b = part_decisions(table, preset, players, enc)
+            if b is None:
+                continue
+            hi = at + len(b["action"])
+            rows["observation"][at:hi] = b["observation"]
+            rows["legal_actions_mask"][at:hi] = b["mask"]
+            rows["player"][at:hi] = b["seat"]
+            rows["action"][at:hi] = b["action"]
+            t = table.to_pydict()
+            for k, seed, moves in zip(t["round"], t["seed"], t["moves"], strict=True):
                 first = at
                 at, pens = _round(rules, enc, info, seed, moves, len(numbers), rows, at, history)
                 rows["returns"][first:at] = round_returns(pens)
                 numbers.append(k)
                 offsets.append(len(history))
-        for m in rows.values():
+        for m in files.values():
             m.flush()
         np.save(where / "history.npy", np.array(history, np.int64))
         np.save(where / "history_offsets.npy", np.array(offsets, np.int64))
@@ -104,24 +116,23 @@ def _round(
     rules: Rules, enc: Encoding, info: Encoding, seed: int, moves: list[int], e: int,
     rows: dict[str, Any], at: int, history: list[int],
 ) -> tuple[int, tuple[int, ...]]:  # fmt: skip
-    """Replay one round into ``rows`` from row ``at`` and its history onto ``history``;
-    the next free row and the round's penalties."""
+    """Replay one round from row ``at``: its information states, episode and history
+    indices into ``rows`` (the rest is the compiled replay's) and its history onto
+    ``history``; the next free row and the round's penalties."""
     tiles = shuffled_tiles(rules, seed)
     dealt = rules.players * rules.hand_size
     start = len(history)
     history.extend(tiles[:dealt])
     bone = dealt
     state = deal(rules, seed)
+    move_of = enc.move
+    info_state, index, episode = rows["info_state"], rows["history_index"], rows["episode"]
     for a in moves:
-        seat = state.turn
-        view = state.view(seat)
-        rows["player"][at], rows["action"][at], rows["episode"][at] = seat, a, e
-        rows["history_index"][at] = len(history) - start
-        rows["legal_actions_mask"][at] = enc.legal_mask(state)
-        enc.observe(view, out=rows["observation"][at])
-        info.observe(view, out=rows["info_state"][at])
+        episode[at] = e
+        index[at] = len(history) - start
+        info.observe(state.view(state.turn), out=info_state[at])
         history.append(a)
-        move = enc.move(a)
+        move = move_of(a)
         if move is DRAW:
             history.append(tiles[bone])
             bone += 1
