@@ -41,7 +41,9 @@ def folder(preset: str, players: int) -> str:
 def numpy_fields(part: dict[str, Any]) -> dict[str, tuple[str, tuple[int, ...]]]:
     """The files of a ``numpy`` export's partition: name -> (dtype, shape). The mask and the
     hands are bits, packed eight to a byte (``np.packbits(..., axis=1)``: the first action or
-    tile in the high bit); the rest as :func:`~chickenfoot.dataset.decisions` gives them."""
+    tile in the high bit); the observation as bytes (every number of it is a count from 0
+    to the set's size, so exact; read back as float32); the rest as
+    :func:`~chickenfoot.dataset.decisions` gives them."""
     n, p = part["decisions"], part["players"]
     return {
         "round": ("int64", (n,)),
@@ -49,7 +51,7 @@ def numpy_fields(part: dict[str, Any]) -> dict[str, tuple[str, tuple[int, ...]]]
         "move": ("int16", (n,)),
         "action": ("int32", (n,)),
         "mask": ("uint8", (n, (part["num_actions"] + 7) // 8)),
-        "observation": ("float32", (n, part["observation_size"])),
+        "observation": ("uint8", (n, part["observation_size"])),
         "hands": ("uint8", (n, (p * part["tiles"] + 7) // 8)),
     }
 
@@ -137,7 +139,7 @@ def arrays(
             batch["mask"] = np.unpackbits(files["mask"][lo:hi], axis=1, count=actions).view(
                 np.bool_
             )
-            batch["observation"] = np.array(files["observation"][lo:hi])
+            batch["observation"] = files["observation"][lo:hi].astype(np.float32)
             bits = np.unpackbits(files["hands"][lo:hi], axis=1, count=p * tiles)
             batch["hands"] = bits.view(np.bool_).reshape(hi - lo, p, tiles)
             yield batch

@@ -178,8 +178,12 @@ def write_numpy(
             continue
         maps, at = files[key]
         lo, hi = at[0], at[0] + len(b["action"])
-        for name in ("round", "seat", "move", "action", "observation"):
+        for name in ("round", "seat", "move", "action"):
             maps[name][lo:hi] = b[name]
+        small = b["observation"].astype(np.uint8)
+        if not np.array_equal(small, b["observation"]):  # pragma: no cover - counts <= 190
+            raise FormatError(str(out), "an observation is not a byte: cannot be exported")
+        maps["observation"][lo:hi] = small
         maps["mask"][lo:hi] = np.packbits(b["mask"], axis=1)
         maps["hands"][lo:hi] = np.packbits(b["hands"].reshape(hi - lo, -1), axis=1)
         at[0] = hi
