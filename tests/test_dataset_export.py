@@ -240,3 +240,30 @@ def test_the_minari_export_recovers_our_env_and_combines_with_its_episodes(
     assert both.total_steps == ds.total_steps + len(actions)
     last = both[both.total_episodes - 1]
     np.testing.assert_array_equal(last.actions, actions)
+
+
+# -- the page's examples ---------------------------------------------------------------------------
+
+
+def _examples(heading: str) -> list[str]:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "dataset.md").read_text()
+    section = page.split(f"### {heading}", 1)[1].split("\n### ", 1)[0]
+    return [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+
+
+def test_the_pages_numpy_and_minari_examples_run(built: Path, minari_root: Path) -> None:
+    out = minari_root.parent / "npy"
+    export(built, out, to="numpy")
+    with_us, alone = _examples("`--to numpy`")
+    scope: dict[str, object] = {}
+    exec(compile(with_us.replace("OUT", str(out)), "docs/dataset.md", "exec"), scope)
+    assert scope["b"]["observation"].dtype == np.float32  # type: ignore[index]
+    exec(compile(alone.replace("OUT", str(out)), "docs/dataset.md", "exec"), scope)
+    first = next(decisions(built, batch_size=1024))
+    np.testing.assert_array_equal(scope["mask"], first["mask"])  # type: ignore[arg-type]
+    assert np.array_equal(scope["observation"][: len(first["action"])], first["observation"])  # type: ignore[index]
+    (example,) = _examples("`--to minari --seat K`")
+    export(built, minari_root / "chickenfoot" / "house-4p-seat0-v0", to="minari", seat=0,
+           preset="house", players=2, dataset_id="chickenfoot/house-4p-seat0-v0")  # fmt: skip
+    exec(compile(example, "docs/dataset.md", "exec"), scope)
+    assert scope["ds"].total_episodes == 6  # type: ignore[attr-defined]

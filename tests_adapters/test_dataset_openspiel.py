@@ -65,3 +65,12 @@ def test_the_arrays_are_pyspiels_tensors_along_each_rounds_history(
         mine = a["episode"] == e
         assert (a["returns"][mine] == np.array(state.returns())).all()
     assert row == n
+
+
+def test_the_pages_openspiel_example_runs(exported: Path) -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "dataset.md").read_text()
+    section = page.split("### `--to openspiel`", 1)[1].split("\n### ", 1)[0]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    scope: dict[str, object] = {}
+    exec(compile(example.replace("OUT", str(exported)), "docs/dataset.md", "exec"), scope)
+    assert scope["state"].is_terminal()  # type: ignore[attr-defined]
