@@ -5,6 +5,7 @@ tests_adapters/test_dataset_openspiel.py."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -138,6 +139,22 @@ def test_export_refuses_bad_input_in_one_line(
         export(built, tmp_path / "o6", to="minari", seat=-1, preset="house", players=2)
     with pytest.raises(ArgumentError, match="to="):
         export(built, tmp_path / "o7", to="csv")
+
+
+def test_a_cut_rounds_file_stops_the_export_in_one_line_and_leaves_nothing(
+    built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cut = tmp_path / "cut"
+    shutil.copytree(built, cut)
+    part = cut / "rounds" / "preset=classic" / "players=3" / "part-00001.parquet"
+    part.write_bytes(part.read_bytes()[:100])
+    for to in ("numpy", "openspiel", "minari"):
+        out = tmp_path / f"out-{to}"
+        argv = ["dataset", "export", str(cut), str(out), "--to", to, "--preset", "classic"]
+        assert main([*argv, "--players", "3", *(["--seat", "0"] if to == "minari" else [])]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "part-00001.parquet" in err, err
+        assert not out.exists()
 
 
 def test_the_command_line_never_shows_a_traceback(tmp_path: Path) -> None:

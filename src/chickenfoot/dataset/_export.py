@@ -134,7 +134,7 @@ def fresh(out: str | os.PathLike[str]) -> Iterator[Path]:
     target = Path(out)
     made = not target.exists()
     if not made and (not target.is_dir() or any(target.iterdir())):
-        raise FormatError(str(target), "not empty: export into a new or empty directory")
+        raise FormatError(str(target), "is not empty (or not a directory): export into a new one")
     target.mkdir(parents=True, exist_ok=True)
     try:
         yield target
