@@ -17,6 +17,8 @@ nox.options.reuse_existing_virtualenvs = True
 TEST_DEPS = ["pytest>=8", "hypothesis>=6.100", "numpy>=1.24", "babel>=2.12"]
 SERVER_TEST_DEPS = ["httpx2", "websockets>=12"]  # the clients of the server's tests
 DATA_TEST_DEPS = ["datasets>=2.14"]  # docs/dataset.md's example streams with Hugging Face's
+# tests/test_dataset_export.py loads the Minari export with Minari (whose storage needs Pillow)
+DATA_TEST_DEPS += ["minari>=0.5", "pillow"]
 
 
 @nox.session
@@ -459,7 +461,8 @@ def adapters(session: nox.Session) -> None:
     Installs the ``openspiel`` and ``pettingzoo`` extras; the tests live in
     ``tests_adapters/`` (outside the default test paths: the extras are optional).
     """
-    session.install("-e", ".[openspiel,pettingzoo]", *TEST_DEPS)
+    # data: tests_adapters/test_dataset_openspiel.py replays an export's arrays through pyspiel
+    session.install("-e", ".[openspiel,pettingzoo,data]", *TEST_DEPS)
     session.run("pytest", "-q", "tests_adapters", *session.posargs)
 
 

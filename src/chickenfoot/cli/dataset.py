@@ -1,4 +1,4 @@
-"""``chickenfoot dataset build|check``: data sets of rounds as Parquet (docs/dataset.md)."""
+"""``chickenfoot dataset build|check|export``: data sets of rounds as Parquet (docs/dataset.md)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import time
 from typing import TextIO
 
 from chickenfoot.cli._common import UsageError, write
+from chickenfoot.cli._dataset_export import EXAMPLES as EXPORT_EXAMPLES
+from chickenfoot.cli._dataset_export import add_export, cmd_export
 from chickenfoot.cli._executors import KINDS, executor
 from chickenfoot.errors import ChickenFootError, brief, within_digits
 from chickenfoot.specs import EXPECTED, Trust, parse_spec, said, split_specs
@@ -17,7 +19,9 @@ DESCRIPTION = (
     "and table size, with a manifest and a data card (build); replay every round of one and "
     "list what does not agree with the rules and its records (check). The data set depends "
     "only on the command, not on --executor or --workers; run again, a build continues "
-    "where it stopped. Needs the data extra: pip install 'chickenfoot[data]'."
+    "where it stopped; write its decisions as numpy files, OpenSpiel's trajectory arrays or "
+    "a Minari data set of one seat's rounds (export). Needs the data extra: pip install "
+    "'chickenfoot[data]'."
 )
 EXAMPLES = (
     "chickenfoot dataset build data --rounds 1000 --agents heuristic,greedy,random "
@@ -26,6 +30,7 @@ EXAMPLES = (
     "chickenfoot dataset build data --rounds 1000000 --agents heuristic,greedy,random "
     "--engine batch",
     "chickenfoot dataset check data",
+    *EXPORT_EXAMPLES,
 )
 
 
@@ -89,6 +94,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--scheduler", metavar="ADDRESS", help="the Dask scheduler to use (default: a local one)"
     )
+    add_export(actions)
 
 
 def _label_options(build: argparse.ArgumentParser) -> None:
@@ -127,6 +133,8 @@ def cmd_dataset(args: argparse.Namespace, out: TextIO) -> int:
         import pyarrow  # noqa: F401
     except ImportError:
         raise UsageError("dataset needs the data extra: pip install 'chickenfoot[data]'") from None
+    if args.action == "export":
+        return cmd_export(args, out)
     return _build(args, out) if args.action == "build" else _check(args, out)
 
 

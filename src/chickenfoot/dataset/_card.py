@@ -85,6 +85,9 @@ seat `i` is played by agent `(k + i) mod {len(c["agents"])}` of: {", ".join(c["a
 The deal follows from the seed and the rules, so a round holds its moves (action ids of
 `chickenfoot.encoding`) and not its tiles. Every decision, with the seat's observation and
 the true hands, is read back by replaying the rounds (`chickenfoot.dataset.decisions`).
+Hugging Face `datasets` streams the Parquet files as they are; `chickenfoot dataset export
+DIR OUT --to numpy|openspiel|minari` writes the decisions as numpy files, OpenSpiel's
+trajectory arrays or a Minari data set of one seat's rounds.
 `chickenfoot dataset check DIR` replays every round and finds rows that do not agree.
 
 {_labels_section(c)}

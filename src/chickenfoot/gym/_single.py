@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 class ChickenFootEnv(gymnasium.Env):
     """One table of Chicken Foot: the learner at ``seat`` against ``opponents``.
 
-    The options are :class:`ChickenFootVectorEnv`'s (without self-play): ``opponents``
+    The options are :class:`ChickenFootVectorEnv`'s (without self-play; ``rules`` may also
+    be the rules' document, ``Rules.to_dict()``, as in a Minari data set's env spec): ``opponents``
     one for each other seat or one for all, ``"random"``, ``"greedy"``, ``"heuristic"``
     (inside the compiled kernel on numba) or a policy callable; ``reward`` ``"win"``,
     ``"margin"`` or ``"penalty"``; ``episode`` ``"round"`` or ``"match"``. The
@@ -50,7 +51,7 @@ class ChickenFootEnv(gymnasium.Env):
     def __init__(
         self,
         *,
-        rules: Rules | None = None,
+        rules: Rules | dict[str, Any] | None = None,
         seat: int = 0,
         opponents: Opponents = "random",
         reward: str = "win",
@@ -61,6 +62,8 @@ class ChickenFootEnv(gymnasium.Env):
         records: bool = False,
     ) -> None:
         rules = Rules() if rules is None else rules
+        if isinstance(rules, dict):  # the rules' document (an env spec's JSON arguments)
+            rules = Rules.from_dict(rules)
         if not isinstance(rules, Rules):
             raise checks.invalid("rules", rules, "must be a Rules object")
         me = checks.integer(seat, "seat", low=0, high=rules.players - 1, index=True)
