@@ -343,3 +343,32 @@ def test_the_batch_engine_without_numba_stops_in_one_line(
     assert "Traceback" not in err
     assert _build(tmp_path / "c", "--engine", "gpu") == 2  # argparse: one of core, batch
     assert "--engine" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "rounds/preset=house/players=3/../../../../outside.parquet",
+        "/etc/hostname",
+        "rounds/preset=house/players=3/part-1.parquet",
+        "rounds/preset=house/players=9/part-00000.parquet",  # not a table size of the command
+    ],
+)
+def test_a_manifest_part_outside_the_data_set_is_refused_everywhere(
+    built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], path: str
+) -> None:
+    root = tmp_path / "moved"
+    shutil.copytree(built, root)
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["parts"][0]["path"] = path  # a data set from elsewhere names what it likes
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    from chickenfoot import FormatError
+
+    with pytest.raises(FormatError, match="parts"):
+        next(decisions(root))
+    with pytest.raises(FormatError, match="parts"):
+        check(root)
+    capsys.readouterr()
+    assert main(["dataset", "check", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "parts" in err and "Traceback" not in err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Final
 
@@ -62,7 +63,30 @@ def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
         and all(type(v) is int and v >= 1 for v in label.values())
     ):
         wrong.append("label")
-    if wrong or not all(isinstance(e, dict) for e in obj["parts"]):
-        what = ", ".join(sorted(set(wrong))) or "parts"
+    if not wrong and not all(_is_part(e, command) for e in obj["parts"]):
+        wrong.append("parts")
+    if wrong:
+        what = ", ".join(sorted(set(wrong)))
         raise FormatError(str(path), f"the manifest's {what} is not as a build writes it")
     return obj
+
+
+_PART: Final = re.compile(r"rounds/preset=([a-z-]+)/players=([0-9])/part-[0-9]{5,9}\.parquet")
+_SHA256: Final = re.compile(r"[0-9a-f]{64}")
+
+
+def _is_part(entry: object, command: dict[str, Any]) -> bool:
+    """Whether a manifest's part is one a build of its command writes: a rounds file of one
+    of its partitions (never a path that leads out of the data set: every reader opens it),
+    its round count and its sha256."""
+    if not isinstance(entry, dict):
+        return False
+    form = _PART.fullmatch(str(entry.get("path")))
+    return (
+        form is not None
+        and form[1] in command["presets"]
+        and int(form[2]) in command["players"]
+        and type(entry.get("rounds")) is int
+        and entry["rounds"] >= 0
+        and _SHA256.fullmatch(str(entry.get("sha256"))) is not None
+    )
