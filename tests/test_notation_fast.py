@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import chickenfoot as cf
 from chickenfoot.notation import (
+    Game,
     GameBuilder,
     HeadersBuilder,
     NotationError,
@@ -31,6 +32,7 @@ from chickenfoot.notation import (
 )
 from chickenfoot.notation._fast import read_plain
 from chickenfoot.notation._lines import lines_of
+from chickenfoot.notation._writer import _wrap, _wrap_spaced
 from chickenfoot.record import Record
 from strategies import examples, preset_or_tiny_rules
 
@@ -173,3 +175,24 @@ def test_a_game_handed_back_is_read_again_from_its_first_line() -> None:
     assert game is not None and [(e.line, e.column) for e in game.errors] == [(13, 2)]
     second = read_game(handle)
     assert second is not None and second.record == rec and not second.errors
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.text(alphabet="0123456789.-@:?drawps\0", min_size=1, max_size=90), max_size=40))
+def test_the_plain_writers_wrap_is_the_general_writers(tokens: list[str]) -> None:
+    tokens = [*tokens, "*"]
+    assert _wrap_spaced(" ".join(tokens)) == _wrap(tokens)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(preset_or_tiny_rules(), st.integers(0, 10_000), st.sampled_from(["full", "spectator"]))
+def test_the_plain_writer_writes_what_the_general_writer_writes(
+    rules: cf.Rules, seed: int, audience: str
+) -> None:
+    rec = _round(rules, seed)
+    game = read_game(io.StringIO(write_game(rec)))
+    assert game is not None and game.record == rec
+    for cut in (len(rec.moves), len(rec.moves) // 2):
+        part = Record(rec.start, rec.moves[:cut])
+        whole = Game(game.headers, game.moves[:cut], record=part)
+        assert write_game(part, audience=audience) == write_game(whole, audience=audience)

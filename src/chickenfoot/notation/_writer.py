@@ -157,7 +157,7 @@ def _headers(record: Record, audience: Audience, given: dict[str, str]) -> list[
         if name in given and (over or audience.kind == "full" or name not in _SECRET_UNTIL_END):
             out.append((name, given[name]))
     out.append(("Audience", str(audience)))
-    for seat in range(record.start.players):
+    for seat in range(record.start.players if given else 0):
         for kind in _PER_SEAT:
             key = f"{kind}{seat}"
             if key in given:
@@ -169,7 +169,11 @@ def _headers(record: Record, audience: Audience, given: dict[str, str]) -> list[
 
 def headers_text(pairs: Iterable[tuple[str, str]]) -> str:
     """The header lines of ``pairs``, each ``[Name "value"]``."""
-    return "".join(f'[{name} "{escape(value)}"]\n' for name, value in pairs)
+    pairs = list(pairs)
+    values = "".join([value for _, value in pairs])
+    if '"' in values or "\\" in values or "\n" in values or "\r" in values:
+        return "".join(f'[{name} "{escape(value)}"]\n' for name, value in pairs)
+    return "".join([f'[{name} "{value}"]\n' for name, value in pairs])  # nothing to escape
 
 
 def _tokens(nodes: Sequence[Node], out: list[str], depth: int) -> None:
@@ -218,30 +222,40 @@ def _plain_movetext(record: Record, audience: Audience) -> str:
         return _wrap_plain(
             [_TEXT_TOKENS[s].get(t) or _token_text(s, t) for s, t in zip(seats, texts, strict=True)]
         )
-    lines: list[str] = []
-    line: list[str] = []
-    size = -1
+    tokens: list[str] = []
+    append = tokens.append
     draw = Draw
     for move in moves:
         row = rows[turn]
         token = row.get(move)
         if token is None:
             token = _token(row, turn, move, hide)
+        append(token)
         if move.__class__ is not draw:
             turn = turn + 1 if turn + 1 < players else 0
-        size += 1 + len(token)
-        if size > WIDTH and line:
-            lines.append(" ".join(line))
-            line = [token]
-            size = len(token)
-        else:
-            line.append(token)
-    if size + 2 > WIDTH and line:
-        lines.append(" ".join(line))
-        line = []
-    line.append("*")
-    lines.append(" ".join(line))
-    return "\n".join(lines)  # as _wrap joins these tokens, one pass and no copies
+    append("*")
+    # Each token holds NUL where its space goes: the spaces left are where lines may break.
+    return _wrap_spaced(" ".join(tokens)).replace("\0", " ")
+
+
+def _wrap_spaced(text: str) -> str:
+    """Space-separated tokens (none holding a space), wrapped as :func:`_wrap` wraps
+    them: each line the most tokens that fit in :data:`WIDTH` columns, a longer token
+    alone on its line."""
+    if len(text) <= WIDTH:
+        return text
+    lines: list[str] = []
+    at, end = 0, len(text)
+    while end - at > WIDTH:
+        cut = text.rfind(" ", at, at + WIDTH + 1)
+        if cut < 0:
+            cut = text.find(" ", at)
+            if cut < 0:
+                break
+        lines.append(text[at:cut])
+        at = cut + 1
+    lines.append(text[at:])
+    return "\n".join(lines)
 
 
 def _wrap_plain(tokens: list[str]) -> str:
@@ -266,12 +280,12 @@ def _wrap_plain(tokens: list[str]) -> str:
 
 
 def _token(row: dict[Move, str], seat: int, move: Move, hide: bool) -> str:
-    """``K. move`` for ``seat``'s ``move`` (``K. draw:??`` for a draw ``hide`` hides),
-    kept in ``row`` (bounded)."""
+    """``K.`` NUL ``move`` for ``seat``'s ``move`` (``draw:??`` for a draw ``hide``
+    hides), kept in ``row`` (bounded); :func:`_plain_movetext` turns the NUL into a space."""
     if len(row) >= 1 << 12:
         row.clear()
     text = _HIDDEN_DRAW if hide and isinstance(move, Draw) else _MOVE_TEXT.get(move) or _text(move)
-    token = row[move] = f"{seat}. {text}"
+    token = row[move] = f"{seat}.\0{text}"  # the space that never breaks: _plain_movetext
     return token
 
 
@@ -284,9 +298,9 @@ def _token_text(seat: int, text: str) -> str:
 
 
 _TOKENS: Final[list[dict[Move, str]]] = [{} for _ in range(100)]
-"""``K. move`` of a full copy, by seat and move (bounded)."""
+"""``K.`` NUL ``move`` of a full copy, by seat and move (bounded): :func:`_token`."""
 _PUBLIC_TOKENS: Final[list[dict[Move, str]]] = [{} for _ in range(100)]
-"""``K. move`` of a spectator's copy (another seat's draw hidden), by seat and move."""
+"""``K.`` NUL ``move`` of a spectator's copy (another seat's draw hidden), by seat and move."""
 _TEXT_TOKENS: Final[list[dict[str, str]]] = [{} for _ in range(100)]
 """``K. move`` by seat and move text (bounded)."""
 
