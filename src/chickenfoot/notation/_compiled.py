@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable, Sequence
+from itertools import compress
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from chickenfoot._kernel import BLOCKED, OUT, make, union
 from chickenfoot.moves import DRAW, DRAWS, PASS, Move, Play, play_by_ids
@@ -34,9 +36,11 @@ __all__ = ["COMPILED_FROM", "action_of", "ready", "replayed"]
 COMPILED_FROM: Final = 64
 """The plain games a process reads in pure Python before it loads the compiled replay."""
 
+_IS_PLAY: Final[Callable[[object], bool]] = Play.__instancecheck__
 _FOUND: list[bool] = []
 _MODULES: dict[str, Any] = {}
 _LANES: dict[Rules, _Lane] = {}
+_LAST: list[_Lane | None] = [None]
 _SEEN: list[int] = [0]
 
 
@@ -124,29 +128,37 @@ class _Lane:
         self.row = z(a, np.int64)
         self.out = z(8 + (p + v) * w + p, np.uint64)
         self.words = w
+        self.rules = rules
         self.run = _MODULES["kernel"].replay_deal
 
 
 def replayed(
     rules: Rules,
     spec: list[int],
-    moves: list[Move],
-    seats: list[int],
+    moves: Sequence[Move],
+    seats: Sequence[int],
+    draws: Sequence[bool],
     board: tuple[Play, ...],
     bone: tuple[int, ...],
 ) -> tuple[State, list[int]] | None:
     """The position after ``moves`` from the deal ``spec`` (a round not over, its board
-    ``board`` and boneyard ``bone``), each made by seat ``seats[i]``, and every seat's penalty there; ``None`` when
-    some move is not a legal move of that seat there (or is a named draw).
+    ``board`` and boneyard ``bone``), each made by seat ``seats[i]`` (``draws[i]``:
+    whether it is a draw), and every seat's penalty there; ``None`` when some move is not
+    a legal move of that seat there (or is a named draw).
 
     ``spec`` is the kernel's input: the seat to act, the centre, whether it is laid, the
     move count, then each seat's tile count and tiles, the boneyard, each move's action
     id (:func:`action_of`), each move's seat."""
-    lane = _LANES.get(rules)
-    if lane is None:
-        if len(_LANES) >= 64:
-            _LANES.clear()
-        lane = _LANES[rules] = _Lane(rules)
+    last = _LAST[0]
+    if last is not None and last.rules is rules:  # the rules of the game before (most files)
+        lane = last
+    else:
+        got = _LANES.get(rules)
+        if got is None:
+            if len(_LANES) >= 64:
+                _LANES.clear()
+            got = _LANES[rules] = _Lane(rules)
+        lane = _LAST[0] = got
     np = _MODULES["np"]
     out = lane.out
     lane.run(lane.st, lane.cf, lane.tb, lane.row, np.array(spec, dtype=np.int64), out)
@@ -160,19 +172,15 @@ def replayed(
     else:
         hands = tuple(_joined(o, 8 + k * w, w) for k in range(p))
         ends = tuple(_joined(o, 8 + (p + k) * w, w) for k in range(rules.max_pip + 1))
+    logged = list(moves)  # the history keeps each draw with its tile: the boneyard's next
+    for at, tile in zip(compress(range(len(moves)), draws), bone, strict=False):
+        logged[at] = DRAWS[tile]
     log: Any = None
-    plays: list[Play] = []
-    keep = plays.append
-    draws = iter(bone)  # the draw action takes the boneyard's next tile
-    for move, seat in zip(moves, seats, strict=True):
-        if move.__class__ is Play:
-            keep(move)
-        elif move is DRAW:
-            log = (log, seat, DRAWS[next(draws)])  # the history keeps the tile drawn
-            continue
+    for move, seat in zip(logged, seats, strict=True):
         log = (log, seat, move)
+    plays = cast("tuple[Play, ...]", tuple(compress(moves, map(_IS_PLAY, moves))))
     drawn, pending, nums, result = o[2] - 1, o[4] - 1, o[6], o[7] - 1
-    laid = board + tuple(plays)
+    laid = board + plays
     if not laid:
         mask = 1 << spec[1]
     elif pending >= 0:

@@ -21,7 +21,6 @@ finds and places every problem (``tests/test_notation_fast.py`` compares the two
 from __future__ import annotations
 
 import functools
-import operator
 import re
 from typing import IO, TYPE_CHECKING, Any, Final, cast
 
@@ -86,10 +85,7 @@ _GLYPH: Final = frozenset(GLYPHS)
 _Entry = tuple[Move, bool, Node, int, int]
 _PAIRS: dict[int, dict[str, _Entry]] = {}
 """By ``max_pip``, by the token ``K.`` NUL ``move`` (:func:`_tokens`): :func:`_entry`. Bounded."""
-_FIRST: Final = operator.itemgetter(0)
-_THIRD: Final = operator.itemgetter(2)
-_FOURTH: Final = operator.itemgetter(3)
-_FIFTH: Final = operator.itemgetter(4)
+_NO_MOVES: Final[tuple[tuple[Any, ...], ...]] = ((), (), (), (), ())
 
 
 _KNOWN: Final = frozenset(
@@ -273,13 +269,13 @@ def skim_plain(lines: Lines, handle: IO[Any]) -> tuple[bool, tuple[tuple[str, st
 _BLOCK_BYTES: Final = 1 << 16
 """The longest game :func:`_block` takes (below :data:`MAX_LINE`: no line of it is too
 long); a longer one is read line by line."""
-_HEADER_BLOCK: Final = re.compile(rb"\n*((?:\[[^\n]*\n)+)")
 
 
 def _block(lines: Lines, *, moves: bool = True) -> tuple[str, str, int, int] | None:
     """The next game of a chunked handle's buffer, when it is plain ASCII text, within
-    :data:`_BLOCK_BYTES`: its header lines (each with its line break), its move lines up to
-    and with the terminator's (no line of them starting with ``[``, no ``{``), where it ends
+    :data:`_BLOCK_BYTES`: its header lines (each with its line break: the lines up to the
+    first blank one, the first starting with ``[``), its move lines up to and with the
+    terminator's (no line of them starting with ``[``, no ``{``), where it ends
     in the buffer and how many lines it takes (the blank lines before it with it; the move
     lines' text only with ``moves``, else empty); else
     ``None``, and the caller reads the game line by line (the same decisions, as the lines
@@ -288,10 +284,13 @@ def _block(lines: Lines, *, moves: bool = True) -> tuple[str, str, int, int] | N
     if window is None:
         return None
     buf, at = window
-    m = _HEADER_BLOCK.match(buf, at)
-    if m is None:
+    first = at
+    while buf[first : first + 1] == b"\n":  # the blank lines before the game
+        first += 1
+    ends = buf.find(b"\n\n", first, at + _BLOCK_BYTES)  # the headers' last line, then a blank
+    if ends < 0 or buf[first : first + 1] != b"[":
         return None
-    moves_at = m.end()
+    moves_at = ends + 1  # the header lines themselves are the caller's to check
     star = buf.find(b"*", moves_at, at + _BLOCK_BYTES)
     if star < 0:
         return None
@@ -304,10 +303,10 @@ def _block(lines: Lines, *, moves: bool = True) -> tuple[str, str, int, int] | N
     ):
         return None
     count = buf.count(b"\n", at, stop)
-    if count - (m.start(1) - at) > MAX_PLAIN_LINES:
+    if count - (first - at) > MAX_PLAIN_LINES:
         return None
     text = buf[moves_at:stop].decode() if moves else ""
-    return buf[m.start(1) : moves_at].decode(), text, stop, count
+    return buf[first:moves_at].decode(), text, stop, count
 
 
 def _give_back(
@@ -356,16 +355,15 @@ def _game(h: dict[str, str], words: list[str]) -> Game | None:
                         return None
                     entries[i] = cache[words[i]] = made
         known = cast("list[_Entry]", entries)
-        moves = list(map(_FIRST, known))
+        moves, draws, nodes, seats, actions = zip(*known, strict=True) if known else _NO_MOVES
         record = None
         if not start.is_over() and compiled.ready():
-            seats = list(map(_FOURTH, known))
             spec[3] = len(known)
-            spec += map(_FIFTH, known)
+            spec += actions
             spec += seats
-            reached = compiled.replayed(rules, spec, moves, seats, board, bone)
+            reached = compiled.replayed(rules, spec, moves, seats, draws, board, bone)
             if reached is not None:
-                record = checked_record(start, tuple(moves), reached[0])
+                record = checked_record(start, moves, reached[0])
                 results = result_of(reached[0].outcome(), reached[1])
         if record is None:
             turn, players = start.turn, rules.players
@@ -382,7 +380,6 @@ def _game(h: dict[str, str], words: list[str]) -> Game | None:
         given = h.get(name)
         if given is not None and given != value:
             return None
-    nodes = tuple(map(_THIRD, known))
     return Game(tuple(h.items()), nodes, record=record)
 
 
