@@ -139,6 +139,7 @@ def _tiles(tiles: Any) -> str:
     return " ".join([text[t.id] for t in tiles])
 
 
+_HAND_NAMES: Final = tuple(f"Hand{seat}" for seat in range(100))
 _BYTE_TEXTS: list[tuple[tuple[str, ...], ...]] = []
 """``_BYTE_TEXTS[k][b]``: the texts of the tiles of the bits of byte ``b`` at byte ``k`` of
 a tile bitmask, lowest first (built on the first use)."""
@@ -177,7 +178,7 @@ def deal_headers(start: State, audience: Audience) -> list[tuple[str, str]]:
     # boneyard's tile ids front first.
     for seat, hand in enumerate(start._hands):
         shown = _mask_text(hand) if audience.sees(seat) else hidden_run(hand.bit_count())
-        out.append((f"Hand{seat}", shown))
+        out.append((_HAND_NAMES[seat], shown))
     text = _TILE_TEXT
     bone = start._bone
     shown = " ".join([text[t] for t in bone]) if audience.kind == "full" else hidden_run(len(bone))

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Final
+from typing import Any, Final
 
 from chickenfoot.errors import FormatError, brief
 from chickenfoot.moves import DRAW, Draw, Move
@@ -143,21 +143,35 @@ def _nodes(record: Record, audience: Audience) -> list[Node]:
     return [Node(seat, text) for seat, text in zip(seats, texts, strict=True)]
 
 
+_VERSION: Final = str(NOTATION_VERSION)
+_LAST_RULES: list[Any] = [None, ""]
+"""The rules of the record written last and their ``Rules`` header."""
+
+
 def _headers(record: Record, audience: Audience, given: dict[str, str]) -> list[tuple[str, str]]:
     if "DealSeed" in given:  # the commitment, in every copy: docs/notation.md, Checking a deal
         given = seal(record, given)
     final = record.final()
     over = final.is_over()
-    out: list[tuple[str, str]] = [("Notation", str(NOTATION_VERSION))]
+    rules = record.start.rules
+    last = _LAST_RULES
+    if last[0] is not rules:  # most records of a run share one Rules: no hashing it again
+        last[:] = [rules, rules_text(rules)]
+    out: list[tuple[str, str]] = [("Notation", _VERSION)]
+    if not given:
+        out += [("Rules", last[1]), ("Audience", str(audience))]
+        out += deal_headers(record.start, audience)
+        out += result_headers(final)
+        return out
     for name in _GIVEN[:5]:
         if name in given:
             out.append((name, given[name]))
-    out.append(("Rules", rules_text(record.start.rules)))
+    out.append(("Rules", last[1]))
     for name in _GIVEN[5:]:
         if name in given and (over or audience.kind == "full" or name not in _SECRET_UNTIL_END):
             out.append((name, given[name]))
     out.append(("Audience", str(audience)))
-    for seat in range(record.start.players if given else 0):
+    for seat in range(record.start.players):
         for kind in _PER_SEAT:
             key = f"{kind}{seat}"
             if key in given:
