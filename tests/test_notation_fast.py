@@ -16,6 +16,7 @@ import io
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,11 +26,13 @@ from chickenfoot.notation import (
     GameBuilder,
     HeadersBuilder,
     NotationError,
+    iter_games,
     read_game,
     read_headers,
     visit_game,
     write_game,
 )
+from chickenfoot.notation import _compiled as compiled
 from chickenfoot.notation._fast import read_plain
 from chickenfoot.notation._lines import lines_of
 from chickenfoot.notation._writer import _wrap, _wrap_spaced
@@ -196,3 +199,26 @@ def test_the_plain_writer_writes_what_the_general_writer_writes(
         part = Record(rec.start, rec.moves[:cut])
         whole = Game(game.headers, game.moves[:cut], record=part)
         assert write_game(part, audience=audience) == write_game(whole, audience=audience)
+
+
+def test_a_process_reads_its_first_plain_games_without_loading_numba(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(compiled, "_SEEN", [0])
+    monkeypatch.setattr(compiled, "_FOUND", [True])
+    asked = [compiled.ready() for _ in range(compiled.COMPILED_FROM + 2)]
+    assert asked == [False] * compiled.COMPILED_FROM + [True, True]
+
+
+def test_without_numba_every_game_is_replayed_in_pure_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(compiled, "_SEEN", [compiled.COMPILED_FROM])
+    monkeypatch.setattr(compiled, "_FOUND", [False])  # as find_spec("numba") says without it
+    called: list[object] = []
+    monkeypatch.setattr(compiled, "replayed", lambda *args: called.append(args))
+    recs = [_round(cf.Rules.preset("classic", players=3), seed) for seed in range(4)]
+    data = "".join(write_game(r) for r in recs).encode()
+    games = list(iter_games(io.BytesIO(data)))
+    assert [g.record for g in games] == recs and not any(g.errors for g in games)
+    assert not called
