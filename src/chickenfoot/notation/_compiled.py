@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from chickenfoot._kernel import BLOCKED, OUT, make, union
 from chickenfoot.moves import DRAW, DRAWS, PASS, Move, Play, play_by_ids
-from chickenfoot.tiles import PIPS, WITH, tile_id
+from chickenfoot.tiles import PIPS, WITH
 
 if TYPE_CHECKING:
     from chickenfoot.rules import Rules
@@ -72,12 +72,13 @@ def action_of(move: Move, max_pip: int) -> int:
         return t * slots
     a = move.anchor.id
     hi, lo = PIPS[t]
-    for k in range(max_pip + 1):
-        if tile_id(hi, k) == a:
-            return t * slots + 1 + k
-    for k in range(max_pip + 1):
-        if tile_id(lo, k) == a:
-            return t * slots + max_pip + 2 + k
+    x, y = PIPS[a]
+    if a == t:
+        return -1
+    if hi in (x, y):  # slot 1 + k: the anchor is hi-k
+        return t * slots + 1 + (y if x == hi else x)
+    if lo in (x, y):  # slot max_pip + 2 + k: the anchor is lo-k
+        return t * slots + max_pip + 2 + (y if x == lo else x)
     return -1
 
 
