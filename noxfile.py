@@ -79,6 +79,7 @@ def tests(session: nox.Session) -> None:
             "--ignore=tests/test_replay_compiled.py",
             "--ignore=tests/test_dataset_compiled.py",
             "--ignore=tests/test_belief_compiled.py",
+            "--ignore=tests/test_notation_compiled.py",
             "--ignore-glob=*/_jit/*.py",
         ]
         if numpy_only
@@ -171,6 +172,7 @@ FAST_TESTS = (
     "tests/test_gym.py",
     "tests/test_replay_compiled.py",
     "tests/test_dataset_compiled.py",
+    "tests/test_notation_compiled.py",
 )
 """What has a compiled path: the batch engine's tests, the agents' (with numba installed,
 ``SearchAgent`` samples and rolls out in the kernel) and the compiled search's exactness

@@ -15,6 +15,7 @@ byte-identical seat and spectator copies.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 import os
 import random
@@ -144,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{n} rounds of the house rules, 4 seats, {moves:.1f} moves a round, "
         f"{len(full) / n:.0f} bytes a round"
     )
+    compiled = importlib.util.find_spec("numba") is not None  # the fast extra: docs/notation.md
+    print(f"replay of plain games: {'compiled (numba)' if compiled else 'pure Python (no numba)'}")
     if hasattr(os, "getloadavg"):  # figures on a busy machine are lower: say how busy
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     w = timed(args.repeats, n, lambda: [write_game(r) for r in recs])

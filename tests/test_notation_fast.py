@@ -16,21 +16,26 @@ import io
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chickenfoot as cf
 from chickenfoot.notation import (
+    Game,
     GameBuilder,
     HeadersBuilder,
     NotationError,
+    iter_games,
     read_game,
     read_headers,
     visit_game,
     write_game,
 )
+from chickenfoot.notation import _compiled as compiled
 from chickenfoot.notation._fast import read_plain
 from chickenfoot.notation._lines import lines_of
+from chickenfoot.notation._writer import _wrap, _wrap_spaced
 from chickenfoot.record import Record
 from strategies import examples, preset_or_tiny_rules
 
@@ -173,3 +178,47 @@ def test_a_game_handed_back_is_read_again_from_its_first_line() -> None:
     assert game is not None and [(e.line, e.column) for e in game.errors] == [(13, 2)]
     second = read_game(handle)
     assert second is not None and second.record == rec and not second.errors
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.text(alphabet="0123456789.-@:?drawps\0", min_size=1, max_size=90), max_size=40))
+def test_the_plain_writers_wrap_is_the_general_writers(tokens: list[str]) -> None:
+    tokens = [*tokens, "*"]
+    assert _wrap_spaced(" ".join(tokens)) == _wrap(tokens)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(preset_or_tiny_rules(), st.integers(0, 10_000), st.sampled_from(["full", "spectator"]))
+def test_the_plain_writer_writes_what_the_general_writer_writes(
+    rules: cf.Rules, seed: int, audience: str
+) -> None:
+    rec = _round(rules, seed)
+    game = read_game(io.StringIO(write_game(rec)))
+    assert game is not None and game.record == rec
+    for cut in (len(rec.moves), len(rec.moves) // 2):
+        part = Record(rec.start, rec.moves[:cut])
+        whole = Game(game.headers, game.moves[:cut], record=part)
+        assert write_game(part, audience=audience) == write_game(whole, audience=audience)
+
+
+def test_a_process_reads_its_first_plain_games_without_loading_numba(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(compiled, "_SEEN", [0])
+    monkeypatch.setattr(compiled, "_FOUND", [True])
+    asked = [compiled.ready() for _ in range(compiled.COMPILED_FROM + 2)]
+    assert asked == [False] * compiled.COMPILED_FROM + [True, True]
+
+
+def test_without_numba_every_game_is_replayed_in_pure_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(compiled, "_SEEN", [compiled.COMPILED_FROM])
+    monkeypatch.setattr(compiled, "_FOUND", [False])  # as find_spec("numba") says without it
+    called: list[object] = []
+    monkeypatch.setattr(compiled, "replayed", lambda *args: called.append(args))
+    recs = [_round(cf.Rules.preset("classic", players=3), seed) for seed in range(4)]
+    data = "".join(write_game(r) for r in recs).encode()
+    games = list(iter_games(io.BytesIO(data)))
+    assert [g.record for g in games] == recs and not any(g.errors for g in games)
+    assert not called

@@ -236,6 +236,15 @@ class Record:
         return f"<Record moves=[{' '.join(str(m) for m in self.moves)}] final={self.final()!r}>"
 
 
+def checked_record(start: State, moves: tuple[Move, ...], final: State) -> Record:
+    """The record of ``moves`` from ``start``, already replayed against the rules by a
+    caller that reached ``final`` (the notation's compiled reader): nothing is checked
+    again. Internal (not in ``__all__``); a record built otherwise is replayed."""
+    rec = object.__new__(Record)
+    rec.__attrs_init__(start, moves, None, final)
+    return rec
+
+
 _NOT_A_MOVE: Final = "expected a move such as '9-4@9-9', 'draw' or 'pass'"
 
 

@@ -24,10 +24,43 @@ refused one are left as they were.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .lanes import legal_row, observe
-from .rules import C_A, C_DRAW, C_P, C_PASS, C_SLOTS, C_W, ONE, TURN, ZERO, H, apply_move, kth_word
+from .rules import (
+    BEND,
+    BOARD,
+    BONE,
+    BPOS,
+    C_A,
+    C_DRAW,
+    C_OTOES,
+    C_P,
+    C_PASS,
+    C_SLOTS,
+    C_V,
+    C_W,
+    CENTRE,
+    DRAWN,
+    MASK,
+    NBOARD,
+    NEED,
+    NUMS,
+    ONE,
+    PEND,
+    PLIES,
+    RESULT,
+    TABLE,
+    TURN,
+    ZERO,
+    E,
+    H,
+    apply_move,
+    bitw,
+    kth_word,
+    penalty,
+)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -97,3 +130,95 @@ def replay_rows(st, cf, tb, sc, lanes, starts, actions, off, made, seats, mask, 
             apply_move(st, cf, tb, i, kind, t, a)
             m += 1
         made[r] = m
+
+
+# -- one round from its deal, with the seat of every move (the notation's reader) ---------------
+
+# ``spec`` of :func:`replay_deal` (int64): these four, then each seat's tile count and tiles,
+# then the boneyard's tiles in order, then the moves' action ids, then their seats.
+D_TURN, D_CENTRE, D_LAID, D_MOVES = range(4)
+# ``out`` of :func:`replay_deal` (uint64): these eight, then each seat's hand words, each
+# number's open-end words, each seat's penalty.
+O_MADE, O_TURN, O_DRAWN, O_BPOS, O_PEND, O_NEED, O_NUMS, O_RESULT = range(8)
+O_WORDS = 8
+
+
+@njit(cache=True, _nrt=False)
+def replay_deal(st, cf, tb, row, spec, out):
+    """Deal round 0 of ``st`` (``row``: a row of action ids, scratch) from ``spec`` (layout above: the seat to act, the centre,
+    whether it is laid, the move count; the hands, the boneyard, the action ids, the
+    seats), replay its moves as :func:`replay` does, stopping also at a move whose seat is
+    not the seat to act, and write the position reached into ``out`` (layout above; the
+    drawn tile, the pending hub and the result plus one, so that none is negative)."""
+    i = 0
+    p, w_, v_ = cf[C_P], cf[C_W], cf[C_V]
+    centre = spec[D_CENTRE]
+    for w in range(w_):
+        st[MASK][i, w] = ZERO
+        st[TABLE][i, w] = ZERO
+        for s in range(p):
+            st[H][i, s, w] = ZERO
+        for v in range(v_):
+            st[E][i, v, w] = ZERO
+    at = 4
+    for s in range(p):
+        c = spec[at]
+        for k in range(at + 1, at + 1 + c):
+            t = spec[k]
+            st[H][i, s, t >> 6] |= bitw(t, t >> 6)
+        at += 1 + c
+    n = spec[D_MOVES]
+    nbone = spec.shape[0] - at - 2 * n
+    for k in range(nbone):
+        st[BONE][i, k] = spec[at + k]
+    at += nbone
+    st[BPOS][i] = 0
+    st[BEND][i] = nbone
+    st[NUMS][i] = 0
+    st[TURN][i] = spec[D_TURN]
+    st[DRAWN][i] = -1
+    st[CENTRE][i] = centre
+    st[RESULT][i] = -1
+    st[PLIES][i] = 0
+    if spec[D_LAID]:
+        st[BOARD][i, 0] = np.int32(centre << 16)
+        st[NBOARD][i] = 1
+        st[TABLE][i, centre >> 6] = bitw(centre, centre >> 6)
+        st[PEND][i] = centre
+        st[NEED][i] = cf[C_OTOES]
+        for w in range(w_):
+            st[MASK][i, w] = tb[0][tb[1][centre], w]
+    else:
+        st[NBOARD][i] = 0
+        st[PEND][i] = -1
+        st[NEED][i] = 0
+        st[MASK][i, centre >> 6] = bitw(centre, centre >> 6)
+    m = 0
+    for j in range(at, at + n):
+        x = spec[j]
+        if spec[j + n] != st[TURN][i] or x < 0 or x >= cf[C_A]:
+            break
+        if not _legal(row, legal_row(st, cf, tb, i, row), x):
+            break
+        kind, t, a = decode(cf, tb, x)
+        apply_move(st, cf, tb, i, kind, t, a)
+        m += 1
+    out[O_MADE] = np.uint64(m)
+    out[O_TURN] = np.uint64(st[TURN][i])
+    out[O_DRAWN] = np.uint64(st[DRAWN][i] + 1)
+    out[O_BPOS] = np.uint64(st[BPOS][i])
+    out[O_PEND] = np.uint64(st[PEND][i] + 1)
+    out[O_NEED] = np.uint64(st[NEED][i])
+    out[O_NUMS] = np.uint64(st[NUMS][i])
+    out[O_RESULT] = np.uint64(st[RESULT][i] + 1)
+    at = O_WORDS
+    for s in range(p):
+        for w in range(w_):
+            out[at] = st[H][i, s, w]
+            at += 1
+    for v in range(v_):
+        for w in range(w_):
+            out[at] = st[E][i, v, w]
+            at += 1
+    for s in range(p):
+        out[at + s] = np.uint64(penalty(st, tb, i, s, w_))

@@ -12,16 +12,17 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from chickenfoot.errors import FormatError, RulesError, brief
 from chickenfoot.formats import rules_from_dict
 from chickenfoot.rules import PRESETS, Rules
-from chickenfoot.tiles import BY_ID
+from chickenfoot.tiles import BY_ID, PIPS
 
 if TYPE_CHECKING:
     from chickenfoot.notation._model import Audience
+    from chickenfoot.outcome import Outcome
     from chickenfoot.state import State
 
 __all__ = [
@@ -138,6 +139,7 @@ def _tiles(tiles: Any) -> str:
     return " ".join([text[t.id] for t in tiles])
 
 
+_HAND_NAMES: Final = tuple(f"Hand{seat}" for seat in range(100))
 _BYTE_TEXTS: list[tuple[tuple[str, ...], ...]] = []
 """``_BYTE_TEXTS[k][b]``: the texts of the tiles of the bits of byte ``b`` at byte ``k`` of
 a tile bitmask, lowest first (built on the first use)."""
@@ -176,7 +178,7 @@ def deal_headers(start: State, audience: Audience) -> list[tuple[str, str]]:
     # boneyard's tile ids front first.
     for seat, hand in enumerate(start._hands):
         shown = _mask_text(hand) if audience.sees(seat) else hidden_run(hand.bit_count())
-        out.append((f"Hand{seat}", shown))
+        out.append((_HAND_NAMES[seat], shown))
     text = _TILE_TEXT
     bone = start._bone
     shown = " ".join([text[t] for t in bone]) if audience.kind == "full" else hidden_run(len(bone))
@@ -197,9 +199,44 @@ def result_headers(final: State) -> list[tuple[str, str]]:
     """``Result`` (every seat's penalty), ``Termination`` and ``Winner``; ``*`` while the
     round goes on. A round's end reveals them to every audience."""
     outcome = final.outcome()
-    if outcome is None:
+    return result_of(outcome, None if outcome is None else _penalties(final))
+
+
+_BYTE_PIPS: list[tuple[int, ...]] = []
+"""``_BYTE_PIPS[k][b]``: the pips of the tiles of the bits of byte ``b`` at byte ``k`` of a
+tile bitmask (built on the first use)."""
+
+
+def _penalties(final: State) -> list[int]:
+    """``final.penalties()``, a byte of each hand's mask at a time."""
+    rows = _BYTE_PIPS
+    if not rows:
+        pips = [a + b for a, b in PIPS]
+        for k in range(-(-len(pips) // 8)):
+            rows.append(
+                tuple(
+                    sum(pips[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < len(pips))
+                    for b in range(256)
+                )
+            )
+    blank = final.rules.double_blank
+    out = []
+    for hand in final._hands:  # the kernel's representation: one tile bitmask per hand
+        total = blank if hand & 1 else 0
+        rest, k = hand, 0
+        while rest:
+            total += rows[k][rest & 255]
+            rest >>= 8
+            k += 1
+        out.append(total)
+    return out
+
+
+def result_of(outcome: Outcome | None, pens: Sequence[int] | None) -> list[tuple[str, str]]:
+    """:func:`result_headers` of a round that ended as ``outcome`` with the penalties
+    ``pens`` (``None`` while it goes on)."""
+    if outcome is None or pens is None:
         return [("Result", "*"), ("Termination", "*"), ("Winner", "*")]
-    pens = final.penalties()
     if outcome.seat is not None:
         winners: list[int] = [outcome.seat]
     else:

@@ -159,9 +159,10 @@ class Lines:
             self.position = where(self._handle)
             return
         at = self._base + self._at
-        with contextlib.suppress(OSError, ValueError):
-            self._handle.seek(at)
-        self.position = where(self._handle)
+        try:
+            self.position = int(self._handle.seek(at))  # where it is now (BytesIO, buffered)
+        except (OSError, ValueError):
+            self.position = where(self._handle)
 
 
 _CHUNKED: Final = (io.BytesIO, io.BufferedReader, io.BufferedRandom)

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Final
+from typing import Any, Final
 
 from chickenfoot.errors import FormatError, brief
 from chickenfoot.moves import DRAW, Draw, Move
@@ -143,16 +143,30 @@ def _nodes(record: Record, audience: Audience) -> list[Node]:
     return [Node(seat, text) for seat, text in zip(seats, texts, strict=True)]
 
 
+_VERSION: Final = str(NOTATION_VERSION)
+_LAST_RULES: list[Any] = [None, ""]
+"""The rules of the record written last and their ``Rules`` header."""
+
+
 def _headers(record: Record, audience: Audience, given: dict[str, str]) -> list[tuple[str, str]]:
     if "DealSeed" in given:  # the commitment, in every copy: docs/notation.md, Checking a deal
         given = seal(record, given)
     final = record.final()
     over = final.is_over()
-    out: list[tuple[str, str]] = [("Notation", str(NOTATION_VERSION))]
+    rules = record.start.rules
+    last = _LAST_RULES
+    if last[0] is not rules:  # most records of a run share one Rules: no hashing it again
+        last[:] = [rules, rules_text(rules)]
+    out: list[tuple[str, str]] = [("Notation", _VERSION)]
+    if not given:
+        out += [("Rules", last[1]), ("Audience", str(audience))]
+        out += deal_headers(record.start, audience)
+        out += result_headers(final)
+        return out
     for name in _GIVEN[:5]:
         if name in given:
             out.append((name, given[name]))
-    out.append(("Rules", rules_text(record.start.rules)))
+    out.append(("Rules", last[1]))
     for name in _GIVEN[5:]:
         if name in given and (over or audience.kind == "full" or name not in _SECRET_UNTIL_END):
             out.append((name, given[name]))
@@ -169,7 +183,11 @@ def _headers(record: Record, audience: Audience, given: dict[str, str]) -> list[
 
 def headers_text(pairs: Iterable[tuple[str, str]]) -> str:
     """The header lines of ``pairs``, each ``[Name "value"]``."""
-    return "".join(f'[{name} "{escape(value)}"]\n' for name, value in pairs)
+    pairs = list(pairs)
+    values = "".join([value for _, value in pairs])
+    if '"' in values or "\\" in values or "\n" in values or "\r" in values:
+        return "".join(f'[{name} "{escape(value)}"]\n' for name, value in pairs)
+    return "".join([f'[{name} "{value}"]\n' for name, value in pairs])  # nothing to escape
 
 
 def _tokens(nodes: Sequence[Node], out: list[str], depth: int) -> None:
@@ -218,30 +236,40 @@ def _plain_movetext(record: Record, audience: Audience) -> str:
         return _wrap_plain(
             [_TEXT_TOKENS[s].get(t) or _token_text(s, t) for s, t in zip(seats, texts, strict=True)]
         )
-    lines: list[str] = []
-    line: list[str] = []
-    size = -1
+    tokens: list[str] = []
+    append = tokens.append
     draw = Draw
     for move in moves:
         row = rows[turn]
         token = row.get(move)
         if token is None:
             token = _token(row, turn, move, hide)
+        append(token)
         if move.__class__ is not draw:
             turn = turn + 1 if turn + 1 < players else 0
-        size += 1 + len(token)
-        if size > WIDTH and line:
-            lines.append(" ".join(line))
-            line = [token]
-            size = len(token)
-        else:
-            line.append(token)
-    if size + 2 > WIDTH and line:
-        lines.append(" ".join(line))
-        line = []
-    line.append("*")
-    lines.append(" ".join(line))
-    return "\n".join(lines)  # as _wrap joins these tokens, one pass and no copies
+    append("*")
+    # Each token holds NUL where its space goes: the spaces left are where lines may break.
+    return _wrap_spaced(" ".join(tokens)).replace("\0", " ")
+
+
+def _wrap_spaced(text: str) -> str:
+    """Space-separated tokens (none holding a space), wrapped as :func:`_wrap` wraps
+    them: each line the most tokens that fit in :data:`WIDTH` columns, a longer token
+    alone on its line."""
+    if len(text) <= WIDTH:
+        return text
+    lines: list[str] = []
+    at, end = 0, len(text)
+    while end - at > WIDTH:
+        cut = text.rfind(" ", at, at + WIDTH + 1)
+        if cut < 0:
+            cut = text.find(" ", at)
+            if cut < 0:
+                break
+        lines.append(text[at:cut])
+        at = cut + 1
+    lines.append(text[at:])
+    return "\n".join(lines)
 
 
 def _wrap_plain(tokens: list[str]) -> str:
@@ -266,12 +294,12 @@ def _wrap_plain(tokens: list[str]) -> str:
 
 
 def _token(row: dict[Move, str], seat: int, move: Move, hide: bool) -> str:
-    """``K. move`` for ``seat``'s ``move`` (``K. draw:??`` for a draw ``hide`` hides),
-    kept in ``row`` (bounded)."""
+    """``K.`` NUL ``move`` for ``seat``'s ``move`` (``draw:??`` for a draw ``hide``
+    hides), kept in ``row`` (bounded); :func:`_plain_movetext` turns the NUL into a space."""
     if len(row) >= 1 << 12:
         row.clear()
     text = _HIDDEN_DRAW if hide and isinstance(move, Draw) else _MOVE_TEXT.get(move) or _text(move)
-    token = row[move] = f"{seat}. {text}"
+    token = row[move] = f"{seat}.\0{text}"  # the space that never breaks: _plain_movetext
     return token
 
 
@@ -284,9 +312,9 @@ def _token_text(seat: int, text: str) -> str:
 
 
 _TOKENS: Final[list[dict[Move, str]]] = [{} for _ in range(100)]
-"""``K. move`` of a full copy, by seat and move (bounded)."""
+"""``K.`` NUL ``move`` of a full copy, by seat and move (bounded): :func:`_token`."""
 _PUBLIC_TOKENS: Final[list[dict[Move, str]]] = [{} for _ in range(100)]
-"""``K. move`` of a spectator's copy (another seat's draw hidden), by seat and move."""
+"""``K.`` NUL ``move`` of a spectator's copy (another seat's draw hidden), by seat and move."""
 _TEXT_TOKENS: Final[list[dict[str, str]]] = [{} for _ in range(100)]
 """``K. move`` by seat and move text (bounded)."""
 
