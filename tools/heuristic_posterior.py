@@ -1,6 +1,6 @@
 """How much the history says about the hands when the others are known to be heuristics.
 
-    python tools/heuristic_posterior.py DATA --views 40 --samples 200 --sharpness 10
+    python tools/heuristic_posterior.py DATA --views 40 --samples 500 --sharpness 10
 
 A bound for :mod:`chickenfoot.belief`, not a player: on the first ``--views`` held-out
 mid-round views of ``DATA`` (as ``tools/train_belief.py`` takes them: rounds numbered 4 mod
