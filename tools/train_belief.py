@@ -2,7 +2,8 @@
 
     chickenfoot dataset build DATA --rounds 3000 --agents heuristic --players 4 \
         --presets house --seed 1
-    python tools/train_belief.py DATA --out src/chickenfoot/belief.npz
+    python tools/train_belief.py DATA --every 3 --workers 2 --cache feats.npz \
+        --hidden 16 --decisions 3000 --out src/chickenfoot/belief.npz
 
 Replays the rounds of ``DATA`` (house rules, 4 seats: ``--preset``, ``--players``), takes
 every ``--every``-th decision of each round (from its seat's view: the features of
@@ -68,8 +69,18 @@ def mid_views(rows: list[Any], rules: Rules, every: int) -> list[Any]:
     return views
 
 
-def extract(rows: list[Any], rules: Rules, every: int) -> dict[str, Any]:
-    """Features and labels of every ``every``-th decision."""
+def extract(rows: list[Any], rules: Rules, every: int, workers: int = 1) -> dict[str, Any]:
+    """Features and labels of every ``every``-th decision (in ``workers`` processes)."""
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        chunks = [rows[i::workers] for i in range(workers)]
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(extract, chunks, [rules] * workers, [every] * workers))
+        out = {k: np.concatenate([d[k] for d in parts]) for k in parts[0] if k != "decisions"}
+        sizes = np.concatenate([np.diff(d["decisions"], prepend=0) for d in parts])
+        out["decisions"] = np.cumsum(sizes)
+        return out
     enc = Encoding(rules)
     players = rules.players
     xs, al, ys, mv, own = [], [], [], [], []
@@ -194,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("--views", type=int, default=200)
     a.add_argument("--samples", type=int, default=20)
     a.add_argument("--seed", type=int, default=1)
+    a.add_argument("--decisions", type=int, default=0, help="train on at most this many")
+    a.add_argument("--workers", type=int, default=1)
     a.add_argument("--cache", type=Path, default=None, help="features kept in this .npz")
     args = a.parse_args(argv)
     rules = Rules.preset(args.preset, players=args.players)
@@ -207,8 +220,8 @@ def main(argv: list[str] | None = None) -> int:
             train = {k[6:]: z[k] for k in z.files if k.startswith("train_")}
             test = {k[5:]: z[k] for k in z.files if k.startswith("test_")}
     else:
-        train = extract(train_rows, rules, args.every)
-        test = extract(test_rows, rules, args.every)
+        train = extract(train_rows, rules, args.every, args.workers)
+        test = extract(test_rows, rules, args.every, args.workers)
         if cache is not None:
             np.savez(
                 cache,
@@ -226,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "sizes alone (prior)            0  {:9.1%}  {:6.1%}  {:7.3f}".format(*evaluate(prior, test))
     )
-    n = len(train["decisions"])
+    n = min(len(train["decisions"]), args.decisions or len(train["decisions"]))
     model = prior
     for size in [s for s in (300, 1000, 3000, 10000, 30000) if s < n] + [n]:
         t1 = time.perf_counter()
@@ -241,11 +254,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     few = views[: args.views]
     t2 = time.perf_counter()
-    print(
-        f"samples on {len(few)} held-out mid-round views x {args.samples}: the others' tiles in "
-        f"the right hand: uniform {sampled(few, None, args.samples):.1%}, learned "
-        f"{sampled(few, model, args.samples):.1%} ({time.perf_counter() - t2:.0f} s)"
-    )
+    if few:
+        print(
+            f"samples on {len(few)} held-out mid-round views x {args.samples}: the others' tiles in "
+            f"the right hand: uniform {sampled(few, None, args.samples):.1%}, learned "
+            f"{sampled(few, model, args.samples):.1%} ({time.perf_counter() - t2:.0f} s)"
+        )
     if args.out is not None:
         arrays = {"features": np.array(FEATURES), "weights": model.weights}
         if model.hidden is not None:

@@ -5,11 +5,13 @@ boneyard; not the tiles the others played) gets a probability of being in each o
 seat's hand and in the boneyard. The places the history rules out
 (:mod:`chickenfoot.sampling`: a seat that drew or passed on a number holds none of it, a
 seat's drawn tile that it could not play, ...) get probability 0; among the rest, a
-conditional logit over :data:`FEATURES` of each (tile, place) pair, read from the public
-history: how often the seat passed over the tile when it was playable (heavier than the
-tile it played, or not, and since its last draw), whether its plays left one of the
-tile's numbers open or laid the double of one (the heuristic keeps such tiles), how many
-tiles it drew, the tile's points, and the place's size.
+conditional logit with a small hidden layer over :data:`FEATURES` of each (tile, place)
+pair, read from the public history: how often the seat passed over the tile when it was
+playable (heavier than the tile it played, or not, and since its last draw), how often
+the heuristic's own score would have played the tile instead of the play made (from what
+is known of the hand then: the tile and the tile played), whether its plays left one of
+the tile's numbers open or laid the double of one (the heuristic keeps such tiles), how
+many tiles it drew, the tile's points, and the place's size.
 
 The model is trained on :mod:`chickenfoot.dataset` rounds with the true hands as labels
 (``tools/train_belief.py``; docs/learned.md gives the curves) and shipped as
@@ -70,6 +72,13 @@ FEATURES: Final = (
     "passed_by_all",  # (the boneyard's) the others' plays while the tile was playable
     "passed_double",  # "passed" for a double
     "left_open_double",  # "left_open" for a double (the heuristic keeps it thrice over)
+    "beaten",  # the seat's plays, since its last draw, that the heuristic would have
+    #   made with the tile instead (its score of the tile's play, from what is known of
+    #   the hand then: the tile and the tile played, above that of the play made)
+    "beaten_before",  # the same before the seat's last draw (the tile may have come later)
+    "beaten_by",  # the sum of those margins since the last draw (points / 10, each <= 2)
+    "close",  # plays since the last draw where the tile's score was within 3 below
+    "margin_best",  # the largest margin since the last draw (/ 10, in [-2, 2]; -2: none)
 )
 """The features of a (tile, place) pair, in the model's order."""
 
@@ -200,6 +209,7 @@ def features(view: View) -> tuple[list[int], NDArray[np.float64], NDArray[np.boo
     for j, (a, b) in enumerate(numbers):
         has[a, j] = has[b, j] = 1.0
     sizes = list(view.hand_sizes) + [view.boneyard_size]
+    opened = _open_numbers(view, playable, p.start_len) if events else None
     for place in range(players + 1):
         x_[:, place, 0] = math.log(max(sizes[place], 1))
     x_[:, players, 1] = 1.0
@@ -237,6 +247,16 @@ def features(view: View) -> tuple[list[int], NDArray[np.float64], NDArray[np.boo
             f[8], f[9] = has[lo[lo >= 0]].sum(0), has[lo[(lo >= 0) & recent]].sum(0)
             f[10] = has[ld[ld >= 0]].sum(0)
             f[16], f[17] = f[4] * doubles, f[8] * doubles
+            assert opened is not None
+            chosen = [events[i].move for i in idx]
+            m = _margins(view.rules, chosen, opened[np.array(idx)], tiles, ok.astype(bool))
+            hit = m > 0
+            f[18], f[19] = hit[recent].sum(0), hit[~recent].sum(0)
+            f[20] = np.where(hit[recent], np.minimum(m[recent], 20.0), 0.0).sum(0)
+            f[21] = ((m[recent] > -3) & ~hit[recent]).sum(0)
+            f[22] = np.clip(m[recent].max(0), -20, 20) if recent.any() else -20.0
+        else:
+            f[22] = -20.0
         by_all += f[4]
         x_[:, r, 4:8] = f[4:8].T / 4.0
         x_[:, r, 8] = f[8] / 4.0
@@ -247,8 +267,72 @@ def features(view: View) -> tuple[list[int], NDArray[np.float64], NDArray[np.boo
         x_[:, r, 13] = doubles
         x_[:, r, 14] = pts / 20.0 * plays / 10.0
         x_[:, r, 16], x_[:, r, 17] = f[16] / 4.0, f[17] / 4.0
+        x_[:, r, 18], x_[:, r, 19] = f[18] / 2.0, f[19] / 2.0
+        x_[:, r, 20], x_[:, r, 21], x_[:, r, 22] = f[20] / 10.0, f[21] / 2.0, f[22] / 10.0
     x_[:, players, 15] = by_all / 8.0
     return tiles, x_, allowed
+
+
+def _open_numbers(view: View, playable: NDArray[np.bool_], start_len: int) -> NDArray[np.bool_]:
+    """Per history event, the numbers open then (``(events, max_pip + 1)``): those with a
+    playable tile and none off the board that is not playable."""
+    size, top = view.rules.set_size, view.rules.max_pip
+    on = np.zeros((len(playable), size), dtype=bool)
+    board = view.board
+    for placed in board[:start_len]:
+        on[:, placed.tile.id] = True
+    for i, e in enumerate(view.history):
+        if isinstance(e.move, Play):
+            on[i + 1 :, e.move.tile.id] = True
+    has = np.zeros((size, top + 1))
+    for t in range(size):
+        has[t, BY_ID[t].high] = has[t, BY_ID[t].low] = 1.0
+    some = playable.astype(float) @ has
+    shut = (~playable & ~on).astype(float) @ has
+    opened: NDArray[np.bool_] = (some > 0) & (shut == 0)
+    return opened
+
+
+def _margins(
+    rules: Any, chosen: list[Any], opened: NDArray[np.bool_], tiles: list[int], ok: Any
+) -> NDArray[np.float64]:
+    """Per play made (``chosen``, with the numbers ``opened`` then) and tile: the
+    heuristic's score of the tile's best play minus that of the play made, counting only
+    the hand's tiles known to it (the tile and the tile played); ``-inf`` where the tile
+    was not playable."""
+    top = rules.max_pip
+    hi = np.array([BY_ID[t].high for t in tiles])
+    lo = np.array([BY_ID[t].low for t in tiles])
+    dbl = hi == lo
+    val = np.array([rules.double_blank if t == 0 else BY_ID[t].pips for t in tiles], dtype=float)
+    k = len(chosen)
+    c_has = np.zeros((k, top + 1), dtype=bool)
+    c_val, c_num, c_dbl = np.zeros(k), np.full(k, -1), np.full(k, -1)
+    for j, mv in enumerate(chosen):
+        c = mv.tile
+        c_has[j, c.high] = c_has[j, c.low] = True
+        c_val[j] = rules.double_blank if c.id == 0 else c.pips
+        if c.is_double:
+            c_dbl[j] = c.high
+        elif mv.anchor is not None:
+            c_num[j] = c.other(c.high if mv.anchor.has(c.high) else c.low)
+    t_has = np.zeros((len(tiles), top + 1), dtype=bool)
+    t_has[np.arange(len(tiles)), hi] = t_has[np.arange(len(tiles)), lo] = True
+    # The tile's play: what it leaves open and whether the tile played follows it.
+    follow = (opened[:, hi] & c_has[:, lo]) | (opened[:, lo] & c_has[:, hi])
+    score_t = val[None, :] + np.where(dbl[None, :], 0.0, 2.0 * follow)
+    score_t += np.where(dbl[None, :] & c_has[:, hi], 6.0, 0.0)  # a double it can help fill
+    cd = np.clip(c_dbl, 0, top)
+    score_t -= np.where((c_dbl[:, None] >= 0) & t_has[:, cd].T & ~dbl[None, :], 3.0, 0.0)
+    # The play made: the tile follows it, fills its double, or is the double it keeps.
+    cn = np.clip(c_num, 0, top)
+    fol_c = (c_num[:, None] >= 0) & t_has[:, cn].T
+    score_c = c_val[:, None] + np.where(fol_c, np.where(dbl[None, :], 6.0, 2.0), 0.0)
+    score_c += np.where((c_dbl[:, None] >= 0) & t_has[:, cd].T, 6.0, 0.0)
+    keeps = dbl[None, :] & c_has[:, hi] & (c_dbl[:, None] < 0)
+    score_c -= np.where(keeps, 3.0, 0.0)
+    out: NDArray[np.float64] = np.where(ok, score_t - score_c, -np.inf)
+    return out
 
 
 def deal_weights(view: View, model: BeliefModel | None = None) -> Weights:
